@@ -1,0 +1,232 @@
+import type { Logger } from 'cordis'
+import { backoffDelay } from './backoff.ts'
+import { systemClock, type Clock } from './clock.ts'
+import type { Config } from './config.ts'
+import { Debouncer } from './debounce.ts'
+import { createDefinition } from './definition.ts'
+import { planTools } from './discovery.ts'
+import { BridgeError, errorMessage } from './errors.ts'
+import type { ToolExecution } from './host/types.ts'
+import { Session } from './session.ts'
+import type { ToolSet } from './tool-set.ts'
+
+export type ConnectionState =
+  | { kind: 'connecting' }
+  | { kind: 'connected'; server: string }
+  | { kind: 'reconnecting'; attempt: number; maxAttempts: number; delayMs: number }
+  | { kind: 'stopped'; reason: string }
+  | { kind: 'disposed' }
+
+export interface ConnectionOptions {
+  config: Config
+  logger: Logger
+  tools: ToolSet
+  clock?: Clock
+}
+
+/**
+ * Supervises one server: connects, keeps the registered generation in step with the server's
+ * tool list, and reconnects with bounded backoff when the connection is lost. Sessions are
+ * fenced by identity, so a stale session's events and results never win.
+ */
+export class ServerConnection {
+  /** Settles after the first attempt; carries its error when it failed. Never rejects. */
+  readonly ready: Promise<{ error?: unknown }>
+  private session?: Session
+  private state: ConnectionState = { kind: 'connecting' }
+  private failures = 0
+  private connectedAt?: number
+  private timer: unknown
+  private disposed = false
+  private readonly disposing = new AbortController()
+  private syncQueue: Promise<void> = Promise.resolve()
+  private syncPending = false
+  private readonly listChanged: Debouncer
+  private readonly clock: Clock
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.clock = options.clock ?? systemClock
+    const { debounceMs, maxWaitMs } = options.config.listChanged
+    this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.enqueueSync('list_changed'))
+    this.ready = this.attempt()
+  }
+
+  get status(): ConnectionState {
+    return this.state
+  }
+
+  /** Sends a tools/call on the live session, or fails fast with the reason there is none. */
+  async invoke(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
+    const session = this.session
+    if (!session) throw new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE')
+    return session.callTool(rawName, args, exec)
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    this.state = { kind: 'disposed' }
+    this.disposing.abort(new Error('the plugin is being disposed'))
+    this.listChanged.cancel()
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
+    const session = this.session
+    this.session = undefined
+    await session?.close()
+    await this.syncQueue
+    this.options.tools.clear()
+  }
+
+  private get log(): Logger {
+    return this.options.logger
+  }
+
+  private async attempt(): Promise<{ error?: unknown }> {
+    const { config } = this.options
+    const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), this.disposing.signal])
+    let session: Session | undefined
+    try {
+      session = await Session.open(config, this.hooksFor(() => session), deadline)
+    } catch (error) {
+      return this.attemptFailed(error)
+    }
+    if (this.disposed) {
+      await session.close()
+      return {}
+    }
+    this.session = session
+    try {
+      await this.enqueueSync('connect', deadline)
+    } catch (error) {
+      // A bad tool list is the server's data, not its connection: reconnecting cannot fix it,
+      // so the session stays up (with no tools) and a later list_changed can repair it.
+      const dataError = BridgeError.is(error) && (error.code === 'INVALID_TOOL_LIST' || error.code === 'NAME_CONFLICT')
+      if (dataError && this.session === session) {
+        this.log.error('tool list rejected, no tools registered until the server sends list_changed: %s', errorMessage(error))
+        this.markConnected(session)
+        return { error }
+      }
+      // When the session was already reported lost, that report scheduled the reconnect.
+      if (this.session !== session) return { error }
+      this.session = undefined
+      await session.close()
+      return this.attemptFailed(error)
+    }
+    this.markConnected(session)
+    return {}
+  }
+
+  private attemptFailed(error: unknown): { error: unknown } {
+    if (!this.disposed) {
+      this.log.warn('connection attempt failed: %s', errorMessage(error))
+      this.scheduleReconnect(false)
+    }
+    return { error }
+  }
+
+  private markConnected(session: Session): void {
+    this.connectedAt = this.clock.now()
+    this.state = { kind: 'connected', server: session.serverVersion }
+    if (this.failures > 0) {
+      this.log.info('reconnected and re-synced tools (attempt %d/%d)', this.failures, this.options.config.reconnect.maxAttempts)
+    }
+  }
+
+  private hooksFor(current: () => Session | undefined) {
+    const isLive = () => !this.disposed && current() !== undefined && current() === this.session
+    return {
+      onToolListChanged: () => {
+        if (isLive()) this.listChanged.notify()
+      },
+      onLost: (reason: string) => {
+        if (!isLive()) return
+        const session = this.session
+        this.session = undefined
+        void session?.close()
+        this.log.warn('connection lost: %s', reason)
+        this.scheduleReconnect(true)
+      },
+      onStderrLine: (line: string) => this.log.debug('stderr: %s', line),
+    }
+  }
+
+  private scheduleReconnect(lost: boolean): void {
+    const { reconnect } = this.options.config
+    if (!reconnect.enabled) {
+      const reason = lost
+        ? 'connection lost and reconnect is disabled: registered tools will fail until the plugin is reloaded'
+        : 'connection failed and reconnect is disabled: reload the plugin to connect'
+      this.state = { kind: 'stopped', reason }
+      this.log.error(reason)
+      return
+    }
+    // The budget is per outage: it refills only after a connection stayed up for maxDelayMs.
+    if (this.connectedAt !== undefined && this.clock.now() - this.connectedAt >= reconnect.maxDelayMs) this.failures = 0
+    this.connectedAt = undefined
+    this.failures += 1
+    if (this.failures > reconnect.maxAttempts) {
+      const reason = `gave up after ${reconnect.maxAttempts} consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect`
+      this.state = { kind: 'stopped', reason }
+      this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
+      this.log.error(reason)
+      return
+    }
+    const delayMs = backoffDelay(reconnect, this.failures)
+    this.state = { kind: 'reconnecting', attempt: this.failures, maxAttempts: reconnect.maxAttempts, delayMs }
+    this.log.warn(
+      lost ? 'connection lost; reconnecting in %dms (attempt %d/%d)' : 'connection failed; retrying in %dms (attempt %d/%d)',
+      delayMs,
+      this.failures,
+      reconnect.maxAttempts,
+    )
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined
+      if (!this.disposed) void this.attempt()
+    }, delayMs)
+  }
+
+  /** Serialises every sync; a burst of requests while one is queued collapses into that one. */
+  private enqueueSync(trigger: 'connect' | 'list_changed', deadline?: AbortSignal): Promise<void> {
+    if (trigger === 'list_changed') {
+      if (this.syncPending) return this.syncQueue
+      this.syncPending = true
+    }
+    const run = this.syncQueue.then(async () => {
+      if (trigger === 'list_changed') this.syncPending = false
+      await this.sync(deadline)
+    })
+    this.syncQueue = run.catch((error) => {
+      if (trigger === 'list_changed' && !this.disposed) this.log.error('tool re-sync failed, keeping the previous tools: %s', errorMessage(error))
+    })
+    return run
+  }
+
+  private async sync(deadline?: AbortSignal): Promise<void> {
+    const session = this.session
+    if (!session || this.disposed) return
+    const { config } = this.options
+    const signal = deadline ?? AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), this.disposing.signal])
+    const listed = await session.listTools(signal)
+    // A sync that outlived its session must not overwrite the newer generation.
+    if (session !== this.session || this.disposed) return
+    const plan = planTools(config.serverName, listed, config.limits)
+    for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
+    const definitions = plan.tools.map((tool) => createDefinition(tool, (raw, args, exec) => this.invoke(raw, args, exec)))
+    this.options.tools.swap(definitions)
+    this.log.debug('registered %d tools', definitions.length)
+  }
+
+  private unavailableReason(): string {
+    const name = this.options.config.serverName
+    const state = this.state
+    switch (state.kind) {
+      case 'reconnecting':
+        return `MCP server "${name}" is reconnecting (attempt ${state.attempt} of ${state.maxAttempts}, next try in ${state.delayMs} ms); try again shortly`
+      case 'stopped':
+        return `MCP server "${name}" is disconnected: ${state.reason}`
+      case 'disposed':
+        return `MCP server "${name}" has been unloaded`
+      default:
+        return `MCP server "${name}" is still connecting`
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import type { LimitsConfig } from './config.ts'
+import { BridgeError } from './errors.ts'
+import type { JsonSchema } from './host/types.ts'
+import { publicToolName } from './naming.ts'
+
+/** One tools/list page as the server sent it; nothing in it is trusted yet. */
+export interface ToolPage {
+  tools: unknown[]
+  nextCursor?: unknown
+}
+
+export type ListPage = (cursor: string | undefined) => Promise<ToolPage>
+
+/** A server tool that passed validation, with both of its names. */
+export interface BridgedTool {
+  rawName: string
+  publicName: string
+  description: string
+  inputSchema: JsonSchema
+  outputSchema?: JsonSchema
+}
+
+export interface Quarantined {
+  name: string
+  reason: string
+}
+
+export interface ToolPlan {
+  tools: BridgedTool[]
+  quarantined: Quarantined[]
+}
+
+const MAX_RAW_NAME_CHARS = 1024
+
+/** Follows the cursor chain to its end, refusing chains that repeat or never end. */
+export async function drainToolPages(listPage: ListPage, limits: Pick<LimitsConfig, 'maxPages' | 'maxTools'>): Promise<unknown[]> {
+  const tools: unknown[] = []
+  const seen = new Set<string>()
+  let cursor: string | undefined
+  for (let page = 1; ; page++) {
+    const result = await listPage(cursor)
+    if (!Array.isArray(result.tools)) throw invalid('tools/list result has no "tools" array')
+    tools.push(...result.tools)
+    if (tools.length > limits.maxTools) throw invalid(`server lists more than limits.maxTools (${limits.maxTools}) tools`)
+    const next = result.nextCursor
+    if (next === undefined || next === null || next === '') return tools
+    if (typeof next !== 'string') throw invalid('tools/list returned a nextCursor that is not a string')
+    if (seen.has(next)) throw invalid(`tools/list returned cursor "${next.slice(0, 80)}" twice: the pagination never ends`)
+    if (page >= limits.maxPages) throw invalid(`tools/list pagination exceeded limits.maxPages (${limits.maxPages})`)
+    seen.add(next)
+    cursor = next
+  }
+}
+
+/**
+ * Pure: validates a drained tool list and derives the generation to register. Individually
+ * broken tools are quarantined with a reason; a list that breaks the protocol as a whole (a raw
+ * name listed twice, two identities on one public name) is rejected so the previous generation stays.
+ */
+export function planTools(serverName: string, listed: unknown[], limits: Pick<LimitsConfig, 'maxDescriptionChars' | 'maxSchemaChars'>): ToolPlan {
+  const tools: BridgedTool[] = []
+  const quarantined: Quarantined[] = []
+  const rawNames = new Set<string>()
+  const publicNames = new Map<string, string>()
+  for (const entry of listed) {
+    const tool = isObject(entry) ? entry : {}
+    const rawName = tool.name
+    if (typeof rawName !== 'string' || rawName.length === 0 || rawName.length > MAX_RAW_NAME_CHARS) {
+      quarantined.push({ name: String(rawName).slice(0, 80), reason: `name must be a string of 1-${MAX_RAW_NAME_CHARS} characters` })
+      continue
+    }
+    if (rawNames.has(rawName)) throw invalid(`server listed tool "${rawName}" more than once: invalid tool list`)
+    rawNames.add(rawName)
+    const reason = rejectReason(tool, limits)
+    if (reason) {
+      quarantined.push({ name: rawName, reason })
+      continue
+    }
+    const publicName = publicToolName(serverName, rawName)
+    const holder = publicNames.get(publicName)
+    if (holder !== undefined) throw invalid(`tools "${holder}" and "${rawName}" map to the same public name ${publicName}`)
+    publicNames.set(publicName, rawName)
+    tools.push({
+      rawName,
+      publicName,
+      description: boundDescription(tool.description, limits.maxDescriptionChars),
+      inputSchema: tool.inputSchema as JsonSchema,
+      ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
+    })
+  }
+  return { tools, quarantined }
+}
+
+function rejectReason(tool: Record<string, unknown>, limits: Pick<LimitsConfig, 'maxSchemaChars'>): string | undefined {
+  const schema = tool.inputSchema
+  if (!isObject(schema)) return 'inputSchema is missing or not an object'
+  if (schema.type !== 'object') return 'inputSchema must have type "object"'
+  const size = JSON.stringify(schema).length
+  if (size > limits.maxSchemaChars) return `inputSchema is ${size} characters, over limits.maxSchemaChars (${limits.maxSchemaChars})`
+  const execution = tool.execution
+  if (isObject(execution) && execution.taskSupport === 'required') {
+    return 'the tool requires task-based execution, which this bridge does not support'
+  }
+  return undefined
+}
+
+function boundDescription(description: unknown, max: number): string {
+  if (typeof description !== 'string') return ''
+  if (description.length <= max) return description
+  return `${description.slice(0, max)}… [description truncated from ${description.length} characters]`
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function invalid(message: string): BridgeError {
+  return new BridgeError(message, 'INVALID_TOOL_LIST')
+}

@@ -1,0 +1,69 @@
+/** Contracts of the host services the plugin consumes. Hosts with their own registry implement these shapes. */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+export type JsonSchema = Record<string, unknown>
+
+/** A durable reference to an image persisted by the `attachments` service. */
+export interface ImageRef {
+  attachmentId: string
+  mediaType: string
+  bytes: number
+}
+
+export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; attachment: ImageRef }
+
+/** The provider and model a call is made for; decides whether images may enter model context. */
+export interface ModelRoute {
+  provider: string
+  model: string
+}
+
+export interface ToolExecution {
+  readonly callId: string
+  readonly name: string
+  readonly arguments: unknown
+  readonly signal: AbortSignal
+  readonly route?: ModelRoute
+}
+
+export type ToolResult =
+  | { isError: false; value: unknown; content: ContentBlock[] }
+  | { isError: true; error: { message: string; code: string }; content: ContentBlock[] }
+
+export interface ToolDefinition {
+  /** The public, model-facing name: `[A-Za-z0-9_-]{1,64}`. */
+  name: string
+  description: string
+  /** JSON Schema of the arguments; the registry validates calls against it. */
+  parameters: JsonSchema
+  execute(args: unknown, exec: ToolExecution): Promise<unknown>
+  /** Pure, synchronous rendering of a successful value for the model. */
+  output?: { render(value: unknown): ContentBlock[] }
+  /**
+   * Runs after post-execute policies. Returning content replaces the rendered content; a tool must
+   * return undefined when a policy already replaced the value or content (the policy wins).
+   */
+  finalizeContent?(exec: ToolExecution, result: Readonly<ToolResult>): ContentBlock[] | undefined
+}
+
+/** What the model sees of a tool in its tool list. */
+export interface ToolSchema {
+  name: string
+  description: string
+  parameters: JsonSchema
+}
+
+export interface ExecuteOptions {
+  signal?: AbortSignal
+  route?: ModelRoute
+}
+
+/** A post-execute policy: return a replacement result, or undefined to keep it. */
+export type PostExecuteHook = (exec: ToolExecution, result: Readonly<ToolResult>) => ToolResult | undefined
+
+export interface ToolsService {
+  register(definition: ToolDefinition): () => void
+  get(name: string): ToolDefinition | undefined
+  list(): ToolSchema[]
+  execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResult>
+}

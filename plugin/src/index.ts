@@ -1,0 +1,60 @@
+import type { Context } from 'cordis'
+import type { Config as ConfigType } from './config.ts'
+import { ServerConnection } from './connection.ts'
+import { BridgeError } from './errors.ts'
+import { ToolSet } from './tool-set.ts'
+
+export { Config } from './config.ts'
+export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedConfig, LimitsConfig } from './config.ts'
+export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
+export { BridgeError, type BridgeErrorCode } from './errors.ts'
+export { childEnvironment, isSecretName, isSecretValue } from './env.ts'
+export { ServerConnection, type ConnectionState } from './connection.ts'
+export type { McpResult } from './definition.ts'
+export * from './host/index.ts'
+
+export const name = 'mcp-client'
+/**
+ * `tools` is required. Cordis 4 has no optional injections (every injected name gates activation),
+ * so the optional `attachments` and `llm` services are looked up with `ctx.get()` at call time.
+ */
+export const inject = ['tools']
+
+/** serverNames in use, per Cordis root, so separate hosts (and tests) never collide. */
+const reserved = new WeakMap<object, Set<string>>()
+
+export async function apply(ctx: Context, config: ConfigType): Promise<void> {
+  const names = reserved.get(ctx.root) ?? new Set<string>()
+  reserved.set(ctx.root, names)
+  ctx.effect(() => {
+    if (names.has(config.serverName)) {
+      throw new BridgeError(
+        `mcp-client: serverName "${config.serverName}" is already used by another mcp-client instance; give each server a unique serverName`,
+        'INVALID_CONFIG',
+      )
+    }
+    names.add(config.serverName)
+    return () => names.delete(config.serverName)
+  }, 'mcp-client.serverName')
+
+  const logger = ctx.logger(`mcp:${config.serverName}`)
+  const tools = new ToolSet((definition) => ctx.tools.register(definition))
+  const connection = new ServerConnection({ config, logger, tools })
+  ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
+  exposeConnection(ctx, connection)
+
+  const outcome = await connection.ready
+  if (outcome.error !== undefined && config.failOnStartupError) {
+    throw new Error(`mcp-client(${config.serverName}): initial connection or tool discovery failed`, { cause: outcome.error })
+  }
+}
+
+/** Lets hosts and the conformance kit read a live instance's connection state. */
+const connections = new WeakMap<object, ServerConnection>()
+function exposeConnection(ctx: Context, connection: ServerConnection): void {
+  connections.set(ctx.fiber, connection)
+}
+export function connectionOf(fiber: object): ServerConnection | undefined {
+  return connections.get(fiber)
+}
+

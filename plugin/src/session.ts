@@ -1,0 +1,131 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import * as z from 'zod'
+import type { Config } from './config.ts'
+import { drainToolPages } from './discovery.ts'
+import { BridgeError, errorMessage } from './errors.ts'
+import type { ToolExecution } from './host/types.ts'
+import { createTransport, type TransportHandle } from './transport.ts'
+
+/** Results are validated by the bridge itself, so the SDK only checks they are objects. */
+const AnyObject = z.object({}).passthrough()
+const CLOSE_TIMEOUT_MS = 10_000
+
+export interface SessionHooks {
+  onToolListChanged(): void
+  /** The transport closed on its own: a child exited or the connection was lost. */
+  onLost(reason: string): void
+  onStderrLine(line: string): void
+}
+
+/**
+ * One connection generation: a Client bound to one transport for its whole life (the SDK binds a
+ * Protocol to a single transport). Reconnecting means opening a new Session.
+ */
+export class Session {
+  private closing = false
+  private lostReported = false
+
+  private constructor(
+    private readonly client: Client,
+    private readonly handle: TransportHandle,
+    private readonly config: Config,
+    private readonly hooks: SessionHooks,
+  ) {}
+
+  /** Spawns or dials the server and initializes, all within `connectTimeoutMs`. */
+  static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal): Promise<Session> {
+    const client = new Client({ name: 'mcp-bridge', version: '0.1.0' }, { capabilities: {} })
+    const handle = createTransport(config, hooks.onStderrLine)
+    const session = new Session(client, handle, config, hooks)
+    // Registered before connect so a list_changed that races the first sync is queued, not lost.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
+    client.onclose = () => session.reportLost('the connection closed')
+    client.onerror = () => {} // Per-request failures surface on the request; stray lines are not fatal.
+    try {
+      await client.connect(handle.transport, { signal: deadline, timeout: config.connectTimeoutMs })
+    } catch (error) {
+      await session.close()
+      throw session.explain(error, 'initialize failed')
+    }
+    return session
+  }
+
+  get serverVersion(): string {
+    const info = this.client.getServerVersion()
+    return info ? `${info.name} ${info.version}` : 'unknown server'
+  }
+
+  /** Drains tools/list under the given deadline. */
+  async listTools(deadline: AbortSignal): Promise<unknown[]> {
+    try {
+      return await drainToolPages(
+        (cursor) =>
+          this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
+            signal: deadline,
+            timeout: this.config.connectTimeoutMs,
+          }) as Promise<{ tools: unknown[]; nextCursor?: unknown }>,
+        this.config.limits,
+      )
+    } catch (error) {
+      throw BridgeError.is(error) ? error : this.explain(error, 'tools/list failed')
+    }
+  }
+
+  /**
+   * One tools/call with the raw name. The SDK sends notifications/cancelled itself on abort and on
+   * timeout; progress notifications push the timeout back, up to maxTotalTimeoutMs.
+   */
+  async callTool(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
+    try {
+      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
+        signal: exec.signal,
+        timeout: this.config.toolCallTimeoutMs,
+        maxTotalTimeout: this.config.maxTotalTimeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: () => {},
+      })
+    } catch (error) {
+      if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: error })
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new BridgeError(`${rawName} did not answer within ${this.config.toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
+      }
+      if (isConnectionLoss(error)) this.reportLost(errorMessage(error))
+      throw this.explain(error, `${rawName} failed`)
+    }
+  }
+
+  /** Ends the session: HTTP DELETE where there is a session, then the transport (stdio: EOF, SIGTERM, SIGKILL). */
+  async close(): Promise<void> {
+    if (this.closing) return
+    this.closing = true
+    const bounded = <T>(task: Promise<T>) =>
+      Promise.race([task.catch(() => undefined), new Promise<void>((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())])
+    await bounded(this.handle.terminate())
+    await bounded(this.client.close())
+  }
+
+  private reportLost(reason: string): void {
+    if (this.closing || this.lostReported) return
+    this.lostReported = true
+    const tail = this.handle.stderrTail()
+    this.hooks.onLost(tail.length ? `${reason}; last stderr lines: ${tail.slice(-5).join(' | ')}` : reason)
+  }
+
+  /** Wraps an SDK error, quoting the child's last stderr lines when it has any. */
+  private explain(error: unknown, what: string): BridgeError {
+    const tail = this.handle.stderrTail()
+    const quoted = tail.length ? ` (server stderr: ${tail.slice(-5).join(' | ')})` : ''
+    const code = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? 'CONNECT_TIMEOUT' : 'SERVER_UNAVAILABLE'
+    return new BridgeError(`${what}: ${errorMessage(error)}${quoted}`, code, { cause: error })
+  }
+}
+
+/** Failures that mean the server is gone rather than that one request went wrong. */
+export function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === undefined
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed
+  if (error instanceof TypeError) return /fetch failed|Failed to fetch|terminated/i.test(error.message)
+  return /Not connected/.test(errorMessage(error))
+}

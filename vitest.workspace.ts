@@ -1,0 +1,16 @@
+// The list of test projects. Vitest 4 no longer reads this file by itself: vitest.config.ts
+// imports it into `test.projects`.
+export default [
+  { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 } },
+  {
+    test: {
+      name: 'fixtures-server',
+      include: ['fixtures-server/test/**/*.test.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  },
+  {
+    test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
+  },
+]
