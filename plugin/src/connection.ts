@@ -55,6 +55,11 @@ export class ServerConnection {
     return this.state
   }
 
+  /** The live stdio child's pid, for process accounting. */
+  get pid(): number | undefined {
+    return this.session?.pid
+  }
+
   /** Sends a tools/call on the live session, or fails fast with the reason there is none. */
   async invoke(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
     const session = this.session

@@ -52,6 +52,11 @@ export class Session {
     return session
   }
 
+  /** The stdio child's pid; undefined over HTTP. */
+  get pid(): number | undefined {
+    return this.handle.pid
+  }
+
   get serverVersion(): string {
     const info = this.client.getServerVersion()
     return info ? `${info.name} ${info.version}` : 'unknown server'

@@ -8,6 +8,7 @@ export interface TransportHandle {
   transport: Transport
   /** Last stderr lines of a stdio child, for quoting in errors. */
   stderrTail(): string[]
+  readonly pid?: number
   /** Ends the server side cleanly: HTTP DELETE of the session; the stdio child is stopped by close(). */
   terminate(): Promise<void>
 }
@@ -22,7 +23,14 @@ export function createTransport(config: Config, onStderrLine: (line: string) => 
       killGraceMs: config.killGraceMs,
       onStderrLine,
     })
-    return { transport, stderrTail: () => transport.stderr.tail(), terminate: async () => {} }
+    return {
+      transport,
+      stderrTail: () => transport.stderr.tail(),
+      terminate: async () => {},
+      get pid() {
+        return transport.pid
+      },
+    }
   }
   const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
   return {

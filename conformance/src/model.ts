@@ -1,0 +1,74 @@
+/**
+ * The result model every part of the kit produces and every report writer consumes.
+ * `results.json` is this model serialised; bump FORMAT_VERSION on any breaking change.
+ */
+export const FORMAT_VERSION = 1
+
+/**
+ * pass: the requirement holds. fail: a MUST is violated, or a prerequisite is missing.
+ * warn: a SHOULD is violated. skip: not applicable (the server did not declare the feature).
+ * error: the check could not run (a harness problem, not a verdict on the target).
+ */
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error'
+
+export interface SpecRef {
+  /** Short citation, e.g. "MCP 2025-06-18 §tools/list" or "seed 000 §naming". */
+  ref: string
+  url?: string
+}
+
+export interface CheckResult {
+  /** Stable slug, unique within its suite: `area/what-is-checked`. */
+  id: string
+  title: string
+  status: CheckStatus
+  /** Why the status: what was expected and what was seen. */
+  message: string
+  spec?: SpecRef
+  /** Structured evidence for the report (kept small). */
+  details?: unknown
+  /** JSON-RPC messages that show the behaviour, in wire order. */
+  wire?: unknown[]
+  /** Baseline bookkeeping: a failure listed in the baseline file. */
+  expected?: boolean
+}
+
+export interface SuiteResult {
+  /** Scenario id for client runs; `server` (plus target) for server runs. */
+  id: string
+  title: string
+  kind: 'client' | 'server'
+  /** What was judged: the client adapter's name, or the server command / URL. */
+  target: string
+  transport?: 'stdio' | 'http'
+  checks: CheckResult[]
+  durationMs: number
+}
+
+export interface StatusCounts {
+  pass: number
+  fail: number
+  warn: number
+  skip: number
+  error: number
+}
+
+export interface RunReport {
+  formatVersion: typeof FORMAT_VERSION
+  tool: { name: string; version: string }
+  startedAt: string
+  durationMs: number
+  suites: SuiteResult[]
+  summary: StatusCounts
+  /** Baseline entries that no longer fail: a stale baseline fails the run. */
+  staleBaseline: string[]
+  exitCode: 0 | 1 | 2
+}
+
+export const EXIT = { pass: 0, failures: 1, usage: 2 } as const
+
+export function countStatuses(suites: SuiteResult[]): StatusCounts {
+  const counts: StatusCounts = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 }
+  for (const suite of suites) for (const check of suite.checks) counts[check.status]++
+  return counts
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { Config } from '../src/index.ts'
+
+function validate(input: unknown) {
+  const result = Config['~standard'].validate(input) as { value?: unknown; issues?: { message: string }[] }
+  return result
+}
+
+const stdio = { transport: 'stdio', serverName: 'fs', command: 'node' }
+
+describe('Config', () => {
+  it('applies the seed defaults', () => {
+    expect(validate(stdio).value).toMatchObject({
+      transport: 'stdio',
+      serverName: 'fs',
+      args: [],
+      env: {},
+      toolCallTimeoutMs: 60_000,
+      failOnStartupError: false,
+      reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 },
+    })
+    expect(validate({ transport: 'streamable-http', serverName: 'web', url: 'http://127.0.0.1:3000/mcp' }).value).toMatchObject({
+      headers: {},
+      toolCallTimeoutMs: 60_000,
+    })
+  })
+
+  it.each([
+    [{ ...stdio, serverName: 'has space' }, /serverName "has space" is invalid.*A-Z a-z 0-9 _ -/],
+    [{ ...stdio, serverName: 'x'.repeat(33) }, /serverName .* 1-32 characters/],
+    [{ ...stdio, command: undefined }, /command is required with transport "stdio"/],
+    [{ transport: 'streamable-http', serverName: 'web' }, /url is required with transport "streamable-http"/],
+    [{ transport: 'streamable-http', serverName: 'web', url: 'not a url' }, /url "not a url" is not a valid URL/],
+    [{ transport: 'streamable-http', serverName: 'web', url: 'ftp://host/mcp' }, /only http:\/\/ and https:\/\//],
+    [{ ...stdio, transport: 'http' }, /transport expected "stdio" \| "streamable-http"/],
+    [{ ...stdio, toolCallTimeoutMs: 0 }, /toolCallTimeoutMs expected number >= 1/],
+    [{ ...stdio, toolCallTimeoutMs: -5 }, /toolCallTimeoutMs/],
+    [{ ...stdio, toolCallTimeoutMs: 3_000_000_000 }, /toolCallTimeoutMs expected number <= 2147483647/],
+    [{ ...stdio, reconnect: { maxAttempts: 0 } }, /maxAttempts/],
+    [{ ...stdio, reconnect: { initialDelayMs: 5_000, maxDelayMs: 100 } }, /reconnect.initialDelayMs \(5000\) must not exceed/],
+    [{ ...stdio, toolCallTimeoutMs: 10_000, maxTotalTimeoutMs: 5_000 }, /maxTotalTimeoutMs \(5000\) must be at least/],
+  ])('rejects %j with a message naming the field', (input, message) => {
+    const { issues } = validate(input)
+    expect(issues?.map((i) => i.message).join('\n')).toMatch(message)
+  })
+})

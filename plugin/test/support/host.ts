@@ -1,0 +1,72 @@
+import { createRequire } from 'node:module'
+import { Context, type Fiber } from 'cordis'
+import * as bridge from '../../src/index.ts'
+
+const require = createRequire(import.meta.url)
+export const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
+export const filesystemServer = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
+
+export interface TestHost {
+  ctx: Context
+  tools: bridge.ToolRegistry
+  logs: string[]
+  /** Loads one bridge instance and waits for its activation to settle. */
+  load(config: Record<string, unknown>): Promise<Fiber>
+  dispose(): Promise<void>
+}
+
+/** A real Cordis root with the reference tools service and every log line captured. */
+export async function startHost(): Promise<TestHost> {
+  const ctx = new Context()
+  const logs: string[] = []
+  bridge.attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
+  const registry = ctx.plugin(bridge.ToolRegistry)
+  await registry
+  return {
+    ctx,
+    tools: ctx.tools,
+    logs,
+    load: async (config) => {
+      const fiber = ctx.plugin(bridge, config)
+      await fiber
+      return fiber
+    },
+    dispose: async () => {
+      await registry.dispose()
+    },
+  }
+}
+
+export function everythingStdio(serverName = 'everything', extra: Record<string, unknown> = {}) {
+  return { transport: 'stdio', serverName, command: process.execPath, args: [everythingServer, 'stdio'], ...extra }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Resolves once `predicate` holds, checking after every registry change. */
+export function whenTools(host: TestHost, predicate: (names: string[]) => boolean): Promise<string[]> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const names = host.tools.list().map((t) => t.name)
+      if (!predicate(names)) return false
+      dispose()
+      resolve(names)
+      return true
+    }
+    const dispose = host.ctx.on('tools/change', () => void check())
+    check()
+  })
+}
+
+export function pidOf(fiber: Fiber): number {
+  const pid = bridge.connectionOf(fiber)?.pid
+  if (pid === undefined) throw new Error('the instance has no live stdio child')
+  return pid
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+
+export interface InProcessServer {
+  url: string
+  /** Every JSON-RPC message the server received, in order. */
+  received: Array<{ method?: string; params?: Record<string, unknown> }>
+  sessions: Map<string, StreamableHTTPServerTransport>
+  close(): Promise<void>
+}
+
+/** A real Streamable HTTP endpoint on 127.0.0.1 port 0, one MCP server instance per session. */
+export async function serveHttp(factory: () => McpServer | Server): Promise<InProcessServer> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>()
+  const received: InProcessServer['received'] = []
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const id = req.headers['mcp-session-id']
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined
+    if (!transport) {
+      if (typeof id === 'string') {
+        res.writeHead(404).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }))
+        return
+      }
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, transport!),
+      })
+      transport.onclose = () => {
+        if (transport?.sessionId) sessions.delete(transport.sessionId)
+      }
+      await factory().connect(transport)
+    }
+    const body = req.method === 'POST' ? await readJson(req) : undefined
+    for (const message of Array.isArray(body) ? body : body ? [body] : []) received.push(message)
+    await transport.handleRequest(req, res, body)
+  }
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    received,
+    sessions,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString()
+  return text ? JSON.parse(text) : undefined
+}
+
+/** A port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
