@@ -27,6 +27,10 @@ export interface LimitsConfig {
   maxDescriptionChars: number
   /** Largest inputSchema (serialised JSON characters) accepted; larger tools are quarantined. */
   maxSchemaChars: number
+  /** Model-facing text per result; longer output is cut with a notice of the original size. */
+  maxResultTextChars: number
+  /** Largest result (serialised bytes) held as the canonical value; larger ones become errors. */
+  maxResultBytes: number
 }
 
 interface CommonConfig {
@@ -83,7 +87,16 @@ const Common = Schema.object({
     maxTools: Schema.natural().min(1).max(100_000).default(10_000),
     maxDescriptionChars: Schema.natural().min(1).default(8_192),
     maxSchemaChars: Schema.natural().min(2).default(262_144),
-  }).default({ maxPages: 1_000, maxTools: 10_000, maxDescriptionChars: 8_192, maxSchemaChars: 262_144 }),
+    maxResultTextChars: Schema.natural().min(1).default(100_000),
+    maxResultBytes: Schema.natural().min(1024).max(512 * 1024 * 1024).default(16 * 1024 * 1024),
+  }).default({
+    maxPages: 1_000,
+    maxTools: 10_000,
+    maxDescriptionChars: 8_192,
+    maxSchemaChars: 262_144,
+    maxResultTextChars: 100_000,
+    maxResultBytes: 16 * 1024 * 1024,
+  }),
 })
 
 const Stdio = Schema.object({

@@ -7,6 +7,7 @@ import { createDefinition } from './definition.ts'
 import { planTools } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
+import type { ImageServices } from './image-admission.ts'
 import { Session } from './session.ts'
 import type { ToolSet } from './tool-set.ts'
 
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   logger: Logger
   tools: ToolSet
   clock?: Clock
+  /** The optional attachment and model-capability services, looked up per call. */
+  imageServices?: () => ImageServices
 }
 
 /**
@@ -215,7 +218,14 @@ export class ServerConnection {
     if (session !== this.session || this.disposed) return
     const plan = planTools(config.serverName, listed, config.limits)
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
-    const definitions = plan.tools.map((tool) => createDefinition(tool, (raw, args, exec) => this.invoke(raw, args, exec)))
+    const definitions = plan.tools.map((tool) =>
+      createDefinition(tool, {
+        invoke: (raw, args, exec) => this.invoke(raw, args, exec),
+        limits: config.limits,
+        imageServices: this.options.imageServices ?? (() => ({})),
+        warn: (message) => this.log.warn(message),
+      }),
+    )
     this.options.tools.swap(definitions)
     this.log.debug('registered %d tools', definitions.length)
   }

@@ -1,7 +1,10 @@
+import type { LimitsConfig } from './config.ts'
 import type { BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
-import type { ToolDefinition, ToolExecution } from './host/types.ts'
-import { projectContent } from './projection.ts'
+import type { ContentBlock, ToolDefinition, ToolExecution } from './host/types.ts'
+import { admitImages, type ImageServices } from './image-admission.ts'
+import { compileJsonSchema } from './json-schema.ts'
+import { isImage, projectContent } from './projection.ts'
 
 /** The canonical value of a successful call: protocol-complete blocks for programmatic callers. */
 export interface McpResult {
@@ -12,22 +15,55 @@ export interface McpResult {
 /** Sends one tools/call with the raw name; resolves to the server's result object. */
 export type InvokeTool = (rawName: string, args: Record<string, unknown>, exec: ToolExecution) => Promise<unknown>
 
-export function createDefinition(tool: BridgedTool, invoke: InvokeTool): ToolDefinition {
+export interface DefinitionOptions {
+  invoke: InvokeTool
+  limits: Pick<LimitsConfig, 'maxResultTextChars' | 'maxResultBytes'>
+  imageServices: () => ImageServices
+  warn: (message: string) => void
+}
+
+interface Staged {
+  value: McpResult
+  fallback: string
+  content: ContentBlock[]
+}
+
+export function createDefinition(tool: BridgedTool, options: DefinitionOptions): ToolDefinition {
   const { rawName } = tool
+  const { limits } = options
+  const render = (value: unknown) => projectContent((value as McpResult).content, rawName, undefined, limits.maxResultTextChars)
+  const checkStructured = structuredValidator(tool, options.warn)
+  // Rich projections are prepared during execute (which may do I/O) and handed to the registry
+  // through finalizeContent, keyed by the exact execution so nothing leaks between calls.
+  const staged = new WeakMap<ToolExecution, Staged>()
   return {
     name: tool.publicName,
     description: tool.description,
     parameters: tool.inputSchema,
     async execute(args, exec) {
       const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
-      return toCanonical(await invoke(rawName, input, exec), rawName)
+      const value = toCanonical(await options.invoke(rawName, input, exec), rawName, limits.maxResultBytes)
+      checkStructured(value)
+      if (value.content.some(isImage)) {
+        const images = await admitImages(value.content, exec, options.imageServices())
+        const content = projectContent(value.content, rawName, images, limits.maxResultTextChars)
+        staged.set(exec, { value, fallback: JSON.stringify(render(value)), content })
+      }
+      return value
     },
-    output: { render: (value) => projectContent((value as McpResult).content, rawName) },
+    output: { render },
+    finalizeContent(exec, result) {
+      const entry = staged.get(exec)
+      staged.delete(exec)
+      // A post-execute policy that replaced the value or the content stays authoritative.
+      if (!entry || result.isError || result.value !== entry.value || JSON.stringify(result.content) !== entry.fallback) return undefined
+      return entry.content
+    },
   }
 }
 
 /** Validates the result's outer shape; `isError` rejects before anything else happens to it. */
-export function toCanonical(result: unknown, rawName: string): McpResult {
+export function toCanonical(result: unknown, rawName: string, maxBytes = Infinity): McpResult {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) {
     throw new BridgeError(`${rawName} returned a result that is not an object`, 'INVALID_RESULT')
   }
@@ -42,5 +78,35 @@ export function toCanonical(result: unknown, rawName: string): McpResult {
       .join('\n')
     throw new BridgeError(text, 'TOOL_ERROR')
   }
+  if (Number.isFinite(maxBytes)) {
+    const size = Buffer.byteLength(JSON.stringify(result))
+    if (size > maxBytes) throw new BridgeError(`${rawName} returned ${size} bytes, over limits.maxResultBytes (${maxBytes})`, 'INVALID_RESULT')
+  }
   return structuredContent === undefined ? { content: blocks } : { content: blocks, structuredContent }
+}
+
+/**
+ * structuredContent is checked against the advertised outputSchema with a real validator. A schema
+ * that does not compile leaves results unconstrained (with one warning). A declared schema with no
+ * structuredContent is accepted: many servers answer in text only, and refusing would hide it.
+ */
+function structuredValidator(tool: BridgedTool, warn: (message: string) => void): (value: McpResult) => void {
+  if (!tool.outputSchema) return () => {}
+  const compiled = compileJsonSchema(tool.outputSchema)
+  if (!compiled.ok) {
+    warn(`outputSchema of "${tool.rawName}" cannot be compiled, results are not checked against it: ${compiled.reason}`)
+    return () => {}
+  }
+  let warnedMissing = false
+  return (value) => {
+    if (value.structuredContent === undefined) {
+      if (!warnedMissing) warn(`"${tool.rawName}" declares an outputSchema but returned no structuredContent`)
+      warnedMissing = true
+      return
+    }
+    const violations = compiled.validate(value.structuredContent)
+    if (violations.length) {
+      throw new BridgeError(`${tool.rawName} returned structuredContent that does not match its outputSchema: ${violations.join('; ')}`, 'INVALID_RESULT')
+    }
+  }
 }

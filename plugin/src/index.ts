@@ -39,7 +39,12 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
 
   const logger = ctx.logger(`mcp:${config.serverName}`)
   const tools = new ToolSet((definition) => ctx.tools.register(definition))
-  const connection = new ServerConnection({ config, logger, tools })
+  const connection = new ServerConnection({
+    config,
+    logger,
+    tools,
+    imageServices: () => ({ attachments: ctx.get('attachments'), llm: ctx.get('llm') }),
+  })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
   exposeConnection(ctx, connection)
 

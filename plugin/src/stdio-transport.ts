@@ -11,6 +11,8 @@ export interface StdioChildOptions {
   cwd?: string
   /** Wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. */
   killGraceMs: number
+  /** Largest single JSON-RPC line accepted from the child. */
+  maxMessageBytes: number
   onStderrLine?: (line: string) => void
 }
 
@@ -32,10 +34,12 @@ export class StdioChildTransport implements Transport {
 
   readonly stderr = new StderrTail()
   private child?: ChildProcess
-  private readonly readBuffer = new ReadBuffer()
+  private readonly readBuffer: ReadBuffer
   private exited?: Promise<void>
 
-  constructor(private readonly options: StdioChildOptions) {}
+  constructor(private readonly options: StdioChildOptions) {
+    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes })
+  }
 
   get pid(): number | undefined {
     return this.child?.pid

@@ -21,6 +21,8 @@ export function createTransport(config: Config, onStderrLine: (line: string) => 
       env: childEnvironment(process.env, config.env),
       cwd: config.cwd || undefined,
       killGraceMs: config.killGraceMs,
+      // Room for the largest result the bridge accepts, plus the JSON-RPC envelope.
+      maxMessageBytes: config.limits.maxResultBytes + 1024 * 1024,
       onStderrLine,
     })
     return {

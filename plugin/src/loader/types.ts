@@ -1,0 +1,54 @@
+/** Shapes shared by the cordis.yml loader's pure core and its I/O layer. */
+
+/** One validated entry of cordis.yml, before its plugin is resolved. */
+export interface Entry {
+  id: string
+  /** `name` as written in the file, for messages. */
+  name: string
+  /**
+   * The plugin's identity: a built-in's canonical name, an absolute path, or a package name.
+   * Two entries with the same key run the same code, so only a config change separates them.
+   */
+  key: string
+  /** Config with every environment and path reference already resolved. */
+  config: unknown
+  disabled: boolean
+  /** 1-based line of the entry in the file, for messages. */
+  line?: number
+}
+
+/**
+ * A problem the loader reports. `entry` is the id (or `#n` when the entry has no usable id),
+ * `field` the dotted path inside the entry (`config.serverName`).
+ */
+export interface LoaderIssue {
+  entry?: string
+  field?: string
+  line?: number
+  message: string
+}
+
+/** What one load or reload did. Ids are listed in file order. */
+export interface ReloadResult {
+  file: string
+  /** True when the file was read and every entry is running as written. */
+  ok: boolean
+  added: string[]
+  updated: string[]
+  removed: string[]
+  unchanged: string[]
+  /** Entries with errors: their previous instance (if any) keeps running untouched. */
+  held: string[]
+  /** Entries written with `disabled: true`. */
+  disabled: string[]
+  errors: LoaderIssue[]
+  warnings: LoaderIssue[]
+}
+
+/** Renders an issue as one log line: `cordis.yml:12: entry "fs": config.serverName: ...`. */
+export function formatIssue(issue: LoaderIssue, file?: string): string {
+  const where = file ? `${file}${issue.line ? `:${issue.line}` : ''}: ` : issue.line ? `line ${issue.line}: ` : ''
+  const entry = issue.entry === undefined ? '' : issue.entry.startsWith('#') ? `entry ${issue.entry}: ` : `entry "${issue.entry}": `
+  const field = issue.field ? `${issue.field}: ` : ''
+  return `${where}${entry}${field}${issue.message}`
+}

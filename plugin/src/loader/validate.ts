@@ -1,0 +1,46 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+
+export type Validation =
+  | { ok: true; value: unknown; ignored: string[] }
+  | { ok: false; issues: { field: string; message: string }[] }
+
+/**
+ * Pure: checks an entry's config against its plugin's `Config` (any Standard Schema, as Cordis 4
+ * does) before Cordis sees it, so a bad config is reported against the entry and field, and a
+ * running instance is never torn down for a config that cannot start.
+ */
+export function validateConfig(schema: unknown, config: unknown): Validation {
+  const standard = (schema as Partial<StandardSchemaV1> | undefined)?.['~standard']
+  if (!standard || typeof standard.validate !== 'function') return { ok: true, value: config, ignored: [] }
+  let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
+  try {
+    result = standard.validate(config)
+  } catch (error) {
+    return { ok: false, issues: [{ field: 'config', message: error instanceof Error ? error.message : String(error) }] }
+  }
+  if (result instanceof Promise) {
+    return { ok: false, issues: [{ field: 'config', message: 'the plugin has an async Config schema, which Cordis does not support' }] }
+  }
+  if (result.issues) return { ok: false, issues: result.issues.map(describeIssue) }
+  return { ok: true, value: result.value, ignored: droppedKeys(config, result.value, 'config') }
+}
+
+function describeIssue(issue: StandardSchemaV1.Issue): { field: string; message: string } {
+  const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment))
+  const field = ['config', ...path].join('.')
+  // Schemastery prefixes the path it already reports ("$.a.b ...") and plugins often prefix their own name.
+  const message = issue.message.replace(/^\$(\.[^\s]+)? /, '').replace(/^[\w-]+ config: /, '')
+  return { field, message }
+}
+
+/** Keys the schema silently dropped: almost always a typo the user wants to hear about. */
+function droppedKeys(input: unknown, output: unknown, path: string): string[] {
+  if (!isRecord(input) || !isRecord(output)) return []
+  return Object.keys(input).flatMap((key) =>
+    Object.hasOwn(output, key) ? droppedKeys(input[key], output[key], `${path}.${key}`) : [`${path}.${key}`],
+  )
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
