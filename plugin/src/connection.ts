@@ -124,10 +124,16 @@ export class ServerConnection {
   }
 
   private attemptFailed(error: unknown): { error: unknown } {
-    if (!this.disposed) {
-      this.log.warn('connection attempt failed: %s', errorMessage(error))
-      this.scheduleReconnect(false)
+    if (this.disposed) return { error }
+    if (BridgeError.is(error) && error.code === 'UNAUTHORIZED') {
+      // Retrying with the same credentials cannot succeed, and hammering an auth endpoint is rude.
+      const reason = `the server refused the credentials (${errorMessage(error)}); fix the headers and reload the plugin`
+      this.state = { kind: 'stopped', reason }
+      this.log.error(reason)
+      return { error }
     }
+    this.log.warn('connection attempt failed: %s', errorMessage(error))
+    this.scheduleReconnect(false)
     return { error }
   }
 

@@ -9,6 +9,7 @@ export type BridgeErrorCode =
   | 'TOOL_TIMEOUT'
   | 'ABORTED'
   | 'SERVER_UNAVAILABLE'
+  | 'UNAUTHORIZED'
   | 'INVALID_TOOL_LIST'
   | 'INVALID_RESULT'
   | 'NAME_CONFLICT'

@@ -83,21 +83,36 @@ export class Session {
    * timeout; progress notifications push the timeout back, up to maxTotalTimeoutMs.
    */
   async callTool(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
+    const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
+    // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
+    // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
+    const ceiling = new AbortController()
+    const timer = setTimeout(() => ceiling.abort(`exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`), maxTotalTimeoutMs).unref()
     try {
       return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
-        signal: exec.signal,
-        timeout: this.config.toolCallTimeoutMs,
-        maxTotalTimeout: this.config.maxTotalTimeoutMs,
+        signal: AbortSignal.any([exec.signal, ceiling.signal]),
+        timeout: toolCallTimeoutMs,
         resetTimeoutOnProgress: true,
         onprogress: () => {},
       })
     } catch (error) {
       if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: error })
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new BridgeError(`${rawName} did not answer within ${this.config.toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
+      if (ceiling.signal.aborted) {
+        throw new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) despite progress; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
       }
-      if (isConnectionLoss(error)) this.reportLost(errorMessage(error))
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new BridgeError(`${rawName} did not answer within ${toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
+      }
+      if (isAuthFailure(error)) {
+        throw new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers`, 'UNAUTHORIZED', { cause: error })
+      }
+      if (isConnectionLoss(error)) {
+        this.reportLost(errorMessage(error))
+        throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
+      }
       throw this.explain(error, `${rawName} failed`)
+    } finally {
+      clearTimeout(timer)
     }
   }
 
@@ -122,9 +137,19 @@ export class Session {
   private explain(error: unknown, what: string): BridgeError {
     const tail = this.handle.stderrTail()
     const quoted = tail.length ? ` (server stderr: ${tail.slice(-5).join(' | ')})` : ''
-    const code = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? 'CONNECT_TIMEOUT' : 'SERVER_UNAVAILABLE'
-    return new BridgeError(`${what}: ${errorMessage(error)}${quoted}`, code, { cause: error })
+    const code = isAuthFailure(error)
+      ? 'UNAUTHORIZED'
+      : error instanceof McpError && error.code === ErrorCode.RequestTimeout
+        ? 'CONNECT_TIMEOUT'
+        : 'SERVER_UNAVAILABLE'
+    const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? ` (HTTP ${error.code})` : ''
+    return new BridgeError(`${what}${status}: ${errorMessage(error)}${quoted}`, code, { cause: error })
   }
+}
+
+/** The server refused our credentials; a new session would be refused the same way. */
+export function isAuthFailure(error: unknown): error is StreamableHTTPError & { code: 401 | 403 } {
+  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
 }
 
 /** Failures that mean the server is gone rather than that one request went wrong. */

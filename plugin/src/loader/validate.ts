@@ -1,4 +1,12 @@
-import type { StandardSchemaV1 } from '@standard-schema/spec'
+/** The part of Standard Schema v1 the loader uses (declared here: the spec package is not a dependency). */
+interface StandardIssue {
+  message: string
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>
+}
+type StandardResult = { value: unknown; issues?: undefined } | { issues: readonly StandardIssue[] }
+interface StandardSchema {
+  '~standard': { validate(value: unknown): StandardResult | Promise<StandardResult> }
+}
 
 export type Validation =
   | { ok: true; value: unknown; ignored: string[] }
@@ -10,9 +18,9 @@ export type Validation =
  * running instance is never torn down for a config that cannot start.
  */
 export function validateConfig(schema: unknown, config: unknown): Validation {
-  const standard = (schema as Partial<StandardSchemaV1> | undefined)?.['~standard']
+  const standard = (schema as Partial<StandardSchema> | undefined)?.['~standard']
   if (!standard || typeof standard.validate !== 'function') return { ok: true, value: config, ignored: [] }
-  let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
+  let result: StandardResult | Promise<StandardResult>
   try {
     result = standard.validate(config)
   } catch (error) {
@@ -25,7 +33,7 @@ export function validateConfig(schema: unknown, config: unknown): Validation {
   return { ok: true, value: result.value, ignored: droppedKeys(config, result.value, 'config') }
 }
 
-function describeIssue(issue: StandardSchemaV1.Issue): { field: string; message: string } {
+function describeIssue(issue: StandardIssue): { field: string; message: string } {
   const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment))
   const field = ['config', ...path].join('.')
   // Schemastery prefixes the path it already reports ("$.a.b ...") and plugins often prefix their own name.

@@ -1,0 +1,93 @@
+import { stat } from 'node:fs/promises'
+import { createFileHost, type FileHost } from '../loader/host.ts'
+import { parseCommandLine, USAGE, type Command } from './args.ts'
+import { formatResult, formatTools, resultJson, toolsJson } from './format.ts'
+
+export interface CliIo {
+  /** Data: the tool list, call results, help. */
+  stdout(text: string): void
+  /** One log or diagnostic line. */
+  stderr(line: string): void
+  env: Readonly<Record<string, string | undefined>>
+  /**
+   * Registers what a stop request (SIGINT/SIGTERM) does while the host runs in the foreground;
+   * returns the unregistration. Without a handler the process glue exits at once.
+   */
+  onStop(handler: () => void): () => void
+  /** Registers what a reload request (SIGHUP) does; returns the unregistration. */
+  onReload(handler: () => void): () => void
+}
+
+/** Runs one command line; resolves with the exit code. Every host it starts is disposed before it returns. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommandLine(argv)
+  if (!parsed.ok) {
+    io.stderr(`mcp-bridge: ${parsed.error}`)
+    io.stderr('Run "mcp-bridge --help" for usage.')
+    return 2
+  }
+  const { command } = parsed
+  if (command.kind === 'help') {
+    io.stdout(USAGE)
+    return 0
+  }
+  const missing = await stat(command.config).then(
+    (info) => (info.isFile() ? undefined : 'is not a file'),
+    () => 'does not exist',
+  )
+  if (missing) {
+    io.stderr(`mcp-bridge: the config file ${command.config} ${missing} (pass --config FILE)`)
+    return 2
+  }
+
+  const host = await createFileHost({
+    file: command.config,
+    env: io.env,
+    watch: command.kind === 'watch',
+    logging: { level: command.logLevel, write: io.stderr },
+  })
+  try {
+    switch (command.kind) {
+      case 'tools':
+        io.stdout(command.json ? toolsJson(host.tools.list()) : formatTools(host.tools.list()))
+        return host.loaded.ok ? 0 : 1
+      case 'call':
+        return await call(host, command, io)
+      case 'watch':
+        return await watch(host, io)
+    }
+  } finally {
+    await host.dispose()
+  }
+}
+
+async function call(host: FileHost, command: Extract<Command, { kind: 'call' }>, io: CliIo): Promise<number> {
+  const result = await host.tools.execute(command.tool, command.args)
+  io.stdout(command.json ? resultJson(result) : formatResult(result))
+  if (result.isError && result.error.code === 'UNKNOWN_TOOL') {
+    io.stderr(`mcp-bridge: no tool is named "${command.tool}"; run "mcp-bridge --config ${command.config} tools" to list them`)
+  }
+  return result.isError ? 1 : 0
+}
+
+/** Runs until a stop request; SIGHUP re-reads the file even when it did not change. */
+async function watch(host: FileHost, io: CliIo): Promise<number> {
+  const log = host.ctx.logger('mcp-bridge')
+  const offReload = io.onReload(() => {
+    log.info('reload requested')
+    void host.loader.reload()
+  })
+  try {
+    await new Promise<void>((resolve) => {
+      const offStop = io.onStop(() => {
+        offStop()
+        resolve()
+      })
+      log.info('watching %s for changes; press Ctrl-C to stop', host.loader.file)
+    })
+    log.info('stopping: disposing every server')
+    return 0
+  } finally {
+    offReload()
+  }
+}

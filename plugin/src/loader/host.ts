@@ -1,0 +1,35 @@
+import { createHost, type Host } from '../host/host.ts'
+import type { ConsoleLoggerOptions } from '../host/logging.ts'
+import { createLoader, type ConfigLoader, type LoaderOptions } from './loader.ts'
+import type { ReloadResult } from './types.ts'
+
+export interface FileHostOptions extends LoaderOptions {
+  /** Console logging (stderr by default); `false` attaches none. */
+  logging?: ConsoleLoggerOptions | false
+}
+
+export interface FileHost extends Host {
+  loader: ConfigLoader
+  /** The result of the first load. */
+  loaded: ReloadResult
+}
+
+/**
+ * A Cordis root with the reference `tools` service, running the entries of a cordis.yml file.
+ * Entries need not list the `tools` service: the host provides it before any entry starts.
+ */
+export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
+  const host = await createHost({ logging: options.logging })
+  const loader = createLoader(host.ctx, options)
+  const loaded = await loader.ready
+  return {
+    ...host,
+    loader,
+    loaded,
+    // Entries first, while the tools service they registered on still exists.
+    dispose: async () => {
+      await loader.dispose()
+      await host.dispose()
+    },
+  }
+}

@@ -1,0 +1,7 @@
+export { createLoader, type ConfigLoader, type LoaderOptions, type LoadedEntry } from './loader.ts'
+export { createFileHost, type FileHost, type FileHostOptions } from './host.ts'
+export { parseConfig, type ParseOptions, type ParseOutcome } from './parse.ts'
+export { diffEntries, changedPaths, deepEqual, type Plan, type Change, type DiffOptions } from './diff.ts'
+export { resolveReferences, EnvTag, PathTag, type ReferenceContext } from './references.ts'
+export { formatIssue, type Entry, type LoaderIssue, type ReloadResult } from './types.ts'
+export { BRIDGE_PACKAGE } from './names.ts'

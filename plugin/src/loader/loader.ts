@@ -1,0 +1,263 @@
+import { readFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import type { Context, Fiber, Logger, Plugin } from 'cordis'
+import { diffEntries, type Plan } from './diff.ts'
+import { parseConfig } from './parse.ts'
+import { defaultBuiltins, resolvePlugin, type PluginSource } from './resolve.ts'
+import { EntryRuntime } from './runtime.ts'
+import { formatIssue, type Entry, type LoaderIssue, type ReloadResult } from './types.ts'
+import { validateConfig } from './validate.ts'
+import { watchFile } from './watch.ts'
+
+export interface LoaderOptions {
+  /** The cordis.yml file (relative paths are resolved against the process cwd). */
+  file: string
+  /** Where `!env` and `${NAME}` look values up; default `process.env`, read at every reload. */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Reload when the file changes; default false. */
+  watch?: boolean
+  /** Quiet period after the last file event before reloading; default 100 ms. */
+  debounceMs?: number
+  /** Extra plugins entries may name, besides `@mcp-bridge/plugin` (alias `mcp-client`). */
+  plugins?: Readonly<Record<string, Plugin>>
+}
+
+export interface LoadedEntry {
+  id: string
+  name: string
+  config: unknown
+  fiber: Fiber
+  /** Why its last start failed; it is retried on the next reload. */
+  error?: unknown
+}
+
+export interface ConfigLoader {
+  /** Absolute path of the file. */
+  readonly file: string
+  /** The first load. Never rejects: problems are in the result (and in the log). */
+  readonly ready: Promise<ReloadResult>
+  /** Re-reads the file now, even if it did not change (retries entries whose start failed). */
+  reload(): Promise<ReloadResult>
+  /** Resolves with the result of the next reload that processes the file (watch or `reload()`). */
+  nextReload(): Promise<ReloadResult>
+  onReload(listener: (result: ReloadResult) => void): () => void
+  entries(): LoadedEntry[]
+  fiber(id: string): Fiber | undefined
+  /** Stops watching and disposes every entry's instance. */
+  dispose(): Promise<void>
+}
+
+/**
+ * Runs the entries of a cordis.yml file as plugins under `ctx`, and keeps them in step with the
+ * file. Everything it starts lives under one Cordis fiber, so disposing `ctx` also cleans it up.
+ */
+export function createLoader(ctx: Context, options: LoaderOptions): ConfigLoader {
+  return new Loader(ctx, options)
+}
+
+class Loader implements ConfigLoader {
+  readonly file: string
+  readonly ready: Promise<ReloadResult>
+  private readonly own: Fiber & PromiseLike<Fiber>
+  private readonly log: Logger
+  private readonly builtins: Map<string, PluginSource>
+  private readonly listeners = new Set<(result: ReloadResult) => void>()
+  private runtime?: EntryRuntime
+  private queue: Promise<unknown> = Promise.resolve()
+  private queued = false
+  private lastText?: string
+  private disposed = false
+
+  constructor(ctx: Context, private readonly options: LoaderOptions) {
+    this.file = resolve(options.file)
+    this.log = ctx.logger('loader')
+    this.builtins = defaultBuiltins(options.plugins)
+    this.own = ctx.plugin({
+      name: 'cordis-yml',
+      apply: (scope: Context) => {
+        this.runtime = new EntryRuntime(scope)
+        scope.effect(() => () => {
+          this.disposed = true
+        }, 'cordis-yml:lifetime')
+        if (options.watch) {
+          scope.effect(
+            () =>
+              watchFile(this.file, {
+                debounceMs: options.debounceMs ?? 100,
+                onChange: () => this.scheduleWatchReload(),
+                onError: (error) => this.log.warn('watching %s failed: %s', options.file, error.message),
+              }),
+            'cordis-yml:watch',
+          )
+        }
+      },
+    })
+    this.ready = Promise.resolve(this.own).then(() => this.reload())
+  }
+
+  reload(): Promise<ReloadResult> {
+    return this.enqueue(true) as Promise<ReloadResult>
+  }
+
+  nextReload(): Promise<ReloadResult> {
+    return new Promise((resolve) => {
+      const off = this.onReload((result) => {
+        off()
+        resolve(result)
+      })
+    })
+  }
+
+  onReload(listener: (result: ReloadResult) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  entries(): LoadedEntry[] {
+    return (this.runtime?.entries() ?? []).map(({ id, name, config }) => {
+      const run = this.runtime!.get(id)!
+      return { id, name, config, fiber: run.fiber, error: run.error }
+    })
+  }
+
+  fiber(id: string): Fiber | undefined {
+    return this.runtime?.get(id)?.fiber
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    await this.own.dispose()
+  }
+
+  /** Edits arrive in bursts; one queued reload covers every event that happens before it starts. */
+  private scheduleWatchReload(): void {
+    if (this.queued) return
+    this.queued = true
+    void this.enqueue(false)
+  }
+
+  private enqueue(force: boolean): Promise<ReloadResult | undefined> {
+    const run = this.queue.then(() => {
+      if (!force) this.queued = false
+      return this.run(force)
+    })
+    this.queue = run.catch(() => {})
+    return run
+  }
+
+  private async run(force: boolean): Promise<ReloadResult | undefined> {
+    const first = this.lastText === undefined
+    const runtime = this.runtime
+    if (this.disposed || !runtime) return this.finish(emptyResult(this.file, [], 'the loader was disposed'))
+    let text: string
+    try {
+      text = await readFile(this.file, 'utf8')
+    } catch (error) {
+      return this.finish(this.fileFailure(runtime, { message: `cannot read the file: ${(error as Error).message}` }))
+    }
+    // Editors emit several events per save, and saving without changes should not restart anything.
+    if (!force && text === this.lastText) return undefined
+    this.lastText = text
+
+    const parsed = parseConfig(text, { baseDir: dirname(this.file), env: this.options.env ?? process.env, builtins: new Set(this.builtins.keys()) })
+    if (!parsed.ok) return this.finish(this.fileFailure(runtime, parsed.error))
+
+    const errors = [...parsed.errors]
+    const warnings: LoaderIssue[] = []
+    const held = new Set(parsed.held)
+    const plugins = new Map<string, Plugin>()
+    const usable: Entry[] = []
+    for (const entry of parsed.entries) {
+      if (entry.disabled) {
+        usable.push(entry)
+        continue
+      }
+      const problem = (field: string | undefined, message: string) => errors.push({ entry: entry.id, field, line: entry.line, message })
+      const resolved = await resolvePlugin(entry.key, this.builtins)
+      if (!resolved.ok) {
+        problem('name', resolved.message)
+        held.add(entry.id)
+        continue
+      }
+      const validation = validateConfig((resolved.plugin as { Config?: unknown }).Config, entry.config)
+      if (!validation.ok) {
+        for (const issue of validation.issues) problem(issue.field, issue.message)
+        held.add(entry.id)
+        continue
+      }
+      for (const field of validation.ignored) warnings.push({ entry: entry.id, field, line: entry.line, message: 'is not an option of this plugin and was ignored' })
+      plugins.set(entry.id, resolved.plugin)
+      usable.push(entry)
+    }
+    if (this.disposed) return undefined
+
+    const plan = diffEntries(runtime.entries(), usable, { held, keepMissing: parsed.keepMissing, retry: runtime.failed() })
+    const applied = await runtime.apply(plan, plugins)
+    runtime.reorder(parsed.entries.map((entry) => entry.id))
+    const touched = new Set(applied.touched)
+
+    const result: ReloadResult = {
+      file: this.file,
+      ok: errors.length + applied.errors.length === 0,
+      added: plan.add.map((entry) => entry.id),
+      updated: plan.update.map((change) => change.id).filter((id) => touched.has(id)),
+      removed: plan.remove.map((entry) => entry.id),
+      unchanged: plan.unchanged.map((entry) => entry.id),
+      held: [...held],
+      disabled: parsed.entries.filter((entry) => entry.disabled).map((entry) => entry.id),
+      errors: [...errors, ...applied.errors],
+      warnings: [...warnings.filter((warning) => touched.has(warning.entry!)), ...applied.warnings],
+    }
+    this.report(result, plan, first)
+    return this.finish(result)
+  }
+
+  /** The file as a whole is unusable: nothing changes, every running entry keeps running. */
+  private fileFailure(runtime: EntryRuntime, error: LoaderIssue): ReloadResult {
+    const running = runtime.entries().map((entry) => entry.id)
+    const result = { ...emptyResult(this.file, running), ok: false, errors: [error] }
+    this.log.error('%s; kept the %d running entries as they were', formatIssue(error, this.options.file), running.length)
+    return result
+  }
+
+  private report(result: ReloadResult, plan: Plan, first: boolean): void {
+    const file = this.options.file
+    for (const issue of result.errors) this.log.error(formatIssue(issue, file))
+    for (const issue of result.warnings) this.log.warn(formatIssue(issue, file))
+    const running = new Set(this.runtime?.entries().map((entry) => entry.id))
+    for (const id of result.held) {
+      this.log.warn('entry "%s" has errors: %s', id, running.has(id) ? 'its running instance keeps its previous config' : 'not loaded')
+    }
+    for (const entry of plan.add) this.log.info('added "%s" (%s)', entry.id, entry.name)
+    for (const change of plan.update) {
+      if (!result.updated.includes(change.id)) continue
+      if (change.kind === 'replace') this.log.info('replaced "%s": now runs %s', change.id, change.after.name)
+      else if (change.kind === 'retry') this.log.info('restarted "%s" (its last start failed)', change.id)
+      else this.log.info('updated "%s" (changed: %s)', change.id, change.changed.join(', '))
+    }
+    for (const entry of plan.remove) this.log.info('removed "%s"', entry.id)
+    const counts = `${result.added.length} added, ${result.updated.length} updated, ${result.removed.length} removed, ${result.unchanged.length} unchanged`
+    const trouble = result.ok ? '' : `; ${result.errors.length} error(s)`
+    this.log.info('%s %s: %s%s', first ? 'loaded' : 'reloaded', file, counts, trouble)
+  }
+
+  private finish(result: ReloadResult): ReloadResult {
+    for (const listener of [...this.listeners]) listener(result)
+    return result
+  }
+}
+
+function emptyResult(file: string, unchanged: string[], error?: string): ReloadResult {
+  return {
+    file,
+    ok: error === undefined,
+    added: [],
+    updated: [],
+    removed: [],
+    unchanged,
+    held: [],
+    disabled: [],
+    errors: error === undefined ? [] : [{ message: error }],
+    warnings: [],
+  }
+}

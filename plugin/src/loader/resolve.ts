@@ -1,0 +1,59 @@
+import { isAbsolute } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Plugin } from 'cordis'
+import { BRIDGE_PACKAGE } from './names.ts'
+
+/** Imports a plugin the host knows by name. */
+export type PluginSource = () => Promise<unknown>
+
+/**
+ * The plugins every host knows by name, plus any the host embeds. The bridge is imported lazily
+ * so that its entry module can re-export the loader without an import cycle at evaluation time.
+ */
+export function defaultBuiltins(extra: Readonly<Record<string, Plugin>> = {}): Map<string, PluginSource> {
+  const embedded = Object.entries(extra).map(([name, plugin]): [string, PluginSource] => [name, async () => plugin])
+  return new Map<string, PluginSource>([[BRIDGE_PACKAGE, () => import('../index.ts')], ...embedded])
+}
+
+export type Resolution = { ok: true; plugin: Plugin } | { ok: false; message: string }
+
+/**
+ * Imports the plugin behind an entry's key: a built-in, an absolute path, or a package name.
+ * Packages resolve from this package's location, i.e. the host application's node_modules.
+ */
+export async function resolvePlugin(key: string, builtins: ReadonlyMap<string, PluginSource>): Promise<Resolution> {
+  let loaded: unknown
+  try {
+    const builtin = builtins.get(key)
+    loaded = builtin ? await builtin() : await import(isAbsolute(key) ? pathToFileURL(key).href : key)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    // Only a missing plugin is "unknown"; a plugin whose own imports fail says so.
+    const missing = (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${isAbsolute(key) ? key : packageName(key)}'`)
+    if (!missing) return { ok: false, message: `plugin "${key}" failed to import: ${message}` }
+    return {
+      ok: false,
+      message: isAbsolute(key)
+        ? `unknown plugin: there is no file ${key}`
+        : `unknown plugin "${key}": no such package is installed (built in: ${[...builtins.keys(), 'mcp-client'].join(', ')}; or write a path starting with ./)`,
+    }
+  }
+  const plugin = asPlugin(loaded)
+  if (!plugin) return { ok: false, message: `"${key}" does not export a Cordis plugin (an apply function, a default export, or a function)` }
+  return { ok: true, plugin }
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/')
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!
+}
+
+/** An ES module namespace is a plugin when it exports `apply`; otherwise its default export may be one. */
+function asPlugin(loaded: unknown): Plugin | undefined {
+  if (typeof loaded === 'function') return loaded as Plugin
+  if (typeof loaded !== 'object' || loaded === null) return undefined
+  const module = loaded as { apply?: unknown; default?: unknown }
+  if (typeof module.apply === 'function') return module as Plugin
+  if (module.default !== undefined && module.default !== loaded) return asPlugin(module.default)
+  return undefined
+}
