@@ -48,6 +48,17 @@ describe('discovery and re-sync', () => {
     expect(names).toEqual(['mcp__web__beta', publicToolName('web', 'gamma.v2')].sort())
   })
 
+  it('ends its HTTP session with DELETE on dispose', async () => {
+    const scripted = scriptedServer(() => [tool('alpha')])
+    server = await serveHttp(scripted.factory)
+    host = await startHost()
+    const fiber = await host.load(http(server.url))
+    expect(server.sessions.size).toBe(1)
+    await fiber.dispose()
+    expect(server.sessions.size).toBe(0)
+    expect(host.tools.list()).toEqual([])
+  })
+
   it('sends the raw name on the wire, never the public name', async () => {
     const scripted = scriptedServer(() => [tool('admin.reset')])
     server = await serveHttp(scripted.factory)
