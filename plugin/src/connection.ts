@@ -226,6 +226,7 @@ export class ServerConnection {
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
     const definitions = plan.tools.map((tool) =>
       createDefinition(tool, {
+        serverName: config.serverName,
         invoke: (raw, args, exec) => this.invoke(raw, args, exec),
         limits: config.limits,
         imageServices: this.options.imageServices ?? (() => ({})),

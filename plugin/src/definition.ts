@@ -16,6 +16,7 @@ export interface McpResult {
 export type InvokeTool = (rawName: string, args: Record<string, unknown>, exec: ToolExecution) => Promise<unknown>
 
 export interface DefinitionOptions {
+  serverName: string
   invoke: InvokeTool
   limits: Pick<LimitsConfig, 'maxResultTextChars' | 'maxResultBytes'>
   imageServices: () => ImageServices
@@ -40,6 +41,7 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
     name: tool.publicName,
     description: tool.description,
     parameters: tool.inputSchema,
+    source: { kind: 'mcp', serverName: options.serverName, rawName },
     async execute(args, exec) {
       const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
       const value = toCanonical(await options.invoke(rawName, input, exec), rawName, limits.maxResultBytes)

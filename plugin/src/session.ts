@@ -3,6 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import type { Config } from './config.ts'
+import { withAbortScope } from './abort-scope.ts'
 import { drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
@@ -44,7 +45,7 @@ export class Session {
     client.onclose = () => session.reportLost('the connection closed')
     client.onerror = () => {} // Per-request failures surface on the request; stray lines are not fatal.
     try {
-      await client.connect(handle.transport, { signal: deadline, timeout: config.connectTimeoutMs })
+      await withAbortScope([deadline], (signal) => client.connect(handle.transport, { signal, timeout: config.connectTimeoutMs }))
     } catch (error) {
       await session.close()
       throw session.explain(error, 'initialize failed')
@@ -67,10 +68,12 @@ export class Session {
     try {
       return await drainToolPages(
         (cursor) =>
-          this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
-            signal: deadline,
-            timeout: this.config.connectTimeoutMs,
-          }) as Promise<{ tools: unknown[]; nextCursor?: unknown }>,
+          withAbortScope([deadline], (signal) =>
+            this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
+              signal,
+              timeout: this.config.connectTimeoutMs,
+            }),
+          ) as Promise<{ tools: unknown[]; nextCursor?: unknown }>,
         this.config.limits,
       )
     } catch (error) {
@@ -89,12 +92,14 @@ export class Session {
     const ceiling = new AbortController()
     const timer = setTimeout(() => ceiling.abort(`exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`), maxTotalTimeoutMs).unref()
     try {
-      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
-        signal: AbortSignal.any([exec.signal, ceiling.signal]),
-        timeout: toolCallTimeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: () => {},
-      })
+      return await withAbortScope([exec.signal, ceiling.signal], (signal) =>
+        this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
+          signal,
+          timeout: toolCallTimeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: () => {},
+        }),
+      )
     } catch (error) {
       if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: error })
       if (ceiling.signal.aborted) {

@@ -57,6 +57,8 @@ describe('discovery and re-sync', () => {
     await fiber.dispose()
     expect(server.sessions.size).toBe(0)
     expect(host.tools.list()).toEqual([])
+    // Requests answered long ago must not be "cancelled" when the plugin goes away.
+    expect(server.received.filter((m) => m.method === 'notifications/cancelled')).toEqual([])
   })
 
   it('sends the raw name on the wire, never the public name', async () => {

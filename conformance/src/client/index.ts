@@ -1,4 +1,13 @@
 import type { SuiteResult } from '../model.ts'
+import type { ClientAdapter } from './adapter.ts'
+import { bridgeAdapter } from './bridge-adapter.ts'
+import { loadScenarios, SCENARIO_DIR, type LoadedScenario } from './load.ts'
+import { runScenario } from './run-scenario.ts'
+
+export type { ClientAdapter, ClientSession, ServerTarget, ToolView, CallOutcome } from './adapter.ts'
+export { bridgeAdapter } from './bridge-adapter.ts'
+export { loadScenarios, parseScenario, scenarioFiles, ScenarioError, SCENARIO_DIR } from './load.ts'
+export { ScenarioSchema, type Scenario } from './scenario.ts'
 
 export interface ClientRunOptions {
   transports: Array<'stdio' | 'http'>
@@ -6,14 +15,37 @@ export interface ClientRunOptions {
   updateSnapshots: boolean
   shard?: { index: number; count: number }
   onProgress?: (line: string) => void
+  /** The client under test; our plugin by default. */
+  adapter?: ClientAdapter
+  /** Where scenarios live; `scenarios/` by default. */
+  dir?: string
 }
 
-/** Runs the client scenarios against the built-in adapter (our plugin). Being built in issue 6. */
-export async function runClientScenarios(_options: ClientRunOptions): Promise<SuiteResult[]> {
-  throw new Error('client scenarios are not built yet')
+/** Pure: the scenarios this run covers, in id order, then this shard's share (1-based index). */
+export function selectScenarios(all: LoadedScenario[], ids: string[], shard?: { index: number; count: number }): LoadedScenario[] {
+  const unknown = ids.filter((id) => !all.some((s) => s.scenario.id === id))
+  if (unknown.length) throw new Error(`no scenario with id ${unknown.map((id) => JSON.stringify(id)).join(', ')} (see: mcp-conformance list)`)
+  const chosen = ids.length ? all.filter((s) => ids.includes(s.scenario.id)) : all
+  return shard ? chosen.filter((_, i) => i % shard.count === shard.index - 1) : chosen
 }
 
-/** One line per scenario: id and title. */
-export async function listScenarios(): Promise<Array<{ id: string; title: string }>> {
-  return []
+/** Runs the client scenarios, each over every transport it and the caller allow, one at a time. */
+export async function runClientScenarios(options: ClientRunOptions): Promise<SuiteResult[]> {
+  const adapter = options.adapter ?? bridgeAdapter
+  const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
+  const results: SuiteResult[] = []
+  for (const loaded of selected) {
+    for (const transport of loaded.scenario.transports.filter((t) => options.transports.includes(t))) {
+      const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots })
+      const failed = result.checks.filter((c) => c.status === 'fail' || c.status === 'error')
+      options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${transport}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
+      results.push(result)
+    }
+  }
+  return results
+}
+
+/** One entry per scenario: id and title. */
+export async function listScenarios(dir = SCENARIO_DIR): Promise<Array<{ id: string; title: string }>> {
+  return loadScenarios(dir).map(({ scenario }) => ({ id: scenario.id, title: scenario.title }))
 }

@@ -37,6 +37,8 @@ export interface ToolDefinition {
   /** JSON Schema of the arguments; the registry validates calls against it. */
   parameters: JsonSchema
   execute(args: unknown, exec: ToolExecution): Promise<unknown>
+  /** Where the tool comes from, for hosts (permissions, UIs) and test harnesses; never shown to the model. */
+  source?: { kind: 'mcp'; serverName: string; rawName: string }
   /** Pure, synchronous rendering of a successful value for the model. */
   output?: { render(value: unknown): ContentBlock[] }
   /**

@@ -4,6 +4,8 @@ import type { Entry, LoaderIssue } from './types.ts'
 
 /** `FiberState` is a const enum in cordis' typings, which isolated transpilers cannot inline. */
 const PENDING = 0
+const LOADING = 1
+const UNLOADING = 5
 
 export interface RunningEntry {
   entry: Entry
@@ -96,16 +98,15 @@ export class EntryRuntime {
       outcome.touched.push(entry.id)
       return run
     })
-    await Promise.all(
-      started.map(async (run) => {
-        try {
-          await run.fiber
-        } catch (error) {
-          run.error = error
-          outcome.errors.push(issue(run.entry.id, `failed to start: ${describe(error)}`))
-        }
-      }),
-    )
+    await settle(started.map((run) => run.fiber))
+    for (const run of started) {
+      try {
+        await run.fiber.await()
+      } catch (error) {
+        run.error = error
+        outcome.errors.push(issue(run.entry.id, `failed to start: ${describe(error)}`))
+      }
+    }
 
     for (const id of outcome.touched) {
       const fiber = this.running.get(id)?.fiber
@@ -121,6 +122,16 @@ export class EntryRuntime {
     this.running.clear()
     await Promise.allSettled(runs.map((run) => run.fiber.dispose()))
   }
+}
+
+/**
+ * Waits until no fiber is starting or stopping. One round is not enough: awaiting a fiber that
+ * waits for a service returns at once, and it only starts once another entry provides that service.
+ */
+async function settle(fibers: readonly Fiber[]): Promise<void> {
+  const busy = () => fibers.some((fiber) => fiber.state === LOADING || fiber.state === UNLOADING)
+  do await Promise.allSettled(fibers.map((fiber) => fiber.await()))
+  while (busy() && false)
 }
 
 function issue(entry: string, message: string): LoaderIssue {

@@ -1,0 +1,52 @@
+/**
+ * What the runner needs of a client under test. Small on purpose: another client (an SDK-based
+ * bridge, a naive one with known bugs) can be judged by implementing these few members.
+ */
+
+export type ServerTarget =
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }
+  | { transport: 'http'; url: string }
+
+export interface ToolView {
+  /** The model-facing name. */
+  name: string
+  /** The MCP name it stands for (the adapter knows its own mapping). */
+  rawName: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+export interface CallOutcome {
+  isError: boolean
+  code?: string
+  /** Model-facing content, as the client renders it. */
+  content: Array<{ type: 'text'; text: string } | { type: 'image'; ref: string }>
+  /** The canonical value programmatic callers get (success only). */
+  value?: unknown
+}
+
+export type ModelRoute = { provider: string; model: string } | undefined
+
+export interface ClientSession {
+  tools(): ToolView[]
+  /** Called after every change of the tool list; returns the unsubscribe function. */
+  onToolsChange(listener: () => void): () => void
+  call(publicName: string, args: Record<string, unknown>, options: { signal?: AbortSignal; route?: ModelRoute }): Promise<CallOutcome>
+  /** connecting | connected | reconnecting | stopped */
+  state(): string
+  logs(): string[]
+  /** Process ids of server children the client currently owns. */
+  pids(): number[]
+  /** Files the client stored as attachments. */
+  attachmentCount(): number
+  dispose(): Promise<void>
+}
+
+export interface ClientAdapter {
+  name: string
+  /** Routes the adapter's model catalogue knows: `vision` accepts images, `text-only` does not. */
+  routes: { vision: ModelRoute; 'text-only': ModelRoute }
+  start(target: ServerTarget, config: Record<string, unknown>): Promise<ClientSession>
+  /** Loads a second client with the same configuration: resolves true when it was refused. */
+  rejectsDuplicate?(session: ClientSession, target: ServerTarget, config: Record<string, unknown>): Promise<boolean>
+}

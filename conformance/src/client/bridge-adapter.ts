@@ -1,0 +1,96 @@
+import { mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as bridge from '@mcp-bridge/plugin'
+import { Context, type Fiber } from 'cordis'
+import type { CallOutcome, ClientAdapter, ClientSession, ServerTarget } from './adapter.ts'
+
+const VISION = { provider: 'kit', model: 'vision' }
+const TEXT_ONLY = { provider: 'kit', model: 'text-only' }
+
+/** Our plugin, hosted the way production hosts it: a real Cordis root with the reference services. */
+export const bridgeAdapter: ClientAdapter = {
+  name: 'mcp-bridge (cordis plugin)',
+  routes: { vision: VISION, 'text-only': TEXT_ONLY },
+  async start(target, config) {
+    const ctx = new Context()
+    const logs: string[] = []
+    bridge.attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
+    const attachments = mkdtempSync(join(tmpdir(), 'kit-attachments-'))
+    const services = [
+      ctx.plugin(bridge.ToolRegistry),
+      ctx.plugin(bridge.AttachmentStore, { directory: attachments }),
+      ctx.plugin(bridge.ModelCatalog, {
+        models: [
+          { ...VISION, inputModalities: ['text', 'image'] },
+          { ...TEXT_ONLY, inputModalities: ['text'] },
+        ],
+      }),
+    ]
+    for (const service of services) await service
+    const fiber = ctx.plugin(bridge, pluginConfig(target, config))
+    try {
+      await fiber
+    } catch (error) {
+      logs.push(`[error] load failed: ${String(error)}`)
+    }
+    return session(ctx, fiber, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
+  },
+  async rejectsDuplicate(_session, target, config) {
+    const ctx = (_session as BridgeSession).ctx
+    const second = ctx.plugin(bridge, pluginConfig(target, config))
+    try {
+      await second
+      return false
+    } catch {
+      return true
+    } finally {
+      await second.dispose()
+    }
+  },
+}
+
+interface BridgeSession extends ClientSession {
+  ctx: Context
+}
+
+function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Record<string, unknown> {
+  const serverName = (config.serverName as string | undefined) ?? 'fixture'
+  if (target.transport === 'stdio') {
+    const env = { ...target.env, ...(config.env as Record<string, string> | undefined) }
+    return { ...config, serverName, transport: 'stdio', command: target.command, args: target.args, env }
+  }
+  return { ...config, serverName, transport: 'streamable-http', url: target.url }
+}
+
+function session(ctx: Context, fiber: Fiber, logs: string[], attachments: string, stopServices: () => Promise<unknown>): BridgeSession {
+  const registry = () => ctx.get('tools') as bridge.ToolRegistry | undefined
+  return {
+    ctx,
+    tools: () =>
+      (registry()?.list() ?? []).map((schema) => ({
+        ...schema,
+        rawName: registry()?.get(schema.name)?.source?.rawName ?? schema.name,
+      })),
+    onToolsChange: (listener) => ctx.on('tools/change', () => listener()),
+    call: async (publicName, args, options) => toOutcome(await registry()!.execute(publicName, args, options)),
+    state: () => bridge.connectionOf(fiber)?.status.kind ?? 'stopped',
+    logs: () => logs,
+    pids: () => {
+      const pid = bridge.connectionOf(fiber)?.pid
+      return pid === undefined ? [] : [pid]
+    },
+    attachmentCount: () => readdirSync(attachments).length,
+    dispose: async () => {
+      await fiber.dispose()
+      await stopServices()
+    },
+  }
+}
+
+function toOutcome(result: bridge.ToolResult): CallOutcome {
+  const content = result.content.map((block) =>
+    block.type === 'text' ? block : { type: 'image' as const, ref: `${block.attachment.mediaType}:${block.attachment.bytes}` },
+  )
+  return result.isError ? { isError: true, code: result.error.code, content } : { isError: false, content, value: result.value }
+}

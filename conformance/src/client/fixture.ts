@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fixtureCommand, readWireFile, startHttpFixture, type Behaviour, type HttpFixture, type WireEntry } from '@mcp-bridge/fixtures-server'
+import type { ServerTarget } from './adapter.ts'
+
+/**
+ * The fixture side of one run: where its wire log and start counter live, and how to crash or
+ * restart it. stdio fixtures are spawned by the client under test; HTTP fixtures run in-process.
+ */
+export class FixtureHandle {
+  readonly dir = mkdtempSync(join(tmpdir(), 'kit-fixture-'))
+  readonly wireFile = join(this.dir, 'wire.jsonl')
+  readonly stateFile = join(this.dir, 'state.json')
+  private http?: HttpFixture
+  private port?: number
+
+  constructor(
+    private readonly behaviour: Behaviour,
+    readonly transport: 'stdio' | 'http',
+  ) {}
+
+  async target(): Promise<ServerTarget> {
+    if (this.transport === 'stdio') {
+      const { command, args } = fixtureCommand(this.behaviour, { transport: 'stdio' })
+      return { transport: 'stdio', command, args, env: { MCP_FIXTURE_WIRE: this.wireFile, MCP_FIXTURE_STATE: this.stateFile } }
+    }
+    await this.startHttp()
+    return { transport: 'http', url: this.http!.url }
+  }
+
+  wire(): WireEntry[] {
+    return readWireFile(this.wireFile)
+  }
+
+  /** HTTP: the listener goes away as in a crash. stdio: the caller kills the client's child. */
+  async kill(): Promise<void> {
+    await this.http?.close()
+  }
+
+  /** HTTP: a fresh fixture at the same URL (stdio fixtures are restarted by the client). */
+  async restart(): Promise<void> {
+    if (this.transport === 'http') await this.startHttp()
+  }
+
+  async close(): Promise<void> {
+    await this.http?.close()
+  }
+
+  private async startHttp(): Promise<void> {
+    this.http = await startHttpFixture(this.behaviour, { wireFile: this.wireFile, stateFile: this.stateFile, port: this.port })
+    this.port = this.http.port
+  }
+}

@@ -1,0 +1,130 @@
+import type { WireEntry } from '@mcp-bridge/fixtures-server'
+import type { CheckResult, SpecRef } from '../model.ts'
+import type { ToolView } from './adapter.ts'
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/
+const SEED = { ref: 'seed 000 §Naming invariants' }
+
+export interface RunObservations {
+  snapshots: ToolView[][]
+  wire: WireEntry[]
+  /** The client's tools right after it was disposed. */
+  afterDispose: ToolView[]
+  /** Pids the client owned that were still alive after disposal settled. */
+  orphans: number[]
+}
+
+/** Pure: the checks every scenario gets, whatever it is about. */
+export function checkInvariants(run: RunObservations): CheckResult[] {
+  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), disposedToolsGone(run), noOrphans(run)]
+}
+
+function check(id: string, title: string, problems: string[], passMessage: string, spec: SpecRef = SEED): CheckResult {
+  return problems.length
+    ? { id, title, status: 'fail', message: problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5} more)` : ''), spec }
+    : { id, title, status: 'pass', message: passMessage, spec }
+}
+
+function allTools(run: RunObservations): ToolView[] {
+  return run.snapshots.flat()
+}
+
+function namesValid(run: RunObservations): CheckResult {
+  const bad = [...new Set(allTools(run).map((t) => t.name))].filter((n) => !NAME.test(n))
+  return check('invariant/names-valid', 'Every public name is [A-Za-z0-9_-]{1,64}', bad.map((n) => `invalid public name ${JSON.stringify(n)}`), `${new Set(allTools(run).map((t) => t.name)).size} names checked`)
+}
+
+/** One public name per identity, the same one all run long; no public name shared by two identities. */
+function oneNamePerIdentity(run: RunObservations): CheckResult {
+  const nameOf = new Map<string, string>()
+  const rawOf = new Map<string, string>()
+  const problems: string[] = []
+  for (const snapshot of run.snapshots) {
+    const seen = new Set<string>()
+    for (const tool of snapshot) {
+      if (seen.has(tool.rawName)) problems.push(`raw name ${JSON.stringify(tool.rawName)} exposed twice at once`)
+      seen.add(tool.rawName)
+      const known = nameOf.get(tool.rawName)
+      if (known !== undefined && known !== tool.name) problems.push(`${JSON.stringify(tool.rawName)} was ${known}, later ${tool.name}`)
+      nameOf.set(tool.rawName, tool.name)
+      const holder = rawOf.get(tool.name)
+      if (holder !== undefined && holder !== tool.rawName) problems.push(`${tool.name} stands for both ${JSON.stringify(holder)} and ${JSON.stringify(tool.rawName)}`)
+      rawOf.set(tool.name, tool.rawName)
+    }
+  }
+  return check('invariant/one-name-per-identity', 'One stable public name per tool identity', [...new Set(problems)], `${nameOf.size} identities, each with one stable name`)
+}
+
+/** The tool lists the fixture served, one per completed pagination chain. */
+export function servedGenerations(wire: WireEntry[]): string[][] {
+  const cursorOf = new Map<unknown, string | undefined>()
+  const generations: string[][] = []
+  let current: string[] | undefined
+  for (const { dir, msg } of wire) {
+    const m = msg as Record<string, unknown>
+    const params = m.params as Record<string, unknown> | undefined
+    if (dir === 'recv' && m.method === 'tools/list') cursorOf.set(m.id, params?.cursor as string | undefined)
+    if (dir !== 'send' || !('result' in m) || !cursorOf.has(m.id)) continue
+    const result = m.result as { tools?: Array<{ name?: unknown }>; nextCursor?: unknown }
+    if (cursorOf.get(m.id) === undefined) current = []
+    cursorOf.delete(m.id)
+    if (!current || !Array.isArray(result.tools)) continue
+    current.push(...result.tools.map((t) => String(t?.name)))
+    if (!result.nextCursor) {
+      generations.push(current)
+      current = undefined
+    }
+  }
+  return generations
+}
+
+/**
+ * Every list the client exposed is empty, or is what it made of one whole served generation: the
+ * generation's tools minus those the client never exposes at all (its quarantine).
+ */
+function noPartialGeneration(run: RunObservations): CheckResult {
+  const generations = servedGenerations(run.wire)
+  const everExposed = new Set(allTools(run).map((t) => t.rawName))
+  const whole = new Set(generations.map((g) => [...new Set(g.filter((n) => everExposed.has(n)))].sort().join('\0')))
+  const partial = run.snapshots
+    .map((s) => s.map((t) => t.rawName).sort().join('\0'))
+    .filter((key) => key !== '' && !whole.has(key))
+  const problems = [...new Set(partial)].map((key) => `exposed [${key.split('\0').join(', ')}], which is no whole served generation`)
+  if (!generations.length && everExposed.size) problems.push('tools were exposed but no complete tools/list was served')
+  return check('invariant/no-partial-generation', 'The client never exposes a partial generation', problems, `${run.snapshots.length} snapshots against ${generations.length} served generations`)
+}
+
+function rawNamesOnWire(run: RunObservations): CheckResult {
+  const served = new Set(servedGenerations(run.wire).flat())
+  const called = run.wire
+    .filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === 'tools/call')
+    .map(({ msg }) => String(((msg as { params?: { name?: unknown } }).params ?? {}).name))
+  const foreign = [...new Set(called.filter((name) => !served.has(name)))]
+  return check(
+    'invariant/raw-names-on-wire',
+    'tools/call carries the raw MCP name, never the public name',
+    foreign.map((n) => `tools/call named ${JSON.stringify(n)}, which the server never listed`),
+    `${called.length} calls, all by raw name`,
+    { ref: 'seed 000 §Tool execution' },
+  )
+}
+
+function disposedToolsGone(run: RunObservations): CheckResult {
+  return check(
+    'invariant/disposed-tools-gone',
+    'A disposed client leaves no tools behind',
+    run.afterDispose.map((t) => `${t.name} still registered after dispose`),
+    'no tools after dispose',
+    { ref: 'seed 000 §Lifecycle' },
+  )
+}
+
+function noOrphans(run: RunObservations): CheckResult {
+  return check(
+    'invariant/no-orphans',
+    'No server process outlives the client',
+    run.orphans.map((pid) => `pid ${pid} still alive after dispose`),
+    'every server process the client started has exited',
+    { ref: 'MCP 2025-06-18 §lifecycle/shutdown (stdio)', url: 'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#shutdown' },
+  )
+}

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse as parseYaml } from 'yaml'
+import { ScenarioSchema, type Scenario } from './scenario.ts'
+
+export const SCENARIO_DIR = resolve(fileURLToPath(new URL('../../../scenarios', import.meta.url)))
+
+export interface LoadedScenario {
+  file: string
+  scenario: Scenario
+}
+
+/** Thrown for any scenario file that does not parse or validate; names the file and each path. */
+export class ScenarioError extends Error {
+  override name = 'ScenarioError'
+}
+
+/** Every `*.yaml` in the directory (not `_`-prefixed templates), validated, sorted by id. */
+export function loadScenarios(dir = SCENARIO_DIR): LoadedScenario[] {
+  return scenarioFiles(dir)
+    .map((file) => ({ file, scenario: parseScenario(readFileSync(file, 'utf8'), file) }))
+    .sort((a, b) => (a.scenario.id < b.scenario.id ? -1 : 1))
+}
+
+export function scenarioFiles(dir = SCENARIO_DIR): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml') && !name.startsWith('_'))
+    .map((name) => join(dir, name))
+}
+
+/** Pure apart from naming the file: YAML text in, a validated scenario out. */
+export function parseScenario(text: string, file: string): Scenario {
+  let raw: unknown
+  try {
+    raw = parseYaml(text)
+  } catch (error) {
+    throw new ScenarioError(`${file}: invalid YAML: ${(error as Error).message}`)
+  }
+  const result = ScenarioSchema.safeParse(raw)
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    throw new ScenarioError(`${file}: invalid scenario:\n${problems.join('\n')}`)
+  }
+  const stem = basename(file, '.yaml')
+  if (result.data.id !== stem) throw new ScenarioError(`${file}: id "${result.data.id}" must equal the file name "${stem}"`)
+  return result.data
+}

@@ -1,0 +1,199 @@
+import { join, dirname } from 'node:path'
+import type { CheckResult, SuiteResult } from '../model.ts'
+import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
+import type { ClientAdapter, ClientSession } from './adapter.ts'
+import { callMismatches, checkExpectations } from './expectations.ts'
+import { FixtureHandle } from './fixture.ts'
+import { checkInvariants } from './invariants.ts'
+import type { LoadedScenario } from './load.ts'
+import { Observer } from './observe.ts'
+import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
+import { compareSnapshot } from './snapshot.ts'
+
+export interface RunOptions {
+  updateSnapshots: boolean
+}
+
+/** Thrown by a step that cannot go on (a wait that timed out); the run skips to teardown. */
+class StepFailed extends Error {}
+
+/**
+ * One scenario over one transport against one client. Never throws: everything that goes wrong
+ * becomes a check, and teardown (dispose, orphan check, fixture close) always runs.
+ */
+export async function runScenario({ file, scenario }: LoadedScenario, transport: 'stdio' | 'http', adapter: ClientAdapter, options: RunOptions): Promise<SuiteResult> {
+  const started = performance.now()
+  const checks: CheckResult[] = []
+  const events: ModelEvent[] = []
+  const fixture = new FixtureHandle(scenario.server, transport)
+  const observer = new Observer()
+  const restoreEnv = setEnv(scenario.hostEnv)
+  let session: ClientSession | undefined
+  let disposed = false
+  try {
+    const target = await fixture.target()
+    session = await adapter.start(target, scenario.client)
+    observer.watch(session)
+    events.push({ kind: 'tools', tools: session.tools() })
+    let duplicateRejected: boolean | undefined
+    if (scenario.expect.duplicateServerNameRejected !== undefined) duplicateRejected = await adapter.rejectsDuplicate?.(session, target, scenario.client)
+    let callIndex = 0
+    try {
+      for (const step of scenario.steps) {
+        if ('call' in step) await runCall(step.call, ++callIndex)
+        else if ('wait' in step) await waitFor(session, fixture, step.wait)
+        else if ('kill' in step) await kill(session, fixture)
+        else if ('restart' in step) await fixture.restart()
+        else if ('expectTools' in step) expectToolsNow(step.expectTools)
+        else if ('dispose' in step) {
+          await dispose()
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof StepFailed)) throw error
+      checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
+    }
+    if (!disposed) {
+      events.push({ kind: 'tools', tools: session.tools() })
+      checks.push(
+        ...checkExpectations(scenario, {
+          tools: session.tools(),
+          logs: session.logs(),
+          state: session.state(),
+          wire: fixture.wire(),
+          attachments: session.attachmentCount(),
+          duplicateRejected,
+        }),
+      )
+    }
+  } catch (error) {
+    checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: (error as Error).stack ?? String(error) })
+  } finally {
+    restoreEnv()
+  }
+
+  const afterDispose = session ? await dispose().catch(() => []) : []
+  await fixture.close().catch(() => {})
+  const orphans = await survivors([...observer.pids])
+  if (session) {
+    const wire = fixture.wire()
+    checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
+    checks.push(snapshotCheck(file, scenario, transport, events, wire, options))
+  }
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    kind: 'client',
+    target: adapter.name,
+    transport,
+    checks,
+    durationMs: Math.round(performance.now() - started),
+  }
+
+  async function runCall(call: CallSpec, index: number): Promise<void> {
+    const tool = session!.tools().find((t) => t.rawName === call.tool)
+    const publicName = tool?.name ?? `(no tool for ${call.tool})`
+    const controller = new AbortController()
+    const timer = call.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort('the caller aborted the call'), call.abortAfterMs)
+    const route = call.route === 'none' ? undefined : adapter.routes[call.route]
+    const outcome = await session!.call(publicName, call.args, { signal: controller.signal, route })
+    clearTimeout(timer)
+    events.push({ kind: 'call', tool: call.tool, publicName, args: call.args, outcome })
+    if (!call.expect) return
+    const problems = callMismatches(outcome, call.expect)
+    checks.push({
+      id: `expect/call-${index}`,
+      title: `Call ${index} (${call.tool}) has the expected outcome`,
+      status: problems.length ? 'fail' : 'pass',
+      message: problems.length ? problems.join('; ') : 'as expected',
+      spec: scenario.spec[0],
+      details: { outcome },
+    })
+  }
+
+  function expectToolsNow(expected: string[]): void {
+    const raw = session!.tools().map((t) => t.rawName).sort()
+    const wanted = [...expected].sort()
+    const same = JSON.stringify(raw) === JSON.stringify(wanted)
+    checks.push({
+      id: `expect/tools-at-step-${checks.length + 1}`,
+      title: 'The client exposes the expected tools at this step',
+      status: same ? 'pass' : 'fail',
+      message: same ? `${raw.length} tools as expected` : `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(raw)}`,
+      spec: scenario.spec[0],
+    })
+  }
+
+  async function dispose() {
+    if (!session || disposed) return session?.tools() ?? []
+    disposed = true
+    observer.sample(session)
+    observer.stop()
+    await session.dispose()
+    return session.tools()
+  }
+}
+
+async function kill(session: ClientSession, fixture: FixtureHandle): Promise<void> {
+  if (fixture.transport === 'http') return fixture.kill()
+  for (const pid of session.pids()) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function waitFor(session: ClientSession, fixture: FixtureHandle, wait: WaitSpec): Promise<void> {
+  if (wait.ms !== undefined) return new Promise((resolve) => setTimeout(resolve, wait.ms))
+  const holds = () => {
+    const raw = session.tools().map((t) => t.rawName).sort()
+    if (wait.tools && JSON.stringify(raw) !== JSON.stringify([...wait.tools].sort())) return false
+    if (wait.state && session.state() !== wait.state) return false
+    if (wait.log && !session.logs().some((line) => new RegExp(wait.log!).test(line))) return false
+    if (wait.received && !fixture.wire().some(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === wait.received)) return false
+    return true
+  }
+  const deadline = Date.now() + wait.timeoutMs
+  // Tool changes are evented; states, logs and the wire are polled at a short interval.
+  while (!holds()) {
+    if (Date.now() > deadline) {
+      const { timeoutMs, ...condition } = wait
+      throw new StepFailed(`waited ${timeoutMs} ms for ${JSON.stringify(condition)}; tools ${JSON.stringify(session.tools().map((t) => t.rawName))}, state ${session.state()}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+async function survivors(pids: number[]): Promise<number[]> {
+  const alive = () =>
+    pids.filter((pid) => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    })
+  // Exit is asynchronous: give the kernel a moment before calling a process an orphan.
+  for (let i = 0; i < 50 && alive().length; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  return alive()
+}
+
+function setEnv(vars: Record<string, string>): () => void {
+  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]))
+  Object.assign(process.env, vars)
+  return () => {
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  }
+}
+
+function snapshotCheck(file: string, scenario: Scenario, transport: string, events: ModelEvent[], wire: Parameters<typeof formatWireTranscript>[0], options: RunOptions): CheckResult {
+  const sections = [`# ${scenario.id} over ${transport}`, '', '## what the model sees', formatModelTranscript(events)]
+  sections.push('## wire', scenario.transcript.wire ? formatWireTranscript(wire) : `(not recorded: ${scenario.transcript.reason ?? 'not deterministic'})\n`)
+  return compareSnapshot(join(dirname(file), `${scenario.id}.${transport}.snap`), sections.join('\n'), options.updateSnapshots)
+}

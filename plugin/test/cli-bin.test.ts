@@ -1,0 +1,213 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { stringify } from 'yaml'
+
+const require = createRequire(import.meta.url)
+const bin = fileURLToPath(new URL('../bin/mcp-bridge.js', import.meta.url))
+const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
+const filesystemServer = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
+
+/**
+ * Every process a run starts inherits its tag through the environment (the bridge keeps
+ * non-secret variables), so after the CLI exits we can prove none of its servers outlived it.
+ */
+function taggedPids(tag: string): number[] {
+  const marker = `MCP_BRIDGE_TEST_RUN=${tag}`
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)
+      } catch {
+        return false // exited while we looked
+      }
+    })
+    .map(Number)
+}
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+  tag: string
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const tag = randomUUID()
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env, MCP_BRIDGE_TEST_RUN: tag } }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+      resolve({ code, stdout, stderr, tag })
+    })
+  })
+}
+
+/** A child's stderr as it arrives; `until` resolves once a pattern appears after an offset. */
+class StderrLog {
+  text = ''
+  private readonly waiters = new Set<() => void>()
+
+  constructor(private readonly child: ChildProcess) {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      this.text += chunk.toString()
+      for (const waiter of [...this.waiters]) waiter()
+    })
+  }
+
+  until(pattern: RegExp, from = 0): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(this.text.slice(from))) return
+        this.waiters.delete(check)
+        this.child.off('exit', onExit)
+        resolve(this.text)
+      }
+      const onExit = (code: number | null) => reject(new Error(`exited with ${code} before ${pattern}; stderr:\n${this.text}`))
+      this.waiters.add(check)
+      this.child.once('exit', onExit)
+      check()
+    })
+  }
+}
+
+let dir: string
+let config: string
+const servers = (extra: Record<string, unknown> = {}) => [
+  {
+    id: 'everything',
+    name: '@mcp-bridge/plugin',
+    config: { serverName: 'everything', transport: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'], ...extra },
+  },
+  {
+    id: 'fs',
+    name: 'mcp-client',
+    config: { serverName: 'fs', transport: 'stdio', command: process.execPath, args: [filesystemServer, join(dir, 'sandbox')] },
+  },
+]
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-bin-'))
+  await mkdir(join(dir, 'sandbox'))
+  await writeFile(join(dir, 'sandbox', 'hello.txt'), 'hello from the sandbox\n')
+  config = join(dir, 'cordis.yml')
+  await writeFile(config, stringify(servers()))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('mcp-bridge tools / call', () => {
+  it('tools prints every tool as the model sees it, and exits with no server left behind', async () => {
+    const run = await runCli(['--config', config, 'tools'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain(
+      ['mcp__everything__echo', '  Echoes back the input string', '  arguments:', '    message  string, required  Message to echo'].join('\n'),
+    )
+    expect(run.stdout).toMatch(/^mcp__fs__read_text_file$/m)
+    expect(run.stdout).not.toMatch(/^\[/m) // logs never reach stdout
+    expect(taggedPids(run.tag)).toEqual([])
+  })
+
+  it('tools --json prints the exact list on stdout', async () => {
+    const run = await runCli(['--config', config, 'tools', '--json'])
+    expect(run.code).toBe(0)
+    const tools = JSON.parse(run.stdout) as { name: string; description: string; parameters: Record<string, unknown> }[]
+    const names = tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__fs__read_text_file', 'mcp__fs__list_directory']))
+    expect(names.every((name) => /^mcp__(everything|fs)__/.test(name))).toBe(true)
+    expect(tools.find((tool) => tool.name === 'mcp__everything__echo')).toMatchObject({
+      description: 'Echoes back the input string',
+      parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+    })
+    expect(taggedPids(run.tag)).toEqual([])
+  })
+
+  it('call prints the content and the canonical value', async () => {
+    const run = await runCli(['--config', config, 'call', 'mcp__everything__echo', '{"message":"hi"}'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('--- content (what the model sees) ---\nEcho: hi\n--- value ---\n')
+    expect(run.stdout).toContain('"text": "Echo: hi"')
+    expect(taggedPids(run.tag)).toEqual([])
+  })
+
+  it('call exits 1 when the result is an error, and --json gives the whole result', async () => {
+    const run = await runCli(['--config', config, 'call', 'mcp__fs__read_text_file', '{"path":"missing.txt"}', '--json'])
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.stdout)).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: expect.stringContaining('ENOENT') } })
+    const unknown = await runCli(['--config', config, 'call', 'mcp__nope__x'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/no tool is named "mcp__nope__x"; run "mcp-bridge --config .* tools" to list them/)
+  })
+
+  it('an entry that fails to load is named on stderr and makes tools exit 1; the others still list', async () => {
+    const broken = join(dir, 'broken.yml')
+    await writeFile(broken, stringify([servers()[0], { id: 'bad', name: 'mcp-client', config: { serverName: 'no spaces allowed', transport: 'stdio', command: 'x' } }]))
+    const run = await runCli(['--config', broken, 'tools'])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/^mcp__everything__echo$/m)
+    expect(run.stderr).toMatch(/\[error\] loader: .*broken\.yml:\d+: entry "bad": config: serverName "no spaces allowed" is invalid/)
+  })
+})
+
+describe('mcp-bridge usage errors exit 2 without starting anything', () => {
+  it.each([
+    [[], /missing command/],
+    [['serve'], /unknown command "serve"/],
+    [['tools', '--nope'], /Unknown option '--nope'/],
+    [['--config', '/nonexistent/cordis.yml', 'tools'], /the config file \/nonexistent\/cordis.yml does not exist/],
+    [['call', 'mcp__everything__echo', '{not json'], /the arguments are not valid JSON/],
+  ])('%j', async (args, message) => {
+    const run = await runCli(args as string[])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(message)
+    expect(run.stdout).toBe('')
+  })
+
+  it('--help prints the usage on stdout and exits 0', async () => {
+    const run = await runCli(['--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^Usage: mcp-bridge \[--config FILE\] <command>/)
+    expect(run.stdout).toMatch(/Exit codes: 0 success; 1 .*\n2 usage error/)
+  })
+})
+
+describe('mcp-bridge watch', () => {
+  it('hot-reloads the file, reloads on SIGHUP, and stops cleanly on SIGTERM', async () => {
+    const file = join(dir, 'watch.yml')
+    await writeFile(file, stringify(servers()))
+    const tag = randomUUID()
+    const child = spawn(process.execPath, [bin, '--config', file, 'watch'], {
+      env: { ...process.env, MCP_BRIDGE_TEST_RUN: tag },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const stderr = new StderrLog(child)
+    let seen = await stderr.until(/watching .*watch\.yml for changes/)
+    expect(seen).toMatch(/\[info\] loader: loaded .*watch\.yml: 2 added/)
+    const servers1 = taggedPids(tag).filter((pid) => pid !== child.pid)
+    expect(servers1).toHaveLength(2)
+
+    const reloaded = stderr.until(/reloaded .*watch\.yml/, seen.length)
+    await writeFile(`${file}.tmp`, stringify(servers({ toolCallTimeoutMs: 30_000 })))
+    await rename(`${file}.tmp`, file)
+    seen = await reloaded
+    expect(seen).toMatch(/updated "everything" \(changed: toolCallTimeoutMs\)/)
+    expect(seen).toMatch(/reloaded .*watch\.yml: 0 added, 1 updated, 0 removed, 1 unchanged/)
+
+    const hangup = stderr.until(/reloaded .*watch\.yml/, seen.length)
+    child.kill('SIGHUP')
+    seen = await hangup
+    expect(seen).toMatch(/reload requested/)
+
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(taggedPids(tag)).toEqual([])
+  })
+})
