@@ -60,6 +60,11 @@ function exposeConnection(ctx: Context, connection: ServerConnection): void {
   connections.set(ctx.fiber, connection)
 }
 export function connectionOf(fiber: object): ServerConnection | undefined {
-  return connections.get(fiber)
+  // ctx.plugin() returns a thenable wrapper whose prototype is the fiber apply ran in.
+  for (let at: object | null = fiber; at; at = Object.getPrototypeOf(at)) {
+    const connection = connections.get(at)
+    if (connection) return connection
+  }
+  return undefined
 }
 

@@ -44,6 +44,23 @@ const consumer = {
     events.push('consumer started')
   },
 }
+/** Needs `greeter`, provides `relayed`: a chain of three entries listed back to front. */
+const relay = {
+  name: 'relay',
+  inject: ['greeter'],
+  apply: async (ctx: Context) => {
+    await new Promise((resolve) => setImmediate(resolve))
+    ctx.provide('relayed', {})
+  },
+}
+const last = {
+  name: 'last',
+  inject: ['relayed'],
+  apply: async () => {
+    await new Promise((resolve) => setImmediate(resolve))
+    events.push('last started')
+  },
+}
 const flaky = {
   name: 'flaky',
   apply: async () => {
@@ -76,7 +93,7 @@ async function start(text: string, options: Partial<FileHostOptions> = {}): Prom
     file,
     watch: true,
     debounceMs: 10,
-    plugins: { probe, provider, consumer, flaky },
+    plugins: { probe, provider, consumer, relay, last, flaky },
     logging: { level: 'debug', write: (line) => logs.push(line) },
     ...options,
   })
@@ -145,6 +162,13 @@ describe('watching cordis.yml', () => {
     expect(host!.loaded).toMatchObject({ ok: true, added: ['consumer', 'provider'], warnings: [] })
     expect(host!.loader.fiber('consumer')?.state).toBe(ACTIVE)
     expect(events).toEqual(['consumer started'])
+  })
+
+  it('waits for a chain of providers however the entries are ordered', async () => {
+    await start('- { id: last, name: last }\n- { id: relay, name: relay }\n- { id: provider, name: provider }\n')
+    expect(host!.loaded).toMatchObject({ ok: true, warnings: [] })
+    expect(['last', 'relay', 'provider'].map((id) => host!.loader.fiber(id)?.state)).toEqual([ACTIVE, ACTIVE, ACTIVE])
+    expect(events).toEqual(['last started'])
   })
 
   it('reports an entry that waits for a service nobody provides', async () => {

@@ -47,6 +47,8 @@ export interface ClientAdapter {
   /** Routes the adapter's model catalogue knows: `vision` accepts images, `text-only` does not. */
   routes: { vision: ModelRoute; 'text-only': ModelRoute }
   start(target: ServerTarget, config: Record<string, unknown>): Promise<ClientSession>
+  /** Registers a foreign tool under this public name in the client's host, as another plugin would. */
+  registerForeign?(session: ClientSession, publicName: string): Promise<void>
   /** Loads a second client with the same configuration: resolves true when it was refused. */
   rejectsDuplicate?(session: ClientSession, target: ServerTarget, config: Record<string, unknown>): Promise<boolean>
 }

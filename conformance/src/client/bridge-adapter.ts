@@ -28,13 +28,22 @@ export const bridgeAdapter: ClientAdapter = {
       }),
     ]
     for (const service of services) await service
-    const fiber = ctx.plugin(bridge, pluginConfig(target, config))
+    const resolved = pluginConfig(target, config)
+    const fiber = ctx.plugin(bridge, resolved)
     try {
       await fiber
     } catch (error) {
       logs.push(`[error] load failed: ${String(error)}`)
     }
-    return session(ctx, fiber, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
+    return session(ctx, fiber, resolved.serverName as string, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
+  },
+  async registerForeign(session, publicName) {
+    const { ctx } = session as BridgeSession
+    await ctx.plugin({
+      inject: ['tools'],
+      apply: (foreign: Context) =>
+        void foreign.tools.register({ name: publicName, description: 'a foreign tool', parameters: { type: 'object' }, execute: async () => 'foreign' }),
+    })
   },
   async rejectsDuplicate(_session, target, config) {
     const ctx = (_session as BridgeSession).ctx
@@ -63,15 +72,16 @@ function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Re
   return { ...config, serverName, transport: 'streamable-http', url: target.url }
 }
 
-function session(ctx: Context, fiber: Fiber, logs: string[], attachments: string, stopServices: () => Promise<unknown>): BridgeSession {
+function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[], attachments: string, stopServices: () => Promise<unknown>): BridgeSession {
   const registry = () => ctx.get('tools') as bridge.ToolRegistry | undefined
   return {
     ctx,
+    // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
     tools: () =>
-      (registry()?.list() ?? []).map((schema) => ({
-        ...schema,
-        rawName: registry()?.get(schema.name)?.source?.rawName ?? schema.name,
-      })),
+      (registry()?.list() ?? []).flatMap((schema) => {
+        const source = registry()?.get(schema.name)?.source
+        return source?.serverName === serverName ? [{ ...schema, rawName: source.rawName }] : []
+      }),
     onToolsChange: (listener) => ctx.on('tools/change', () => listener()),
     call: async (publicName, args, options) => toOutcome(await registry()!.execute(publicName, args, options)),
     state: () => bridge.connectionOf(fiber)?.status.kind ?? 'stopped',

@@ -6,7 +6,7 @@ import type { CallExpectation, Scenario } from './scenario.ts'
 /** Pure: does one call's outcome meet its expectation? Returns the mismatches. */
 export function callMismatches(outcome: CallOutcome, expected: CallExpectation): string[] {
   const problems: string[] = []
-  const text = outcome.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n')
+  const text = outcome.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
   const isError = expected.isError ?? (expected.code !== undefined ? true : undefined)
   if (isError !== undefined && outcome.isError !== isError) problems.push(`expected ${isError ? 'an error' : 'success'}, got ${outcome.isError ? `error ${outcome.code}` : 'success'}: ${text.slice(0, 200)}`)
   if (expected.code !== undefined && outcome.code !== expected.code) problems.push(`expected code ${expected.code}, got ${outcome.code ?? 'none'}`)

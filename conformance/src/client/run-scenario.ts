@@ -45,6 +45,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
         else if ('kill' in step) await kill(session, fixture)
         else if ('restart' in step) await fixture.restart()
         else if ('expectTools' in step) expectToolsNow(step.expectTools)
+        else if ('squat' in step) {
+          if (!adapter.registerForeign) throw new StepFailed('the adapter cannot register a foreign tool')
+          await adapter.registerForeign(session, step.squat)
+        }
         else if ('dispose' in step) {
           await dispose()
         }

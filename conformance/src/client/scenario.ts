@@ -70,6 +70,8 @@ const Step = z.union([
   z.strictObject({ restart: z.literal(true) }),
   /** Check the client's tools (raw names) right now. */
   z.strictObject({ expectTools: z.array(z.string()) }),
+  /** Another plugin of the host registers a tool under this public name (squatting). */
+  z.strictObject({ squat: z.string() }),
   z.strictObject({ dispose: z.literal(true) }),
 ])
 

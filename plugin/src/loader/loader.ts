@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Context, Fiber, Logger, Plugin } from 'cordis'
-import { diffEntries, type Plan } from './diff.ts'
+import { diffEntries } from './diff.ts'
 import { parseConfig } from './parse.ts'
-import { defaultBuiltins, resolvePlugin, type PluginSource } from './resolve.ts'
+import { prepareEntries } from './prepare.ts'
+import { fileFailureLog, reloadLog, type LogLine } from './report.ts'
+import { defaultBuiltins, type PluginSource } from './resolve.ts'
 import { EntryRuntime } from './runtime.ts'
-import { formatIssue, type Entry, type LoaderIssue, type ReloadResult } from './types.ts'
-import { validateConfig } from './validate.ts'
+import type { LoaderIssue, ReloadResult } from './types.ts'
 import { watchFile } from './watch.ts'
 
 export interface LoaderOptions {
@@ -161,84 +162,44 @@ class Loader implements ConfigLoader {
 
     const parsed = parseConfig(text, { baseDir: dirname(this.file), env: this.options.env ?? process.env, builtins: new Set(this.builtins.keys()) })
     if (!parsed.ok) return this.finish(this.fileFailure(runtime, parsed.error))
-
-    const errors = [...parsed.errors]
-    const warnings: LoaderIssue[] = []
-    const held = new Set(parsed.held)
-    const plugins = new Map<string, Plugin>()
-    const usable: Entry[] = []
-    for (const entry of parsed.entries) {
-      if (entry.disabled) {
-        usable.push(entry)
-        continue
-      }
-      const problem = (field: string | undefined, message: string) => errors.push({ entry: entry.id, field, line: entry.line, message })
-      const resolved = await resolvePlugin(entry.key, this.builtins)
-      if (!resolved.ok) {
-        problem('name', resolved.message)
-        held.add(entry.id)
-        continue
-      }
-      const validation = validateConfig((resolved.plugin as { Config?: unknown }).Config, entry.config)
-      if (!validation.ok) {
-        for (const issue of validation.issues) problem(issue.field, issue.message)
-        held.add(entry.id)
-        continue
-      }
-      for (const field of validation.ignored) warnings.push({ entry: entry.id, field, line: entry.line, message: 'is not an option of this plugin and was ignored' })
-      plugins.set(entry.id, resolved.plugin)
-      usable.push(entry)
-    }
+    const prepared = await prepareEntries(parsed.entries, this.builtins)
     if (this.disposed) return undefined
 
-    const plan = diffEntries(runtime.entries(), usable, { held, keepMissing: parsed.keepMissing, retry: runtime.failed() })
-    const applied = await runtime.apply(plan, plugins)
+    const held = new Set([...parsed.held, ...prepared.held])
+    const plan = diffEntries(runtime.entries(), prepared.usable, { held, keepMissing: parsed.keepMissing, retry: runtime.failed() })
+    const applied = await runtime.apply(plan, prepared.plugins)
     runtime.reorder(parsed.entries.map((entry) => entry.id))
     const touched = new Set(applied.touched)
+    const errors = [...parsed.errors, ...prepared.errors, ...applied.errors]
 
     const result: ReloadResult = {
       file: this.file,
-      ok: errors.length + applied.errors.length === 0,
+      ok: errors.length === 0,
       added: plan.add.map((entry) => entry.id),
       updated: plan.update.map((change) => change.id).filter((id) => touched.has(id)),
       removed: plan.remove.map((entry) => entry.id),
       unchanged: plan.unchanged.map((entry) => entry.id),
       held: [...held],
       disabled: parsed.entries.filter((entry) => entry.disabled).map((entry) => entry.id),
-      errors: [...errors, ...applied.errors],
-      warnings: [...warnings.filter((warning) => touched.has(warning.entry!)), ...applied.warnings],
+      errors,
+      // A typo'd option is worth a warning when it takes effect, not on every reload.
+      warnings: [...[...touched].flatMap((id) => prepared.ignored.get(id) ?? []), ...applied.warnings],
     }
-    this.report(result, plan, first)
+    const running = new Set(runtime.entries().map((entry) => entry.id))
+    this.write(reloadLog(result, plan, { file: this.options.file, first, running }))
     return this.finish(result)
   }
 
   /** The file as a whole is unusable: nothing changes, every running entry keeps running. */
   private fileFailure(runtime: EntryRuntime, error: LoaderIssue): ReloadResult {
     const running = runtime.entries().map((entry) => entry.id)
-    const result = { ...emptyResult(this.file, running), ok: false, errors: [error] }
-    this.log.error('%s; kept the %d running entries as they were', formatIssue(error, this.options.file), running.length)
-    return result
+    this.write([fileFailureLog(error, this.options.file, running.length)])
+    return { ...emptyResult(this.file, running), ok: false, errors: [error] }
   }
 
-  private report(result: ReloadResult, plan: Plan, first: boolean): void {
-    const file = this.options.file
-    for (const issue of result.errors) this.log.error(formatIssue(issue, file))
-    for (const issue of result.warnings) this.log.warn(formatIssue(issue, file))
-    const running = new Set(this.runtime?.entries().map((entry) => entry.id))
-    for (const id of result.held) {
-      this.log.warn('entry "%s" has errors: %s', id, running.has(id) ? 'its running instance keeps its previous config' : 'not loaded')
-    }
-    for (const entry of plan.add) this.log.info('added "%s" (%s)', entry.id, entry.name)
-    for (const change of plan.update) {
-      if (!result.updated.includes(change.id)) continue
-      if (change.kind === 'replace') this.log.info('replaced "%s": now runs %s', change.id, change.after.name)
-      else if (change.kind === 'retry') this.log.info('restarted "%s" (its last start failed)', change.id)
-      else this.log.info('updated "%s" (changed: %s)', change.id, change.changed.join(', '))
-    }
-    for (const entry of plan.remove) this.log.info('removed "%s"', entry.id)
-    const counts = `${result.added.length} added, ${result.updated.length} updated, ${result.removed.length} removed, ${result.unchanged.length} unchanged`
-    const trouble = result.ok ? '' : `; ${result.errors.length} error(s)`
-    this.log.info('%s %s: %s%s', first ? 'loaded' : 'reloaded', file, counts, trouble)
+  private write(lines: readonly LogLine[]): void {
+    // Messages are data, never format strings: a "%" in a path or value must print as is.
+    for (const { level, text } of lines) this.log[level]('%s', text)
   }
 
   private finish(result: ReloadResult): ReloadResult {

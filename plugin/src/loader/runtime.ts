@@ -131,7 +131,7 @@ export class EntryRuntime {
 async function settle(fibers: readonly Fiber[]): Promise<void> {
   const busy = () => fibers.some((fiber) => fiber.state === LOADING || fiber.state === UNLOADING)
   do await Promise.allSettled(fibers.map((fiber) => fiber.await()))
-  while (busy() && false)
+  while (busy())
 }
 
 function issue(entry: string, message: string): LoaderIssue {
