@@ -12,6 +12,17 @@ export { childEnvironment, isSecretName, isSecretValue } from './env.ts'
 export { ServerConnection, type ConnectionState } from './connection.ts'
 export type { McpResult } from './definition.ts'
 export * from './host/index.ts'
+export {
+  createLoader,
+  createFileHost,
+  type ConfigLoader,
+  type LoaderOptions,
+  type LoadedEntry,
+  type FileHost,
+  type FileHostOptions,
+  type ReloadResult,
+  type LoaderIssue,
+} from './loader/index.ts'
 
 export const name = 'mcp-client'
 /**

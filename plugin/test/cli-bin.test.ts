@@ -78,7 +78,9 @@ class StderrLog {
 }
 
 let dir: string
+/** Both servers; `single` has only server-everything, for runs that need no more. */
 let config: string
+let single: string
 const servers = (extra: Record<string, unknown> = {}) => [
   {
     id: 'everything',
@@ -98,6 +100,8 @@ beforeAll(async () => {
   await writeFile(join(dir, 'sandbox', 'hello.txt'), 'hello from the sandbox\n')
   config = join(dir, 'cordis.yml')
   await writeFile(config, stringify(servers()))
+  single = join(dir, 'single.yml')
+  await writeFile(single, stringify(servers().slice(0, 1)))
 })
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -130,7 +134,7 @@ describe('mcp-bridge tools / call', () => {
   })
 
   it('call prints the content and the canonical value', async () => {
-    const run = await runCli(['--config', config, 'call', 'mcp__everything__echo', '{"message":"hi"}'])
+    const run = await runCli(['--config', single, 'call', 'mcp__everything__echo', '{"message":"hi"}'])
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('--- content (what the model sees) ---\nEcho: hi\n--- value ---\n')
     expect(run.stdout).toContain('"text": "Echo: hi"')
@@ -141,7 +145,7 @@ describe('mcp-bridge tools / call', () => {
     const run = await runCli(['--config', config, 'call', 'mcp__fs__read_text_file', '{"path":"missing.txt"}', '--json'])
     expect(run.code).toBe(1)
     expect(JSON.parse(run.stdout)).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: expect.stringContaining('ENOENT') } })
-    const unknown = await runCli(['--config', config, 'call', 'mcp__nope__x'])
+    const unknown = await runCli(['--config', single, 'call', 'mcp__nope__x'])
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toMatch(/no tool is named "mcp__nope__x"; run "mcp-bridge --config .* tools" to list them/)
   })

@@ -42,6 +42,26 @@ describe('parseConfig: the file', () => {
     ])
   })
 
+  it('supports anchors and merge keys for settings shared between entries', () => {
+    const parsed = ok(
+      parse(`
+- id: a
+  name: mcp-client
+  config: &common
+    transport: stdio
+    reconnect: { maxAttempts: 3 }
+    serverName: a
+- id: b
+  name: mcp-client
+  config: { <<: *common, serverName: b }
+`),
+    )
+    expect(parsed.entries.map((e) => e.config)).toEqual([
+      { transport: 'stdio', reconnect: { maxAttempts: 3 }, serverName: 'a' },
+      { transport: 'stdio', reconnect: { maxAttempts: 3 }, serverName: 'b' },
+    ])
+  })
+
   it('accepts an empty list, and defaults a missing config to {}', () => {
     expect(ok(parse('[]')).entries).toEqual([])
     expect(ok(parse('- { id: a, name: mcp-client }')).entries[0]?.config).toEqual({})

@@ -39,12 +39,12 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     if (scenario.expect.duplicateServerNameRejected !== undefined) duplicateRejected = await adapter.rejectsDuplicate?.(session, target, scenario.client)
     let callIndex = 0
     try {
-      for (const step of scenario.steps) {
+      for (const [stepIndex, step] of scenario.steps.entries()) {
         if ('call' in step) await runCall(step.call, ++callIndex)
         else if ('wait' in step) await waitFor(session, fixture, step.wait)
         else if ('kill' in step) await kill(session, fixture)
         else if ('restart' in step) await fixture.restart()
-        else if ('expectTools' in step) expectToolsNow(step.expectTools)
+        else if ('expectTools' in step) expectToolsNow(step.expectTools, stepIndex + 1)
         else if ('squat' in step) {
           if (!adapter.registerForeign) throw new StepFailed('the adapter cannot register a foreign tool')
           await adapter.registerForeign(session, step.squat)
@@ -115,12 +115,12 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     })
   }
 
-  function expectToolsNow(expected: string[]): void {
+  function expectToolsNow(expected: string[], stepNumber: number): void {
     const raw = session!.tools().map((t) => t.rawName).sort()
     const wanted = [...expected].sort()
     const same = JSON.stringify(raw) === JSON.stringify(wanted)
     checks.push({
-      id: `expect/tools-at-step-${checks.length + 1}`,
+      id: `expect/tools-at-step-${stepNumber}`,
       title: 'The client exposes the expected tools at this step',
       status: same ? 'pass' : 'fail',
       message: same ? `${raw.length} tools as expected` : `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(raw)}`,
@@ -156,14 +156,14 @@ async function waitFor(session: ClientSession, fixture: FixtureHandle, wait: Wai
     if (wait.tools && JSON.stringify(raw) !== JSON.stringify([...wait.tools].sort())) return false
     if (wait.state && session.state() !== wait.state) return false
     if (wait.log && !session.logs().some((line) => new RegExp(wait.log!).test(line))) return false
-    if (wait.received && !fixture.wire().some(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === wait.received)) return false
+    if (wait.received && fixture.wire().filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === wait.received).length < wait.count) return false
     return true
   }
   const deadline = Date.now() + wait.timeoutMs
   // Tool changes are evented; states, logs and the wire are polled at a short interval.
   while (!holds()) {
     if (Date.now() > deadline) {
-      const { timeoutMs, ...condition } = wait
+      const { timeoutMs, count: _count, ...condition } = wait
       throw new StepFailed(`waited ${timeoutMs} ms for ${JSON.stringify(condition)}; tools ${JSON.stringify(session.tools().map((t) => t.rawName))}, state ${session.state()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 10))

@@ -54,8 +54,9 @@ const WaitCondition = z.strictObject({
   state: z.enum(['connecting', 'connected', 'reconnecting', 'stopped']).optional(),
   /** A client log line matches. */
   log: Regex.optional(),
-  /** The fixture received a request or notification with this method. */
+  /** The fixture received a request or notification with this method (`count` times, default 1). */
   received: z.string().optional(),
+  count: z.int().min(1).default(1),
   /** Plain time, for scenarios about uptime windows; prefer an event. */
   ms: z.int().min(0).max(10_000).optional(),
   timeoutMs: z.int().min(1).max(60_000).default(10_000),

@@ -10,6 +10,8 @@ import { EntryRuntime } from './runtime.ts'
 import type { LoaderIssue, ReloadResult } from './types.ts'
 import { watchFile } from './watch.ts'
 
+const DISPOSED = 'the loader was disposed'
+
 export interface LoaderOptions {
   /** The cordis.yml file (relative paths are resolved against the process cwd). */
   file: string
@@ -81,15 +83,16 @@ class Loader implements ConfigLoader {
           this.disposed = true
         }, 'cordis-yml:lifetime')
         if (options.watch) {
-          scope.effect(
-            () =>
-              watchFile(this.file, {
-                debounceMs: options.debounceMs ?? 100,
-                onChange: () => this.scheduleWatchReload(),
-                onError: (error) => this.log.warn('watching %s failed: %s', options.file, error.message),
-              }),
-            'cordis-yml:watch',
-          )
+          const onError = (error: Error) => this.log.error('cannot watch %s, edits will not be applied: %s', options.file, error.message)
+          scope.effect(() => {
+            try {
+              return watchFile(this.file, { debounceMs: options.debounceMs ?? 100, onChange: () => this.scheduleWatchReload(), onError })
+            } catch (error) {
+              // A missing directory must not fail the host: the load itself reports the missing file.
+              onError(error as Error)
+              return () => {}
+            }
+          }, 'cordis-yml:watch')
         }
       },
     })
@@ -137,19 +140,26 @@ class Loader implements ConfigLoader {
     void this.enqueue(false)
   }
 
+  /** Reloads run one at a time, in order; a reload never rejects (watch-triggered ones have no caller). */
   private enqueue(force: boolean): Promise<ReloadResult | undefined> {
-    const run = this.queue.then(() => {
-      if (!force) this.queued = false
-      return this.run(force)
-    })
-    this.queue = run.catch(() => {})
+    const run = this.queue
+      .then(() => {
+        if (!force) this.queued = false
+        return this.run(force)
+      })
+      .catch((error: unknown) => {
+        if (this.disposed) return this.finish(emptyResult(this.file, [], DISPOSED))
+        this.log.error('reload of %s failed: %s', this.options.file, error instanceof Error ? (error.stack ?? error.message) : String(error))
+        return this.finish(emptyResult(this.file, [], `the reload failed: ${error instanceof Error ? error.message : String(error)}`))
+      })
+    this.queue = run
     return run
   }
 
   private async run(force: boolean): Promise<ReloadResult | undefined> {
     const first = this.lastText === undefined
     const runtime = this.runtime
-    if (this.disposed || !runtime) return this.finish(emptyResult(this.file, [], 'the loader was disposed'))
+    if (this.disposed || !runtime) return this.finish(emptyResult(this.file, [], DISPOSED))
     let text: string
     try {
       text = await readFile(this.file, 'utf8')
@@ -163,7 +173,7 @@ class Loader implements ConfigLoader {
     const parsed = parseConfig(text, { baseDir: dirname(this.file), env: this.options.env ?? process.env, builtins: new Set(this.builtins.keys()) })
     if (!parsed.ok) return this.finish(this.fileFailure(runtime, parsed.error))
     const prepared = await prepareEntries(parsed.entries, this.builtins)
-    if (this.disposed) return undefined
+    if (this.disposed) return this.finish(emptyResult(this.file, [], DISPOSED))
 
     const held = new Set([...parsed.held, ...prepared.held])
     const plan = diffEntries(runtime.entries(), prepared.usable, { held, keepMissing: parsed.keepMissing, retry: runtime.failed() })
@@ -203,7 +213,13 @@ class Loader implements ConfigLoader {
   }
 
   private finish(result: ReloadResult): ReloadResult {
-    for (const listener of [...this.listeners]) listener(result)
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(result)
+      } catch (error) {
+        this.log.error('a reload listener threw: %s', error instanceof Error ? error.message : String(error))
+      }
+    }
     return result
   }
 }

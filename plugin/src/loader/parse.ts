@@ -37,7 +37,7 @@ const ID_PATTERN = /^[A-Za-z0-9][\w.:-]{0,63}$/
  */
 export function parseConfig(text: string, options: ParseOptions): ParseOutcome {
   const lines = new LineCounter()
-  const doc = parseDocument(text, { customTags: referenceTags, lineCounter: lines, uniqueKeys: true, prettyErrors: true })
+  const doc = parseDocument(text, { customTags: referenceTags, lineCounter: lines, uniqueKeys: true, prettyErrors: true, merge: true })
   const fileError = (message: string, line?: number): ParseOutcome => ({ ok: false, error: { message, line } })
   const lineOf = (offset: number | undefined) => (offset === undefined ? undefined : lines.linePos(offset).line)
 

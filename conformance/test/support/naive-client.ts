@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { ClientAdapter, ClientSession, ServerTarget, ToolView } from '../../src/client/adapter.ts'
+
+/** Bugs real clients have shipped; each one switches off one thing our plugin does right. */
+export interface Faults {
+  /** Sanitise and truncate names, but never append the identity hash. */
+  noHashSuffix?: boolean
+  /** Register tools one by one into the host, keeping whatever got in before a conflict. */
+  noRollback?: boolean
+  /** Give up when the connection is lost. */
+  noReconnect?: boolean
+  /** Re-sync without a generation check: the first fetch of a burst is applied last. */
+  staleWins?: boolean
+  /** Send the public name in tools/call. */
+  publicNameOnWire?: boolean
+}
+
+/**
+ * A deliberately small MCP bridge on the raw SDK, used to prove the kit catches real bugs: with
+ * no faults it behaves well enough to pass the checks the faults then break.
+ */
+export function naiveClient(faults: Faults = {}): ClientAdapter {
+  return {
+    name: `naive client ${JSON.stringify(faults)}`,
+    routes: { vision: undefined, 'text-only': undefined },
+    start: (target, config) => startNaive(target, config, faults),
+    async registerForeign(session, publicName) {
+      ;(session as NaiveSession).host.set(publicName, { name: publicName, rawName: '(foreign)', description: '', parameters: {}, foreign: true })
+    },
+  }
+}
+
+interface HostTool extends ToolView {
+  foreign?: boolean
+}
+
+interface NaiveSession extends ClientSession {
+  host: Map<string, HostTool>
+}
+
+function publicName(serverName: string, raw: string, hash: boolean): string {
+  const joined = `mcp_${'_'}${serverName}__${raw}`
+  const normalized = joined.replace(/[^A-Za-z0-9_-]/g, '_')
+  if (!hash) return normalized.slice(0, 64)
+  if (normalized === joined && normalized.length <= 64) return normalized
+  return `${normalized.slice(0, 51)}_${createHash('sha256').update(`${serverName}\0${raw}`).digest('hex').slice(0, 12)}`
+}
+
+async function startNaive(target: ServerTarget, config: Record<string, unknown>, faults: Faults): Promise<NaiveSession> {
+  const serverName = String(config.serverName ?? 'fixture')
+  const host = new Map<string, HostTool>()
+  const listeners = new Set<() => void>()
+  const logs: string[] = []
+  let state = 'connecting'
+  let client: Client
+  let transport: StdioClientTransport | StreamableHTTPClientTransport
+  let fetches = 0
+  const changed = () => listeners.forEach((listener) => listener())
+
+  type Listed = Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>
+  let staleList: Listed | undefined
+  const apply = (tools: Listed) => {
+    const previous = [...host.values()].filter((t) => !t.foreign)
+    for (const tool of previous) host.delete(tool.name)
+    const next = tools.map((t) => ({ name: publicName(serverName, t.name, !faults.noHashSuffix), rawName: t.name, description: t.description ?? '', parameters: t.inputSchema }))
+    if (faults.noRollback) {
+      for (const tool of next) {
+        if (host.has(tool.name)) {
+          logs.push(`[error] conflict on ${tool.name}`)
+          break
+        }
+        host.set(tool.name, tool)
+      }
+    } else if (next.every((tool) => !host.has(tool.name))) {
+      for (const tool of next) host.set(tool.name, tool)
+    } else {
+      logs.push('[error] conflict: previous generation kept')
+      for (const tool of previous) host.set(tool.name, tool)
+    }
+    changed()
+  }
+
+  const sync = async () => {
+    const id = ++fetches
+    const { tools } = await client.listTools()
+    // The stale variant has no generation check: an older list it fetched lands after the new one.
+    if (id === 1) staleList = tools
+    apply(faults.staleWins && staleList ? staleList : tools)
+  }
+
+  const connect = async () => {
+    client = new Client({ name: 'naive', version: '0' })
+    transport =
+      target.transport === 'stdio'
+        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...(target.env as Record<string, string>), PATH: process.env.PATH ?? '' }, stderr: 'ignore' })
+        : new StreamableHTTPClientTransport(new URL(target.url))
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void sync().catch(() => {}))
+    client.onclose = () => {
+      if (state === 'disposed') return
+      state = faults.noReconnect ? 'stopped' : 'reconnecting'
+      logs.push('[warn] connection lost')
+      if (!faults.noReconnect) setTimeout(() => void connect().catch(() => (state = 'stopped')), 50)
+    }
+    await client.connect(transport)
+    await sync()
+    state = 'connected'
+  }
+  await connect().catch((error) => logs.push(`[warn] connection attempt failed: ${String(error)}`))
+
+  return {
+    host,
+    tools: () => [...host.values()].filter((t) => !t.foreign),
+    onToolsChange: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async call(name, args, options) {
+      const tool = host.get(name)
+      if (!tool || tool.foreign) return { isError: true, code: 'UNKNOWN_TOOL', content: [{ type: 'text', text: `unknown tool ${name}` }] }
+      try {
+        const result = await client.callTool({ name: faults.publicNameOnWire ? tool.name : tool.rawName, arguments: args }, CallToolResultSchema, { signal: options.signal })
+        const text = (result.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join('\n')
+        return { isError: result.isError === true, code: result.isError ? 'TOOL_ERROR' : undefined, content: [{ type: 'text', text }], value: result }
+      } catch (error) {
+        // An expired HTTP session: start a new one (never replaying the call).
+        if (error instanceof StreamableHTTPError && error.code === 404 && !faults.noReconnect) {
+          state = 'reconnecting'
+          void connect().catch(() => (state = 'stopped'))
+        }
+        return { isError: true, code: 'SERVER_UNAVAILABLE', content: [{ type: 'text', text: String(error) }] }
+      }
+    },
+    state: () => state,
+    logs: () => logs,
+    pids: () => (transport instanceof StdioClientTransport && transport.pid !== null ? [transport.pid] : []),
+    attachmentCount: () => 0,
+    async dispose() {
+      state = 'disposed'
+      for (const [name, tool] of host) if (!tool.foreign) host.delete(name)
+      await client.close().catch(() => {})
+    },
+  }
+}
