@@ -2,19 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { closedPort } from './support/http-server.ts'
-import { everythingServer, everythingStdio, filesystemServer, isAlive, pidOf, startHost, type TestHost } from './support/host.ts'
+import { everythingServer, everythingStdio, filesystemServer, isAlive, pidOf, startHost } from './support/host.ts'
 
-let host: TestHost | undefined
-afterEach(async () => {
-  await host?.dispose()
-  host = undefined
-})
 
 describe('the bridge against real MCP servers', () => {
   it('bridges server-everything over stdio and stops its child on dispose', async () => {
-    host = await startHost()
+    const host = await startHost()
     const fiber = await host.load(everythingStdio())
     const names = host.tools.list().map((t) => t.name)
     expect(names).toContain('mcp__everything__echo')
@@ -40,7 +35,7 @@ describe('the bridge against real MCP servers', () => {
   })
 
   it('hosts two servers side by side in one context, each under its own namespace', async () => {
-    host = await startHost()
+    const host = await startHost()
     const dir = mkdtempSync(join(tmpdir(), 'bridge-fs-'))
     writeFileSync(join(dir, 'hello.txt'), 'hello from disk')
     await host.load(everythingStdio())
@@ -57,7 +52,7 @@ describe('the bridge against real MCP servers', () => {
   })
 
   it('lets two servers publish the same raw name without collision', async () => {
-    host = await startHost()
+    const host = await startHost()
     await host.load(everythingStdio('a'))
     await host.load(everythingStdio('b'))
     expect(await host.tools.execute('mcp__a__echo', { message: 'from a' })).toMatchObject({ content: [{ text: 'Echo: from a' }] })
@@ -65,7 +60,7 @@ describe('the bridge against real MCP servers', () => {
   })
 
   it('fails a second instance with the same serverName, and releases the name on dispose', async () => {
-    host = await startHost()
+    const host = await startHost()
     const first = await host.load(everythingStdio('dup'))
     await expect(host.load(everythingStdio('dup'))).rejects.toThrow(/serverName "dup" is already used by another mcp-client instance/)
     await first.dispose()
@@ -75,7 +70,7 @@ describe('the bridge against real MCP servers', () => {
   })
 
   it('keeps credential-shaped parent variables away from the child unless config passes them', async () => {
-    host = await startHost()
+    const host = await startHost()
     process.env.CANARY_API_KEY = 'canary-ambient'
     process.env.CANARY_DATABASE_URL = 'postgres://app:hunter2@db/prod'
     try {
@@ -86,7 +81,7 @@ describe('the bridge against real MCP servers', () => {
       delete process.env.CANARY_DATABASE_URL
     }
     const text = async (name: string) => {
-      const result = await host!.tools.execute(name, {})
+      const result = await host.tools.execute(name, {})
       return result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
     }
     const scrubbed = await text('mcp__scrubbed__get-env')
@@ -110,7 +105,7 @@ describe('the bridge against real MCP servers', () => {
         child.stderr?.on('data', onData)
         child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}`)))
       })
-      host = await startHost()
+      const host = await startHost()
       await host.load({ transport: 'streamable-http', serverName: 'web', url: `http://127.0.0.1:${port}/mcp` })
       expect(await host.tools.execute('mcp__web__echo', { message: 'over http' })).toMatchObject({
         isError: false,

@@ -2,19 +2,12 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'cordis'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { publicToolName } from '../src/index.ts'
-import { closedPort, serveHttp, type InProcessServer } from './support/http-server.ts'
-import { startHost, whenTools, type TestHost } from './support/host.ts'
+import { closedPort, serveHttp } from './support/http-server.ts'
+import { startHost, whenTools } from './support/host.ts'
 
-let host: TestHost | undefined
-let server: InProcessServer | undefined
-afterEach(async () => {
-  await host?.dispose()
-  await server?.close()
-  host = server = undefined
-})
 
 const http = (url: string, extra: Record<string, unknown> = {}) => ({ transport: 'streamable-http', serverName: 'web', url, ...extra })
 
@@ -37,8 +30,8 @@ describe('discovery and re-sync', () => {
   it('follows list_changed: added tools appear, removed ones go, names stay stable', async () => {
     let tools = [tool('alpha'), tool('beta')]
     const scripted = scriptedServer(() => tools)
-    server = await serveHttp(scripted.factory)
-    host = await startHost()
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
     await host.load(http(server.url))
     expect(host.tools.list().map((t) => t.name)).toEqual(['mcp__web__alpha', 'mcp__web__beta'])
 
@@ -50,8 +43,8 @@ describe('discovery and re-sync', () => {
 
   it('ends its HTTP session with DELETE on dispose', async () => {
     const scripted = scriptedServer(() => [tool('alpha')])
-    server = await serveHttp(scripted.factory)
-    host = await startHost()
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
     const fiber = await host.load(http(server.url))
     expect(server.sessions.size).toBe(1)
     await fiber.dispose()
@@ -63,8 +56,8 @@ describe('discovery and re-sync', () => {
 
   it('sends the raw name on the wire, never the public name', async () => {
     const scripted = scriptedServer(() => [tool('admin.reset')])
-    server = await serveHttp(scripted.factory)
-    host = await startHost()
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
     await host.load(http(server.url))
     const publicName = publicToolName('web', 'admin.reset')
     expect(await host.tools.execute(publicName, {})).toMatchObject({ content: [{ text: 'called admin.reset' }] })
@@ -75,20 +68,20 @@ describe('discovery and re-sync', () => {
   it('rejects a list that repeats a raw name and keeps the previous generation', async () => {
     let tools = [tool('one')]
     const scripted = scriptedServer(() => tools)
-    server = await serveHttp(scripted.factory)
-    host = await startHost()
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
     await host.load(http(server.url))
     tools = [tool('two'), tool('two')]
     await scripted.notify()
-    await expect.poll(() => host!.logs.join('\n')).toMatch(/tool re-sync failed, keeping the previous tools: .*"two" more than once/)
+    await expect.poll(() => host.logs.join('\n')).toMatch(/tool re-sync failed, keeping the previous tools: .*"two" more than once/)
     expect(host.tools.list().map((t) => t.name)).toEqual(['mcp__web__one'])
   })
 
   it('starts with no tools when the first list is invalid, and recovers on the next list_changed', async () => {
     let tools = [tool('dup'), tool('dup')]
     const scripted = scriptedServer(() => tools)
-    server = await serveHttp(scripted.factory)
-    host = await startHost()
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
     await host.load(http(server.url))
     expect(host.tools.list()).toEqual([])
     expect(host.logs.join('\n')).toMatch(/tool list rejected, no tools registered/)
@@ -100,8 +93,8 @@ describe('discovery and re-sync', () => {
   it('rolls back a generation when a foreign tool squats in its namespace', async () => {
     let tools = [tool('keep')]
     const scripted = scriptedServer(() => tools)
-    server = await serveHttp(scripted.factory)
-    host = await startHost()
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
     await host.load(http(server.url))
     const squatter = host.ctx.plugin({
       inject: ['tools'],
@@ -114,7 +107,7 @@ describe('discovery and re-sync', () => {
 
     tools = [tool('keep'), tool('fresh'), tool('taken')]
     await scripted.notify()
-    await expect.poll(() => host!.logs.join('\n')).toMatch(/tool registration failed, kept the previous 1 tools: tool "mcp__web__taken" is already registered/)
+    await expect.poll(() => host.logs.join('\n')).toMatch(/tool registration failed, kept the previous 1 tools: tool "mcp__web__taken" is already registered/)
     expect(host.tools.list().map((t) => t.name)).toEqual(['mcp__web__keep', 'mcp__web__taken'])
     expect(host.tools.get('mcp__web__taken')?.description).toBe('squatter')
     // No observer ever saw the half-registered generation (mcp__web__fresh).
@@ -123,7 +116,7 @@ describe('discovery and re-sync', () => {
 
   it('activates with no tools after a failed start, or rejects with failOnStartupError', async () => {
     const port = await closedPort()
-    host = await startHost()
+    const host = await startHost()
     const url = `http://127.0.0.1:${port}/mcp`
     await host.load(http(url, { serverName: 'down', reconnect: { enabled: false } }))
     expect(host.tools.list()).toEqual([])
@@ -135,7 +128,7 @@ describe('discovery and re-sync', () => {
   })
 
   it('maps isError results to error results and keeps structured content in the value', async () => {
-    server = await serveHttp(() => {
+    const server = await serveHttp(() => {
       const s = new McpServer({ name: 'results', version: '1.0.0' })
       s.registerTool('fail', { inputSchema: {} }, async () => ({ isError: true, content: [{ type: 'text', text: 'quota exceeded' }] }))
       s.registerTool('stats', { inputSchema: { n: z.number() } }, async ({ n }) => ({
@@ -144,7 +137,7 @@ describe('discovery and re-sync', () => {
       }))
       return s
     })
-    host = await startHost()
+    const host = await startHost()
     await host.load(http(server.url))
     expect(await host.tools.execute('mcp__web__fail', {})).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: 'mcp__web__fail failed: quota exceeded' } })
     expect(await host.tools.execute('mcp__web__stats', { n: 7 })).toEqual({

@@ -1,16 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { serveHttp, type InProcessServer } from './support/http-server.ts'
-import { startHost, type TestHost } from './support/host.ts'
+import { startHost } from './support/host.ts'
 
-let host: TestHost | undefined
-let server: InProcessServer | undefined
-afterEach(async () => {
-  await host?.dispose()
-  await server?.close()
-  host = server = undefined
-})
 
 /** `work` reports progress every `every` ms for `total` ms, then answers; `stuck` never answers. */
 function progressServer() {
@@ -29,35 +22,35 @@ function progressServer() {
   })
 }
 
-const cancellations = () => server!.received.filter((m) => m.method === 'notifications/cancelled').map((m) => String(m.params?.reason))
+const cancellations = (server: InProcessServer) => () => server.received.filter((m) => m.method === 'notifications/cancelled').map((m) => String(m.params?.reason))
 
 describe('call timeouts, progress and cancellation', () => {
   it('lets progress push the call timeout back', async () => {
-    server = await progressServer()
-    host = await startHost()
+    const server = await progressServer()
+    const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'slow', url: server.url, toolCallTimeoutMs: 250, maxTotalTimeoutMs: 10_000 })
     // 750 ms of work, three times the call timeout, kept alive by progress every 50 ms.
     expect(await host.tools.execute('mcp__slow__work', { total: 750, every: 50 })).toMatchObject({ isError: false, content: [{ text: 'done' }] })
   })
 
   it('still ends a call at maxTotalTimeoutMs and tells the server why', async () => {
-    server = await progressServer()
-    host = await startHost()
+    const server = await progressServer()
+    const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'slow', url: server.url, toolCallTimeoutMs: 250, maxTotalTimeoutMs: 400 })
     const result = await host.tools.execute('mcp__slow__work', { total: 5_000, every: 50 })
     expect(result).toMatchObject({ isError: true, error: { code: 'TOOL_TIMEOUT', message: expect.stringMatching(/exceeded maxTotalTimeoutMs \(400 ms\) despite progress/) } })
-    await expect.poll(cancellations).toEqual(['exceeded maxTotalTimeoutMs (400 ms)'])
+    await expect.poll(cancellations(server)).toEqual(['exceeded maxTotalTimeoutMs (400 ms)'])
   })
 
   it('sends notifications/cancelled with the caller’s reason when the caller aborts', async () => {
-    server = await progressServer()
-    host = await startHost()
+    const server = await progressServer()
+    const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'slow', url: server.url })
     const controller = new AbortController()
     const pending = host.tools.execute('mcp__slow__stuck', {}, { signal: controller.signal })
-    await expect.poll(() => server!.received.some((m) => m.method === 'tools/call')).toBe(true)
+    await expect.poll(() => server.received.some((m) => m.method === 'tools/call')).toBe(true)
     controller.abort('user pressed stop')
     expect(await pending).toMatchObject({ isError: true, error: { code: 'ABORTED' } })
-    await expect.poll(cancellations).toEqual(['user pressed stop'])
+    await expect.poll(cancellations(server)).toEqual(['user pressed stop'])
   })
 })

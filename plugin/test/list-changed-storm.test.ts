@@ -1,17 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { publicToolName } from '../src/index.ts'
-import { serveHttp, type InProcessServer } from './support/http-server.ts'
-import { startHost, whenTools, type TestHost } from './support/host.ts'
+import { serveHttp } from './support/http-server.ts'
+import { startHost, whenTools } from './support/host.ts'
 
-let host: TestHost | undefined
-let server: InProcessServer | undefined
-afterEach(async () => {
-  await host?.dispose()
-  await server?.close()
-  host = server = undefined
-})
 
 /** Generation k of the server's tool list: every generation differs from every other. */
 const generation = (k: number) => ['stable', `added_${k}`, `renamed_${k % 7}_${k}`].map((name) => ({ name, inputSchema: { type: 'object', properties: { v: { const: k } } } }))
@@ -22,7 +15,7 @@ describe('a list_changed storm', () => {
     let current = 0
     let lists = 0
     const servers: Server[] = []
-    server = await serveHttp(() => {
+    const server = await serveHttp(() => {
       const s = new Server({ name: 'storm', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
       s.setRequestHandler(ListToolsRequestSchema, async () => {
         lists++
@@ -31,13 +24,13 @@ describe('a list_changed storm', () => {
       servers.push(s)
       return s
     })
-    host = await startHost()
+    const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'storm', url: server.url, listChanged: { debounceMs: 50, maxWaitMs: 1_000 } })
     expect(lists).toBe(1)
 
     const published = new Set([publicSet(0)])
     const samples: string[] = []
-    const sample = () => samples.push(host!.tools.list().map((t) => t.name).join(','))
+    const sample = () => samples.push(host.tools.list().map((t) => t.name).join(','))
     host.ctx.on('tools/change', sample)
     const sampler = setInterval(sample, 1)
 

@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { isAlive, startHost, type TestHost } from './support/host.ts'
+import { describe, expect, it } from 'vitest'
+import { isAlive, startHost } from './support/host.ts'
 import { announcedPids, rawServerScript } from './support/raw-server.ts'
 
-let host: TestHost | undefined
-afterEach(async () => {
-  await host?.dispose()
-  host = undefined
-})
 
 const raw = (script: string, extra: Record<string, unknown> = {}) => ({
   transport: 'stdio',
@@ -19,9 +14,9 @@ const raw = (script: string, extra: Record<string, unknown> = {}) => ({
 
 describe('child process hygiene', () => {
   it('kills a child that ignores SIGTERM, and its grandchildren, on dispose', async () => {
-    host = await startHost()
+    const host = await startHost()
     const fiber = await host.load(raw(rawServerScript({ ignoreSigterm: true, grandchild: true })))
-    await expect.poll(() => announcedPids(host!.logs, 'grandchild').length).toBe(1)
+    await expect.poll(() => announcedPids(host.logs, 'grandchild').length).toBe(1)
     const [pid] = announcedPids(host.logs, 'pid')
     const [grandchild] = announcedPids(host.logs, 'grandchild')
     expect(isAlive(pid!) && isAlive(grandchild!)).toBe(true)
@@ -32,11 +27,11 @@ describe('child process hygiene', () => {
   })
 
   it('quotes the last stderr lines when a child dies mid-call, and never replays the call', async () => {
-    host = await startHost()
+    const host = await startHost()
     await host.load(raw(rawServerScript(), { reconnect: { enabled: false } }))
     const result = await host.tools.execute('mcp__raw__die', {})
     expect(result).toMatchObject({ isError: true, error: { code: 'SERVER_UNAVAILABLE', message: expect.stringContaining('panic: disk on fire') } })
-    await expect.poll(() => host!.logs.join('\n')).toMatch(/connection lost: .*last stderr lines: .*panic: disk on fire/)
+    await expect.poll(() => host.logs.join('\n')).toMatch(/connection lost: .*last stderr lines: .*panic: disk on fire/)
     expect(host.logs.join('\n')).toMatch(/connection lost and reconnect is disabled/)
     // Tools stay registered but fail fast, saying why.
     expect(await host.tools.execute('mcp__raw__ok', {})).toMatchObject({

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { Context, type Fiber } from 'cordis'
 import * as bridge from '../../src/index.ts'
+import { afterTest } from './cleanup.ts'
 
 const require = createRequire(import.meta.url)
 export const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
@@ -15,14 +16,14 @@ export interface TestHost {
   dispose(): Promise<void>
 }
 
-/** A real Cordis root with the reference tools service and every log line captured. */
+/** A real Cordis root with the reference tools service and every log line captured; disposed after the test. */
 export async function startHost(): Promise<TestHost> {
   const ctx = new Context()
   const logs: string[] = []
   bridge.attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
   const registry = ctx.plugin(bridge.ToolRegistry)
   await registry
-  return {
+  return afterTest<TestHost>({
     ctx,
     tools: ctx.tools,
     logs,
@@ -34,7 +35,7 @@ export async function startHost(): Promise<TestHost> {
     dispose: async () => {
       await registry.dispose()
     },
-  }
+  }, (host) => host.dispose())
 }
 
 export function everythingStdio(serverName = 'everything', extra: Record<string, unknown> = {}) {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { afterTest } from './cleanup.ts'
 
 export interface InProcessServer {
   url: string
@@ -13,7 +14,7 @@ export interface InProcessServer {
   close(): Promise<void>
 }
 
-/** A real Streamable HTTP endpoint on 127.0.0.1 port 0, one MCP server instance per session. */
+/** A real Streamable HTTP endpoint on 127.0.0.1 port 0, one MCP server instance per session; closed after the test. */
 export async function serveHttp(factory: () => McpServer | Server): Promise<InProcessServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const received: InProcessServer['received'] = []
@@ -41,16 +42,19 @@ export async function serveHttp(factory: () => McpServer | Server): Promise<InPr
   const server = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return {
+  let closed = false
+  return afterTest({
     url: `http://127.0.0.1:${port}/mcp`,
     received,
     sessions,
     close: async () => {
+      if (closed) return
+      closed = true
       for (const transport of sessions.values()) await transport.close()
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     },
-  }
+  }, (s) => s.close())
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
