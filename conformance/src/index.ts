@@ -1,0 +1,7 @@
+/** The kit's public API: run client scenarios or server checks, and write the reports. */
+export * from './model.ts'
+export { runClientScenarios, listScenarios, loadScenarios, bridgeAdapter, type ClientRunOptions } from './client/index.ts'
+export type { ClientAdapter, ClientSession, ServerTarget as ClientTarget, ToolView, CallOutcome } from './client/index.ts'
+export { runServerSuite } from './server/run.ts'
+export { writeReports } from './report/write.ts'
+export { loadBaseline } from './baseline.ts'

@@ -1,0 +1,104 @@
+/**
+ * Pure: what a client like ours (the mcp-bridge plugin) makes of the listed tools — the public
+ * name each raw name gets, which ones are rewritten, which are left out, and what each definition
+ * costs in every model request.
+ */
+import { MAX_PUBLIC_NAME_LENGTH, publicToolName } from '@mcp-bridge/plugin'
+import type { CheckResult } from '../../model.ts'
+import { count, isObject, list, show, verdict } from '../check.ts'
+import { BRIDGE_NAMING, spec } from '../spec.ts'
+
+type Tool = Record<string, unknown>
+
+export interface ProjectionRow {
+  raw: string
+  public: string
+  /** verbatim, or why the bridge had to rewrite the name (a hash suffix is then appended). */
+  change: 'verbatim' | 'sanitised' | 'shortened' | 'sanitised+shortened'
+  bridged: boolean
+  reason?: string
+}
+
+/** The plugin's default `limits.maxSchemaChars`. */
+const MAX_SCHEMA_CHARS = 262_144
+/** Per-tool and whole-list budgets for the size advisory (about 4 characters per token). */
+export const TOOL_CHARS_WARN = 8_192
+export const TOTAL_CHARS_WARN = 65_536
+const PREFIX_CHARS = 'mcp__'.length + '__'.length
+
+/** The serverName a bridge would plausibly be configured with: serverInfo.name made valid. */
+export function defaultServerName(serverInfoName: unknown): string {
+  const raw = typeof serverInfoName === 'string' ? serverInfoName : ''
+  const cleaned = raw.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 32)
+  return cleaned || 'server'
+}
+
+export function projectTools(serverName: string, tools: Tool[]): ProjectionRow[] {
+  return tools.map((tool) => {
+    const raw = tool.name as string
+    const sanitised = /[^A-Za-z0-9_-]/.test(serverName + raw)
+    const shortened = PREFIX_CHARS + serverName.length + raw.length > MAX_PUBLIC_NAME_LENGTH
+    const change = sanitised && shortened ? 'sanitised+shortened' : sanitised ? 'sanitised' : shortened ? 'shortened' : 'verbatim'
+    const reason = leftOutBecause(tool)
+    return { raw, public: publicToolName(serverName, raw), change, bridged: reason === undefined, ...(reason ? { reason } : {}) }
+  })
+}
+
+function leftOutBecause(tool: Tool): string | undefined {
+  const schema = tool.inputSchema
+  if (!isObject(schema) || schema.type !== 'object') return 'inputSchema is not an object schema'
+  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS) return `inputSchema is over ${MAX_SCHEMA_CHARS} characters`
+  if (isObject(tool.execution) && tool.execution.taskSupport === 'required') return 'requires task-based execution'
+  return undefined
+}
+
+export function judgeProjection(serverName: string, tools: Tool[]): CheckResult {
+  const id = 'tools/bridge-projection'
+  const title = 'every tool gets a distinct public name in a client like ours'
+  if (tools.length === 0) return verdict(id, title, 'skip', 'tools/list returned no tools; nothing to project')
+  const rows = projectTools(serverName, tools)
+  const byPublic = new Map<string, string[]>()
+  for (const row of rows) byPublic.set(row.public, [...(byPublic.get(row.public) ?? []), row.raw])
+  const collisions = [...byPublic].filter(([, raws]) => raws.length > 1).map(([publicName, raws]) => ({ public: publicName, raw: raws }))
+  const renamed = rows.filter((r) => r.change !== 'verbatim')
+  const leftOut = rows.filter((r) => !r.bridged)
+  const details = { serverName, rows, collisions }
+  const evidence = { spec: BRIDGE_NAMING, details }
+  const summary = `${count(rows.length, 'tool')} as server "${serverName}": ${rows.length - renamed.length} verbatim, ${renamed.length} rewritten with a hash suffix, ${leftOut.length} left out`
+  if (collisions.length) {
+    const text = collisions.map((c) => `${c.raw.map((r) => show(r, 30)).join(' and ')} → ${c.public}`)
+    // The plugin refuses such a list outright rather than guess which tool a name means.
+    return verdict(id, title, 'fail', `${summary}; colliding: ${list(text, 3)} (a client like ours refuses the whole list)`, evidence)
+  }
+  const notes = [
+    renamed.length ? `rewritten: ${list(renamed.map((r) => `${show(r.raw, 30)} → ${r.public}`), 3)}` : '',
+    leftOut.length ? `left out: ${list(leftOut.map((r) => `${show(r.raw, 30)} (${r.reason ?? ''})`), 3)}` : '',
+  ].filter(Boolean)
+  return verdict(id, title, 'pass', [summary, ...notes].join('; '), evidence)
+}
+
+/** What one tool definition costs: the part a client sends to the model on every request. */
+export function definitionChars(tool: Tool): number {
+  return JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }).length
+}
+
+export function judgeSchemaSize(tools: Tool[], version: string): CheckResult {
+  const id = 'tools/schema-size'
+  const title = `tool definitions stay within ${TOOL_CHARS_WARN} characters each and ${TOTAL_CHARS_WARN} in total`
+  if (tools.length === 0) return verdict(id, title, 'skip', 'tools/list returned no tools; nothing to measure')
+  const sizes = tools.map((tool) => ({ tool: tool.name as string, chars: definitionChars(tool) })).sort((a, b) => b.chars - a.chars)
+  const total = sizes.reduce((sum, s) => sum + s.chars, 0)
+  const tokens = (chars: number) => Math.ceil(chars / 4)
+  const rows = sizes.slice(0, 20).map((s) => ({ ...s, approxTokens: tokens(s.chars) }))
+  const details = { totalChars: total, approxTotalTokens: tokens(total), largest: rows, thresholds: { perTool: TOOL_CHARS_WARN, total: TOTAL_CHARS_WARN } }
+  // Advisory, not a spec rule: every definition is resent with every model request.
+  const evidence = { spec: spec(version, 'tools#tool'), details }
+  const big = sizes.filter((s) => s.chars > TOOL_CHARS_WARN)
+  const summary = `${count(tools.length, 'definition')}, ${total} characters (~${tokens(total)} tokens) per request`
+  if (big.length || total > TOTAL_CHARS_WARN) {
+    const parts = [big.length ? `over ${TOOL_CHARS_WARN}: ${list(big.map((s) => `${show(s.tool, 30)} ${s.chars}`), 3)}` : '', total > TOTAL_CHARS_WARN ? `total over ${TOTAL_CHARS_WARN}` : '']
+    return verdict(id, title, 'warn', `${summary}; ${parts.filter(Boolean).join('; ')}`, evidence)
+  }
+  const largest = sizes[0]
+  return verdict(id, title, 'pass', `${summary}; largest ${show(largest?.tool, 30)} ${largest?.chars ?? 0}`, evidence)
+}

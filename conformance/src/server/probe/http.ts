@@ -1,0 +1,47 @@
+/**
+ * Raw HTTP probes against an initialised session: each sends one thing a well-behaved client
+ * never would. The DELETE probe ends the session, so it runs last.
+ */
+import { judgeHttp, type HttpObservation, type Probe } from '../evaluate/http.ts'
+import type { CheckResult } from '../../model.ts'
+import { exchange } from '../wire/http-post.ts'
+import type { HttpWire } from '../wire/http.ts'
+import type { NotifyOutcome } from '../wire/types.ts'
+
+const FOREIGN_ORIGIN = 'http://evil.example'
+const BOGUS_SESSION = 'mcp-conformance-unknown-session'
+
+async function send(wire: HttpWire, overrides: Record<string, string | null>, body: unknown, timeoutMs: number): Promise<Probe> {
+  const headers = wire.headers(overrides)
+  const response = await exchange(wire.target.url, { headers, body: JSON.stringify(body), timeoutMs, until: () => true })
+  return { request: { method: 'POST', headers: visible(headers), body }, response }
+}
+
+/** Only the headers a probe is about; user headers may carry credentials and stay out of reports. */
+function visible(headers: Record<string, string>): Record<string, string> {
+  const keep = ['mcp-session-id', 'mcp-protocol-version', 'origin', 'content-type', 'accept']
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => keep.includes(key)))
+}
+
+export async function probeHttp(wire: HttpWire, version: string, initialized: NotifyOutcome, timeoutMs: number): Promise<CheckResult[]> {
+  let probes = 0
+  const ping = () => ({ jsonrpc: '2.0', id: `mcp-conformance-probe-${++probes}`, method: 'ping' })
+  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized }
+  obs.versionHeader = await send(wire, {}, ping(), timeoutMs)
+  obs.invalidVersionHeader = await send(wire, { 'mcp-protocol-version': '1999-01-01' }, ping(), timeoutMs)
+  obs.batch = await send(wire, {}, [ping(), ping()], timeoutMs)
+  obs.foreignOrigin = await send(wire, { origin: FOREIGN_ORIGIN }, ping(), timeoutMs)
+  if (wire.sessionId !== null) {
+    obs.noSession = await send(wire, { 'mcp-session-id': null }, ping(), timeoutMs)
+    obs.unknownSession = await send(wire, { 'mcp-session-id': BOGUS_SESSION }, ping(), timeoutMs)
+    const headers = visible(wire.headers())
+    const response = await wire.terminate()
+    if (response) {
+      const del: Probe = { request: { method: 'DELETE', headers }, response }
+      const ended = response.status !== undefined && response.status < 300
+      // Reusing the ended session on purpose: the server must now answer 404.
+      obs.deleted = { del, ...(ended ? { after: await send(wire, { 'mcp-session-id': obs.sessionId }, ping(), timeoutMs) } : {}) }
+    }
+  }
+  return judgeHttp(obs)
+}

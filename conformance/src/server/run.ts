@@ -1,0 +1,140 @@
+/**
+ * Runs every server check against one target and returns its SuiteResult. Never throws and
+ * never hangs: each exchange is bounded, and anything unexpected becomes an `error` check.
+ */
+import { createRequire } from 'node:module'
+import type { CheckResult, SuiteResult } from '../model.ts'
+import { verdict } from './check.ts'
+import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
+import { judgeStdio } from './evaluate/stdio.ts'
+import { probeLogging, probePrompts, probeResources } from './probe/features.ts'
+import { probeHttp } from './probe/http.ts'
+import { probeTools, toolsNotDeclared, type ToolCall } from './probe/tools.ts'
+import { LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
+import { describeTarget, type ServerTarget } from './target.ts'
+import { HttpWire } from './wire/http.ts'
+import { StdioWire } from './wire/stdio.ts'
+import type { RpcOutcome, Wire } from './wire/types.ts'
+
+export interface ServerRunOptions {
+  /** Bound on every request after initialize. */
+  requestTimeoutMs: number
+  /** Bound on initialize (a cold `npx` start can be slow). */
+  startupTimeoutMs: number
+  /** How long a stdio server gets to exit after stdin closes (and after SIGTERM). */
+  exitGraceMs: number
+  /** Tools the user allows the kit to call, with their arguments. */
+  calls: ToolCall[]
+  /** serverName used for the bridge projection (default: derived from serverInfo.name). */
+  serverName?: string
+  onCheck?: (check: CheckResult) => void
+}
+
+export const DEFAULT_SERVER_OPTIONS: ServerRunOptions = { requestTimeoutMs: 10_000, startupTimeoutMs: 30_000, exitGraceMs: 5_000, calls: [] }
+
+const CLIENT_INFO = { name: 'mcp-conformance', version: (createRequire(import.meta.url)('../../package.json') as { version: string }).version }
+
+export function initializeParams(protocolVersion: string): Record<string, unknown> {
+  // No client capabilities: the kit answers no sampling, elicitation or roots requests.
+  return { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO }
+}
+
+export async function runServerSuite(target: ServerTarget, overrides: Partial<ServerRunOptions> = {}): Promise<SuiteResult> {
+  const options = { ...DEFAULT_SERVER_OPTIONS, ...overrides }
+  const started = performance.now()
+  const checks: CheckResult[] = []
+  const emit = (...items: CheckResult[]) => {
+    for (const item of items) {
+      checks.push(item)
+      options.onCheck?.(item)
+    }
+  }
+  try {
+    await runChecks(target, options, emit)
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    emit(verdict('harness/unexpected', 'the harness completed the run', 'error', `the harness failed: ${message.slice(0, 1_000)}`))
+  }
+  return {
+    id: 'server',
+    title: `Server checks: ${describeTarget(target)}`,
+    kind: 'server',
+    target: describeTarget(target),
+    transport: target.kind,
+    checks,
+    durationMs: Math.round(performance.now() - started),
+  }
+}
+
+async function open(target: ServerTarget, options: ServerRunOptions): Promise<Wire | { error: string }> {
+  if (target.kind === 'http') return new HttpWire({ url: target.url, headers: target.headers }, options.requestTimeoutMs)
+  return StdioWire.start(target)
+}
+
+async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void): Promise<void> {
+  const wire = await open(target, options)
+  if ('error' in wire) {
+    emit(verdict('lifecycle/initialize', 'initialize returns a valid InitializeResult', 'error', wire.error))
+    return
+  }
+  let version: string = LATEST_REVISION
+  try {
+    const init = await wire.request('initialize', initializeParams(LATEST_REVISION), options.startupTimeoutMs)
+    const { checks, session } = judgeInitialize(withStderr(init, wire), LATEST_REVISION)
+    emit(...checks)
+    if (session) {
+      version = session.version
+      await runSession(wire, target, session, options, emit)
+    }
+  } finally {
+    if (wire instanceof StdioWire) {
+      const shutdown = await wire.shutdown(options.exitGraceMs)
+      const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, shutdown, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
+      emit(...judgeStdio(observation, version))
+    } else await wire.close()
+  }
+}
+
+async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void): Promise<void> {
+  const v = session.version
+  const timeout = options.requestTimeoutMs
+  if (wire instanceof HttpWire) wire.protocolVersion = v
+  const initialized = await wire.notify('notifications/initialized')
+  emit(judgePing(await wire.request('ping', undefined, timeout), v))
+
+  const straysBefore = wire.strays.length
+  const cancelled = await wire.notify('notifications/cancelled', { requestId: 'mcp-conformance-never-sent', reason: 'conformance probe' })
+  const pingAfter = await wire.request('ping', undefined, timeout)
+  emit(judgeCancelUnknown(cancelled, pingAfter, wire.strays.slice(straysBefore), v))
+
+  const second = await unsupportedVersion(target, options)
+  emit(judgeUnsupportedVersion(second.outcome, second.why, v))
+
+  const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
+  const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
+  emit(...(hasTools ? await probeTools(wire, session, toolOptions) : toolsNotDeclared(session, toolOptions)))
+  emit(...(await probeResources(wire, session, timeout)))
+  emit(...(await probePrompts(wire, session, timeout)))
+  emit(...(await probeLogging(wire, session, timeout)))
+  if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
+}
+
+/** A fresh connection that asks for a revision no server supports, then is closed again. */
+async function unsupportedVersion(target: ServerTarget, options: ServerRunOptions): Promise<{ outcome?: RpcOutcome; why?: string }> {
+  const wire = await open(target, options)
+  if ('error' in wire) return { why: wire.error }
+  try {
+    return { outcome: await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs) }
+  } finally {
+    if (wire instanceof StdioWire) await wire.shutdown(options.exitGraceMs)
+    else await wire.close()
+  }
+}
+
+/** A stdio server that died during initialize usually said why on stderr: keep it as evidence. */
+function withStderr(outcome: RpcOutcome, wire: Wire): RpcOutcome {
+  if (!(wire instanceof StdioWire) || outcome.kind === 'result' || outcome.kind === 'error') return outcome
+  const tail = wire.stderrTail().trim()
+  if (!tail) return outcome
+  return { ...outcome, wire: [...outcome.wire, { dir: 'server→client', message: `[stderr] ${tail.slice(-1_500)}` }] }
+}

@@ -1,0 +1,119 @@
+/**
+ * One raw HTTP exchange with an MCP endpoint, bounded by a timeout that covers headers and body.
+ * Used both by the HTTP wire and by the transport probes that must send what a well-behaved
+ * client never would (foreign Origin, bogus session, batches).
+ */
+import { SseParser } from './sse.ts'
+
+export interface HttpResponseInfo {
+  /** Undefined when no HTTP response arrived at all. */
+  status?: number
+  contentType: string | null
+  sessionId: string | null
+  /** JSON values from the body: the JSON document, or each SSE `data` payload. */
+  messages: unknown[]
+  /** The body when it was not JSON / SSE (truncated), for evidence. */
+  text?: string
+  timedOut?: boolean
+  /** Network failure (connection refused, reset, DNS). */
+  networkError?: string
+}
+
+export interface ExchangeOptions {
+  method?: 'POST' | 'DELETE' | 'GET'
+  headers: Record<string, string>
+  body?: string
+  timeoutMs: number
+  /** Stop reading an SSE body once this returns true for a received message. */
+  until?: (message: unknown) => boolean
+  /** Called for every message as it arrives (server requests need an answer mid-stream). */
+  onMessage?: (message: unknown) => void
+}
+
+const MAX_TEXT = 64 * 1024
+
+export async function exchange(url: string, options: ExchangeOptions): Promise<HttpResponseInfo> {
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, options.timeoutMs)
+  const info: HttpResponseInfo = { contentType: null, sessionId: null, messages: [] }
+  try {
+    const response = await fetch(url, {
+      method: options.method ?? 'POST',
+      headers: options.headers,
+      body: options.body,
+      signal: controller.signal,
+      redirect: 'manual',
+    })
+    info.status = response.status
+    info.contentType = response.headers.get('content-type')
+    info.sessionId = response.headers.get('mcp-session-id')
+    const type = (info.contentType ?? '').toLowerCase()
+    if (type.startsWith('text/event-stream') && response.body) await readSse(response.body, info, options)
+    else await readDocument(response, info, options)
+  } catch (error) {
+    if (timedOut) info.timedOut = true
+    else if (info.status === undefined) info.networkError = describeNetworkError(error)
+  } finally {
+    clearTimeout(timer)
+  }
+  return info
+}
+
+async function readDocument(response: Response, info: HttpResponseInfo, options: ExchangeOptions): Promise<void> {
+  const text = await response.text()
+  if (text.trim() === '') return
+  try {
+    const value: unknown = JSON.parse(text)
+    info.messages.push(value)
+    options.onMessage?.(value)
+  } catch {
+    info.text = text.slice(0, MAX_TEXT)
+  }
+}
+
+async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo, options: ExchangeOptions): Promise<void> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  const parser = new SseParser()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+        if (event.event !== 'message' || event.data.trim() === '') continue
+        let message: unknown
+        try {
+          message = JSON.parse(event.data)
+        } catch {
+          info.text = `${info.text ?? ''}${event.data}\n`.slice(0, MAX_TEXT)
+          continue
+        }
+        info.messages.push(message)
+        options.onMessage?.(message)
+        if (options.until?.(message)) return
+      }
+    }
+  } finally {
+    // The stream may stay open for further server messages; the harness is done with it.
+    reader.cancel().catch(() => {})
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = (error as Error & { cause?: unknown }).cause
+  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined
+  const detail = cause instanceof Error ? cause.message : ''
+  return [error.message, typeof code === 'string' ? code : '', detail].filter(Boolean).join(': ')
+}
+
+/** Lower-cases header names so user headers and protocol headers merge predictably. */
+export function normaliseHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value
+  return out
+}

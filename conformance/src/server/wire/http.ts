@@ -1,0 +1,149 @@
+/**
+ * A raw Streamable HTTP connection: one POST per message, session and protocol-version headers
+ * managed by hand so the HTTP checks can see (and vary) exactly what is sent.
+ */
+import { exchange, normaliseHeaders, type HttpResponseInfo } from './http-post.ts'
+import { classify, methodNotFound } from './jsonrpc.ts'
+import type { HttpMeta, NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
+
+export interface HttpTarget {
+  url: string
+  headers: Record<string, string>
+}
+
+/** The envelope of every POST the wire made, for checks about the transport as a whole. */
+export interface PostRecord {
+  kind: 'request' | 'notification' | 'response'
+  method: string
+  status?: number
+  contentType: string | null
+}
+
+export class HttpWire implements Wire {
+  readonly transport = 'http' as const
+  readonly strays: unknown[] = []
+  readonly posts: PostRecord[] = []
+  sessionId: string | null = null
+  /** Sent as MCP-Protocol-Version once negotiated (set by the runner after initialize). */
+  protocolVersion: string | null = null
+  private nextId = 0
+  private terminated = false
+
+  constructor(
+    readonly target: HttpTarget,
+    private readonly defaultTimeoutMs = 10_000,
+  ) {}
+
+  headers(overrides: Record<string, string | null> = {}): Record<string, string> {
+    const headers: Record<string, string> = {
+      ...normaliseHeaders(this.target.headers),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    }
+    if (this.sessionId) headers['mcp-session-id'] = this.sessionId
+    if (this.protocolVersion) headers['mcp-protocol-version'] = this.protocolVersion
+    for (const [key, value] of Object.entries(overrides)) {
+      if (value === null) delete headers[key.toLowerCase()]
+      else headers[key.toLowerCase()] = value
+    }
+    return headers
+  }
+
+  async request(method: string, params?: Record<string, unknown>, timeoutMs = this.defaultTimeoutMs): Promise<RpcOutcome> {
+    const id = ++this.nextId
+    const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }
+    const wire: WireEntry[] = [{ dir: 'client→server', message, http: { method: 'POST' } }]
+    const pendingAnswers: Promise<unknown>[] = []
+    const info = await exchange(this.target.url, {
+      headers: this.headers(),
+      body: JSON.stringify(message),
+      timeoutMs,
+      until: (value) => isResponseTo(value, id),
+      onMessage: (value) => {
+        const incoming = classify(value)
+        if (incoming.kind === 'request') pendingAnswers.push(this.answer(methodNotFound(incoming.id, incoming.method)))
+      },
+    })
+    await Promise.all(pendingAnswers)
+    this.posts.push({ kind: 'request', method, status: info.status, contentType: info.contentType })
+    if (method === 'initialize' && info.sessionId && info.status !== undefined && info.status < 300) this.sessionId = info.sessionId
+    return toOutcome(id, info, wire, timeoutMs, this.strays)
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<NotifyOutcome> {
+    const message = { jsonrpc: '2.0', method, ...(params ? { params } : {}) }
+    const wire: WireEntry[] = [{ dir: 'client→server', message, http: { method: 'POST' } }]
+    const info = await exchange(this.target.url, { headers: this.headers(), body: JSON.stringify(message), timeoutMs: this.defaultTimeoutMs })
+    this.posts.push({ kind: 'notification', method, status: info.status, contentType: info.contentType })
+    const http = meta('POST', info)
+    for (const value of info.messages) {
+      wire.push({ dir: 'server→client', message: value, http })
+      if (classify(value).kind === 'stray' || classify(value).kind === 'response') this.strays.push(value)
+    }
+    if (info.messages.length === 0) wire.push({ dir: 'server→client', message: info.text ?? null, http })
+    const ok = info.status !== undefined && info.status >= 200 && info.status < 300
+    return { ok, wire, http, ...(ok ? {} : { reason: failureText(info, this.defaultTimeoutMs) }) }
+  }
+
+  /** DELETE of the session (the explicit end of a session); undefined when there is none. */
+  async terminate(): Promise<HttpResponseInfo | undefined> {
+    if (!this.sessionId || this.terminated) return undefined
+    this.terminated = true
+    return exchange(this.target.url, { method: 'DELETE', headers: this.headers(), timeoutMs: this.defaultTimeoutMs })
+  }
+
+  async close(): Promise<void> {
+    await this.terminate()
+  }
+
+  private async answer(message: Record<string, unknown>): Promise<void> {
+    const info = await exchange(this.target.url, { headers: this.headers(), body: JSON.stringify(message), timeoutMs: this.defaultTimeoutMs })
+    this.posts.push({ kind: 'response', method: '(answer to a server request)', status: info.status, contentType: info.contentType })
+  }
+}
+
+function isResponseTo(value: unknown, id: number): boolean {
+  const incoming = classify(value)
+  return incoming.kind === 'response' && incoming.id === id
+}
+
+function meta(method: string, info: HttpResponseInfo): HttpMeta {
+  return { method, status: info.status, contentType: info.contentType, sessionId: info.sessionId }
+}
+
+function failureText(info: HttpResponseInfo, timeoutMs: number): string {
+  if (info.networkError) return `request failed: ${info.networkError}`
+  if (info.timedOut) return `no HTTP response within ${timeoutMs} ms`
+  return `HTTP ${String(info.status)}${info.text ? `: ${info.text.slice(0, 200)}` : ''}`
+}
+
+function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeoutMs: number, strays: unknown[]): RpcOutcome {
+  const http = meta('POST', info)
+  let response: Record<string, unknown> | undefined
+  let loneError: Record<string, unknown> | undefined
+  for (const value of info.messages) {
+    wire.push({ dir: 'server→client', message: value, http })
+    const incoming = classify(value)
+    if (incoming.kind === 'response' && incoming.id === id) response = incoming.message
+    else if (incoming.kind === 'stray') loneError = incoming.message
+    else if (incoming.kind === 'response') strays.push(value)
+  }
+  if (info.networkError) {
+    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ECONNRESET/.test(info.networkError)
+    return { kind: 'closed', reason: `request failed: ${info.networkError}`, unreachable, wire, http }
+  }
+  if (info.timedOut) return { kind: 'timeout', afterMs: timeoutMs, wire, http }
+  // A JSON-RPC error without an id in an HTTP error body is the transport's refusal of this request.
+  const answer = response ?? (info.status !== undefined && info.status >= 400 ? loneError : undefined)
+  if (answer) {
+    if ('error' in answer) {
+      const error = (typeof answer.error === 'object' && answer.error !== null ? answer.error : {}) as Record<string, unknown>
+      return { kind: 'error', error: { code: error.code, message: error.message, data: error.data }, wire, http }
+    }
+    if (info.status !== undefined && info.status >= 400) return { kind: 'malformed', reason: `HTTP ${info.status} with a result body`, wire, http }
+    return { kind: 'result', result: answer.result, wire, http }
+  }
+  if (loneError) strays.push(loneError)
+  if (info.text !== undefined) wire.push({ dir: 'server→client', message: info.text, http })
+  return { kind: 'malformed', reason: `HTTP ${String(info.status)} without a JSON-RPC response to request ${id}`, wire, http }
+}

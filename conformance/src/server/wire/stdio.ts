@@ -1,0 +1,291 @@
+/**
+ * A raw, line-based stdio connection. The SDK transport would drop or throw on the very things
+ * the stdio checks judge (non-JSON lines, stray responses, a server that ignores EOF), so the
+ * harness reads the child's stdout itself and keeps every line it could not accept.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { classify, methodNotFound } from './jsonrpc.ts'
+import { groupGone, groupsSupported, signalGroup, track, untrack } from './process-group.ts'
+import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
+
+export interface StdioTarget {
+  command: string
+  args: string[]
+  env?: Record<string, string>
+  cwd?: string
+}
+
+export interface NoiseLine {
+  line: number
+  text: string
+  reason: string
+}
+
+export interface StdioShutdown {
+  /** What it took to end the process after stdin was closed. */
+  escalation: 'none' | 'SIGTERM' | 'SIGKILL' | 'exited-before-close' | 'unkillable'
+  exitCode: number | null
+  signal: string | null
+  /** Processes left in the server's process group after it exited. */
+  orphans: 'none' | 'found' | 'not-checked'
+}
+
+const MAX_LINE_BYTES = 16 * 1024 * 1024
+const MAX_NOISE_KEPT = 20
+const STDERR_TAIL_CHARS = 4_000
+
+interface Pending {
+  wire: WireEntry[]
+  resolve: (outcome: RpcOutcome) => void
+}
+
+export class StdioWire implements Wire {
+  readonly transport = 'stdio' as const
+  readonly strays: unknown[] = []
+  /** Lines on stdout that were not MCP messages (the first few, truncated). */
+  readonly noise: NoiseLine[] = []
+  noiseCount = 0
+  linesSeen = 0
+  private stderr = ''
+  private parts: Buffer[] = []
+  private partBytes = 0
+  private discarding = false
+  private nextId = 0
+  private readonly pending = new Map<number, Pending>()
+  private exit: { code: number | null; signal: string | null } | undefined
+  private readonly exited: Promise<void>
+  private shutdownResult: Promise<StdioShutdown> | undefined
+
+  private constructor(private readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal }
+        for (const [id, entry] of this.pending) {
+          this.pending.delete(id)
+          entry.resolve({ kind: 'closed', reason: `the server process exited (${this.exitText()})`, wire: entry.wire })
+        }
+        resolve()
+      })
+    })
+    child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk))
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)
+    })
+    // Writing to a dead server raises EPIPE on stdin; the exit handler already reports it.
+    child.stdin?.on('error', () => {})
+  }
+
+  /** Spawns the server; an executable that cannot be started is reported, not thrown. */
+  static start(target: StdioTarget): Promise<StdioWire | { error: string }> {
+    return new Promise((resolve) => {
+      let child: ChildProcess
+      try {
+        child = spawn(target.command, target.args, {
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: { ...process.env, ...target.env },
+          cwd: target.cwd,
+          detached: groupsSupported,
+          windowsHide: true,
+        })
+      } catch (error) {
+        resolve({ error: `could not start ${target.command}: ${error instanceof Error ? error.message : String(error)}` })
+        return
+      }
+      child.once('error', (error) => resolve({ error: `could not start ${target.command}: ${error.message}` }))
+      child.once('spawn', () => {
+        if (child.pid !== undefined) track(child.pid)
+        resolve(new StdioWire(child))
+      })
+    })
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  get hasExited(): boolean {
+    return this.exit !== undefined
+  }
+
+  stderrTail(): string {
+    return this.stderr
+  }
+
+  exitText(): string {
+    if (!this.exit) return 'still running'
+    return this.exit.signal ? `signal ${this.exit.signal}` : `exit code ${String(this.exit.code)}`
+  }
+
+  request(method: string, params?: Record<string, unknown>, timeoutMs = 10_000): Promise<RpcOutcome> {
+    const id = ++this.nextId
+    const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }
+    const wire: WireEntry[] = [{ dir: 'client→server', message }]
+    if (this.exit) return Promise.resolve({ kind: 'closed', reason: `the server process had exited (${this.exitText()})`, wire })
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id)
+        // A client that stops waiting tells the server so (lifecycle: timeouts) — except for
+        // initialize, which clients must not cancel.
+        if (method !== 'initialize') this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'timed out' } })
+        resolve({ kind: 'timeout', afterMs: timeoutMs, wire })
+      }, timeoutMs)
+      this.pending.set(id, {
+        wire,
+        resolve: (outcome) => {
+          clearTimeout(timer)
+          resolve(outcome)
+        },
+      })
+      this.write(message)
+    })
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<NotifyOutcome> {
+    const message = { jsonrpc: '2.0', method, ...(params ? { params } : {}) }
+    const wire: WireEntry[] = [{ dir: 'client→server', message }]
+    if (this.exit) return { ok: false, reason: `the server process had exited (${this.exitText()})`, wire }
+    this.write(message)
+    return { ok: true, wire }
+  }
+
+  /**
+   * Closes stdin and escalates (SIGTERM, then SIGKILL) only when the server does not exit within
+   * `graceMs`; then looks for processes the server left behind in its group. Idempotent.
+   */
+  shutdown(graceMs = 5_000, orphanGraceMs = 1_000): Promise<StdioShutdown> {
+    this.shutdownResult ??= this.runShutdown(graceMs, orphanGraceMs)
+    return this.shutdownResult
+  }
+
+  async close(): Promise<void> {
+    await this.shutdown()
+  }
+
+  private async runShutdown(graceMs: number, orphanGraceMs: number): Promise<StdioShutdown> {
+    let escalation: StdioShutdown['escalation'] = 'none'
+    if (this.exit) escalation = 'exited-before-close'
+    else {
+      this.child.stdin?.end()
+      if (!(await this.exitedWithin(graceMs))) {
+        escalation = 'SIGTERM'
+        this.kill('SIGTERM')
+        if (!(await this.exitedWithin(graceMs))) {
+          escalation = 'SIGKILL'
+          this.kill('SIGKILL')
+          if (!(await this.exitedWithin(graceMs))) escalation = 'unkillable'
+        }
+      }
+    }
+    const pid = this.child.pid
+    let orphans: StdioShutdown['orphans'] = 'not-checked'
+    if (pid !== undefined && groupsSupported) {
+      orphans = (await groupGone(pid, orphanGraceMs)) ? 'none' : 'found'
+      if (orphans === 'found') signalGroup(pid, 'SIGKILL')
+    }
+    if (pid !== undefined) untrack(pid)
+    return { escalation, exitCode: this.exit?.code ?? null, signal: this.exit?.signal ?? null, orphans }
+  }
+
+  private kill(signal: NodeJS.Signals): void {
+    const pid = this.child.pid
+    if (pid !== undefined && groupsSupported && signalGroup(pid, signal)) return
+    this.child.kill(signal)
+  }
+
+  private async exitedWithin(ms: number): Promise<boolean> {
+    if (this.exit) return true
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+    const done = await Promise.race([this.exited.then(() => true as const), timeout])
+    clearTimeout(timer)
+    return done
+  }
+
+  private write(message: unknown): void {
+    if (this.exit || !this.child.stdin?.writable) return
+    this.child.stdin.write(`${JSON.stringify(message)}\n`)
+  }
+
+  private onStdout(chunk: Buffer): void {
+    let start = 0
+    for (;;) {
+      const newline = chunk.indexOf(10, start)
+      if (newline < 0) break
+      const piece = chunk.subarray(start, newline)
+      start = newline + 1
+      if (this.discarding) {
+        this.discarding = false
+        continue
+      }
+      const line = this.parts.length ? Buffer.concat([...this.parts, piece]) : piece
+      this.parts = []
+      this.partBytes = 0
+      this.onLine(line.toString('utf8'))
+    }
+    const rest = chunk.subarray(start)
+    if (rest.length === 0 || this.discarding) return
+    if (this.partBytes + rest.length > MAX_LINE_BYTES) {
+      this.parts = []
+      this.partBytes = 0
+      this.discarding = true
+      this.linesSeen++
+      this.addNoise(`[a line longer than ${MAX_LINE_BYTES} bytes]`, 'line too long; discarded')
+      return
+    }
+    this.parts.push(Buffer.from(rest))
+    this.partBytes += rest.length
+  }
+
+  private onLine(raw: string): void {
+    this.linesSeen++
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      this.addNoise(text, text.trim() === '' ? 'empty line' : 'not JSON')
+      return
+    }
+    const incoming = classify(value)
+    switch (incoming.kind) {
+      case 'invalid':
+        this.addNoise(text, `not a JSON-RPC message: ${incoming.reason}`)
+        return
+      case 'stray':
+        this.strays.push(value)
+        this.appendToPending(value)
+        return
+      case 'notification':
+        this.appendToPending(value)
+        return
+      case 'request':
+        this.appendToPending(value)
+        this.write(methodNotFound(incoming.id, incoming.method))
+        return
+      case 'response': {
+        const entry = typeof incoming.id === 'number' ? this.pending.get(incoming.id) : undefined
+        if (!entry) {
+          this.strays.push(value)
+          this.appendToPending(value)
+          return
+        }
+        this.pending.delete(incoming.id as number)
+        entry.wire.push({ dir: 'server→client', message: value })
+        const message = incoming.message
+        if ('error' in message) {
+          const error = (typeof message.error === 'object' && message.error !== null ? message.error : {}) as Record<string, unknown>
+          entry.resolve({ kind: 'error', error: { code: error.code, message: error.message, data: error.data }, wire: entry.wire })
+        } else entry.resolve({ kind: 'result', result: message.result, wire: entry.wire })
+      }
+    }
+  }
+
+  private appendToPending(message: unknown): void {
+    for (const entry of this.pending.values()) entry.wire.push({ dir: 'server→client', message })
+  }
+
+  private addNoise(text: string, reason: string): void {
+    this.noiseCount++
+    if (this.noise.length < MAX_NOISE_KEPT) this.noise.push({ line: this.linesSeen, text: text.slice(0, 300), reason })
+  }
+}

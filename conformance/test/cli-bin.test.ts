@@ -1,0 +1,52 @@
+/** The bin shim end to end, as a user runs it: list, and a client run that writes its reports. */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listScenarios } from '../src/client/index.ts'
+import type { RunReport } from '../src/model.ts'
+
+const BIN = resolve(import.meta.dirname, '../bin/mcp-conformance.js')
+
+function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, timeout: 110_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+      done({ code, stdout, stderr })
+    })
+  })
+}
+
+describe('bin/mcp-conformance.js', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-bin-'))
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  it('list prints the scenarios as id<TAB>title on stdout', async () => {
+    const { code, stdout } = await run(['list'], dir)
+    expect(code).toBe(0)
+    const expected = (await listScenarios()).map((s) => `${s.id}\t${s.title}\n`).join('')
+    expect(stdout).toBe(expected)
+  })
+
+  it('a client run of one scenario writes the reports and exits with the code results.json records', async () => {
+    const first = (await listScenarios())[0]
+    const args = ['client', '--transport', 'stdio', '--report-dir', 'out', ...(first ? ['--scenario', first.id] : [])]
+    const { code, stdout, stderr } = await run(args, dir)
+    expect(stdout).toBe('')
+    const report = JSON.parse(await readFile(join(dir, 'out', 'results.json'), 'utf8')) as RunReport
+    expect(code).toBe(report.exitCode)
+    expect(stderr).toContain(`Exit code ${report.exitCode}`)
+    expect(report.suites.every((s) => s.kind === 'client')).toBe(true)
+    if (first) expect(report.suites.map((s) => `${s.id} ${s.transport}`)).toEqual([`${first.id} stdio`])
+  })
+
+  it('a usage error exits 2 before anything runs', async () => {
+    const { code, stderr } = await run(['server', '--url', 'not-a-url'], dir)
+    expect(code).toBe(2)
+    expect(stderr).toContain('is not an http(s) URL')
+  })
+})

@@ -1,0 +1,197 @@
+/** Table tests for the pure verdict modules: no servers, just observations in and checks out. */
+import { describe, expect, it } from 'vitest'
+import { excerpt } from '../src/server/check.ts'
+import { callResultProblems, promptResultProblems } from '../src/server/content.ts'
+import { invalidArgumentsFor, judgeInvalidArguments, judgeUnknownTool, judgeUserCall, unknownToolName } from '../src/server/evaluate/calls.ts'
+import { judgeInitialize, judgeUnsupportedVersion } from '../src/server/evaluate/lifecycle.ts'
+import { judgeList, type ListObservation } from '../src/server/evaluate/lists.ts'
+import { judgeProjection, judgeSchemaSize, projectTools } from '../src/server/evaluate/projection.ts'
+import { judgeTools } from '../src/server/evaluate/tools.ts'
+import { compileSchema, dialectOf } from '../src/server/schema.ts'
+import { SseParser } from '../src/server/wire/sse.ts'
+import type { RpcOutcome } from '../src/server/wire/types.ts'
+
+const result = (value: unknown): RpcOutcome => ({ kind: 'result', result: value, wire: [] })
+const error = (code: number): RpcOutcome => ({ kind: 'error', error: { code, message: 'nope' }, wire: [] })
+const byId = (checks: Array<{ id: string; status: string }>) => Object.fromEntries(checks.map((c) => [c.id, c.status]))
+
+describe('initialize', () => {
+  const good = { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } }
+
+  it('accepts a counter-offer of a known revision and judges the rest by it', () => {
+    const { checks, session } = judgeInitialize(result(good), '2025-11-25')
+    expect(session?.version).toBe('2025-06-18')
+    expect(byId(checks)).toEqual({ 'lifecycle/initialize': 'pass', 'lifecycle/protocol-version': 'pass', 'lifecycle/server-info': 'pass', 'lifecycle/capabilities': 'pass' })
+    expect(checks.find((c) => c.id === 'lifecycle/server-info')?.spec?.url).toBe('https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#initialization')
+  })
+
+  it.each([
+    [{ ...good, protocolVersion: 7 }, 'lifecycle/initialize', 'fail'],
+    [{ ...good, capabilities: { tools: true } }, 'lifecycle/capabilities', 'fail'],
+    [{ ...good, serverInfo: { name: 's' } }, 'lifecycle/server-info', 'fail'],
+    [{ ...good, protocolVersion: '2030-01-01' }, 'lifecycle/protocol-version', 'error'],
+    [{ ...good, protocolVersion: 'latest' }, 'lifecycle/protocol-version', 'fail'],
+  ])('%j → %s is %s', (value, id, status) => {
+    const { checks } = judgeInitialize(result(value), '2025-11-25')
+    expect(checks.find((c) => c.id === id)?.status).toBe(status)
+  })
+
+  it('no answer at all is a failure, an unreachable peer a harness error', () => {
+    expect(judgeInitialize({ kind: 'timeout', afterMs: 5, wire: [] }, '2025-11-25').checks[0]?.status).toBe('fail')
+    expect(judgeInitialize({ kind: 'closed', reason: 'ECONNREFUSED', unreachable: true, wire: [] }, '2025-11-25').checks[0]?.status).toBe('error')
+  })
+
+  it.each([
+    [result({ protocolVersion: '2025-11-25' }), 'pass'],
+    [result({ protocolVersion: '1999-01-01' }), 'fail'],
+    [result({}), 'fail'],
+    [error(-32602), 'warn'],
+    [{ kind: 'timeout', afterMs: 1, wire: [] } as RpcOutcome, 'fail'],
+  ])('unsupported version: %j → %s', (outcome, status) => {
+    expect(judgeUnsupportedVersion(outcome, undefined, '2025-11-25').status).toBe(status)
+  })
+})
+
+describe('tool definitions', () => {
+  const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: 'd', inputSchema: { type: 'object' }, ...extra })
+
+  it('name rules only apply from 2025-11-25 (SEP-986) and are a SHOULD', () => {
+    const tools = [tool('ok.name'), tool('bad name')]
+    expect(byId(judgeTools(tools, '2025-11-25', {}))['tools/names-valid']).toBe('warn')
+    expect(byId(judgeTools(tools, '2025-06-18', {}))['tools/names-valid']).toBe('skip')
+  })
+
+  it('never passes vacuously: no tools means skip, not pass', () => {
+    expect(Object.values(byId(judgeTools([], '2025-11-25', {})))).toEqual(Array(7).fill('skip'))
+  })
+
+  it('judges schemas, descriptions, annotations and taskSupport', () => {
+    const checks = byId(
+      judgeTools(
+        [
+          tool('a', { inputSchema: { type: 'array' } }),
+          tool('b', { description: '', outputSchema: { type: 'object', properties: { x: { type: 'nope' } } } }),
+          tool('c', { annotations: { readOnlyHint: 'yes' }, execution: { taskSupport: 'required' } }),
+        ],
+        '2025-11-25',
+        {},
+      ),
+    )
+    expect(checks).toEqual({
+      'tools/names-valid': 'pass',
+      'tools/names-unique': 'pass',
+      'tools/input-schema': 'fail',
+      'tools/output-schema': 'fail',
+      'tools/descriptions': 'warn',
+      'tools/annotations': 'fail',
+      'tools/task-support': 'warn',
+    })
+  })
+
+  it('picks the JSON Schema dialect from $schema, else by revision', () => {
+    expect(dialectOf({}, '2025-11-25').dialect).toBe('2020-12')
+    expect(dialectOf({}, '2025-06-18').dialect).toBe('draft-07')
+    expect(dialectOf({ $schema: 'http://json-schema.org/draft-07/schema#' }, '2025-11-25').dialect).toBe('draft-07')
+    // A 2020-12 schema with $defs compiles; a misspelt type does not.
+    expect(compileSchema({ type: 'object', $defs: { a: { type: 'string' } }, properties: { x: { $ref: '#/$defs/a' } } }, '2025-11-25').ok).toBe(true)
+    expect(compileSchema({ type: 'object', properties: { x: { type: 'strin' } } }, '2025-11-25').ok).toBe(false)
+  })
+})
+
+describe('bridge projection and size', () => {
+  it('rewrites names that need sanitising or shortening, with a hash suffix', () => {
+    const rows = projectTools('srv', [{ name: 'plain' }, { name: 'dotted.name' }, { name: 'x'.repeat(80) }])
+    expect(rows.map((r) => r.change)).toEqual(['verbatim', 'sanitised', 'shortened'])
+    expect(rows[0]?.public).toBe('mcp__srv__plain')
+    expect(rows[1]?.public).toMatch(/^mcp__srv__dotted_name_[0-9a-f]{12}$/)
+    expect(rows.every((r) => r.public.length <= 64)).toBe(true)
+  })
+
+  it('distinct raw names never collide (hash); a duplicate raw name does', () => {
+    const tools = [{ name: 'a.b', inputSchema: { type: 'object' } }, { name: 'a_b', inputSchema: { type: 'object' } }]
+    expect(judgeProjection('srv', tools).status).toBe('pass')
+    expect(judgeProjection('srv', [...tools, tools[0]!]).status).toBe('fail')
+  })
+
+  it('warns above the documented size thresholds', () => {
+    const big = { name: 'big', description: 'x'.repeat(9_000), inputSchema: { type: 'object' } }
+    expect(judgeSchemaSize([big], '2025-11-25').status).toBe('warn')
+    expect(judgeSchemaSize([{ ...big, description: 'small' }], '2025-11-25').status).toBe('pass')
+  })
+})
+
+describe('tools/call verdicts depend on the negotiated revision', () => {
+  it('unknown tool: JSON-RPC error passes, isError warns, success fails', () => {
+    expect(judgeUnknownTool('x', error(-32602), '2025-11-25').status).toBe('pass')
+    expect(judgeUnknownTool('x', result({ content: [], isError: true }), '2025-11-25').status).toBe('warn')
+    expect(judgeUnknownTool('x', result({ content: [] }), '2025-11-25').status).toBe('fail')
+    expect(unknownToolName(['mcp-conformance-no-such-tool'])).toBe('mcp-conformance-no-such-tool-2')
+  })
+
+  it('invalid arguments: a protocol error is fine before 2025-11-25, a warning from it on', () => {
+    expect(judgeInvalidArguments('t', 'omit x', error(-32602), '2025-06-18').status).toBe('pass')
+    expect(judgeInvalidArguments('t', 'omit x', error(-32602), '2025-11-25').status).toBe('warn')
+    expect(judgeInvalidArguments('t', 'omit x', result({ content: [], isError: true }), '2025-11-25').status).toBe('pass')
+    expect(judgeInvalidArguments('t', 'omit x', result({ content: [] }), '2025-11-25').status).toBe('fail')
+  })
+
+  it('builds arguments the schema itself rejects, or none', () => {
+    const required = invalidArgumentsFor({ inputSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } }, '2025-11-25')
+    expect(required).toEqual({ args: {}, why: 'omit the required property "a"' })
+    const typed = invalidArgumentsFor({ inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, '2025-11-25')
+    expect(typed?.args).toEqual({ n: 'mcp-conformance' })
+    expect(invalidArgumentsFor({ inputSchema: { type: 'object' } }, '2025-11-25')).toBeUndefined()
+  })
+
+  it('a user call: shape, structured content, and the task-only rule', () => {
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }
+    const ok = judgeUserCall('t', tool, result({ content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } }), '2025-11-25', {})
+    expect(byId(ok)).toEqual({ 'tools/call/t': 'pass', 'tools/call/t/structured-content': 'pass' })
+    const wrong = judgeUserCall('t', tool, result({ content: [{ type: 'text' }], structuredContent: { n: 'one' } }), '2025-11-25', {})
+    expect(byId(wrong)).toEqual({ 'tools/call/t': 'fail', 'tools/call/t/structured-content': 'fail' })
+    const taskOnly = { name: 'q', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } }
+    const caps = { tasks: { requests: { tools: { call: {} } } } }
+    expect(judgeUserCall('q', taskOnly, error(-32601), '2025-11-25', caps)[0]?.status).toBe('pass')
+    expect(judgeUserCall('q', taskOnly, result({ content: [], isError: true }), '2025-11-25', caps)[0]?.status).toBe('fail')
+    expect(judgeUserCall('missing', undefined, undefined, '2025-11-25', {})[0]).toMatchObject({ status: 'fail', message: expect.stringMatching(/^Not testable/) })
+  })
+
+  it('content validators name the broken field', () => {
+    expect(callResultProblems({ content: [{ type: 'image', data: 'x' }] })).toEqual(['content[0] (image) has no string "mimeType"'])
+    expect(promptResultProblems({ messages: [{ role: 'system', content: { type: 'text', text: 'x' } }] })).toEqual(['messages[0].role is not "user" or "assistant"'])
+  })
+})
+
+describe('lists and pagination', () => {
+  const obs = (over: Partial<ListObservation>): ListObservation => ({ kind: 'tools', pages: [result({ tools: [] })], items: [], stop: 'end', cursors: [], pageCap: 100, ...over })
+
+  it.each([
+    [obs({}), 'pass', 'skip'],
+    [obs({ pages: [result({}), result({})], cursors: ['c'], items: [{ name: 'a' }] }), 'pass', 'pass'],
+    [obs({ stop: 'repeated-cursor', cursors: ['c', 'c'] }), 'pass', 'fail'],
+    [obs({ stop: 'page-cap' }), 'pass', 'fail'],
+    [obs({ items: [{ title: 'no name' }] }), 'fail', 'skip'],
+    [obs({ stop: 'failed', pages: [error(-32603)] }), 'fail', 'fail'],
+  ])('%# list=%s pagination=%s', (observation, list, pagination) => {
+    expect(byId(judgeList(observation, '2025-11-25'))).toEqual({ 'tools/list': list, 'tools/pagination': pagination })
+  })
+})
+
+describe('wire helpers', () => {
+  it('the SSE parser handles events split across chunks, CRLF and comments', () => {
+    const parser = new SseParser()
+    const chunks = [': keep-alive\r\nid: 1\r\ndata: {"a"', ':1}\r', '\n\r\nevent: message\ndata: x\ndata: y\n', '\n']
+    const events = chunks.flatMap((c) => parser.push(c))
+    expect(events).toEqual([
+      { event: 'message', data: '{"a":1}', id: '1' },
+      { event: 'message', data: 'x\ny', id: '1' },
+    ])
+  })
+
+  it('evidence is bounded: long strings and arrays are cut and marked', () => {
+    const cut = excerpt({ s: 'x'.repeat(3_000), a: Array.from({ length: 150 }, (_, i) => i) }) as { s: string; a: unknown[] }
+    expect(cut.s).toMatch(/… \[1000 more characters\]$/)
+    expect(cut.a).toHaveLength(101)
+    expect(cut.a[100]).toBe('… [50 more items]')
+  })
+})

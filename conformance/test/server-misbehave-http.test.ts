@@ -1,0 +1,119 @@
+/**
+ * Deliberately broken HTTP servers, one fault each. Every fault is compared with a control run
+ * of the same server without it: the checks that change must be exactly the ones that should.
+ */
+import { McpError, ErrorCode, CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SuiteResult } from '../src/model.ts'
+import { runServerSuite } from '../src/server/run.ts'
+import { delta, startRawHttp, startSdkHttp, statuses, type RawHttpFault } from './server-helpers.ts'
+
+type Page = { tools: unknown[]; nextCursor?: string }
+
+const echo = (name = 'echo', inputSchema: unknown = { type: 'object', properties: { text: { type: 'string' } } }) => ({ name, description: `${name} tool`, inputSchema })
+
+/** A low-level SDK Server whose tools/list answer is whatever `pages` says (no validation). */
+function toolServer(pages: (cursor: string | undefined) => Page): () => Server {
+  return () => {
+    const server = new Server({ name: 'sdk-fixture', version: '1.0.0' }, { capabilities: { tools: {} } })
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => pages(request.params?.cursor) as never)
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
+    })
+    return server
+  }
+}
+
+async function runAgainst(start: () => Promise<{ url: string; close: () => Promise<void> }>, timeoutMs = 10_000): Promise<SuiteResult> {
+  const server = await start()
+  try {
+    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, { requestTimeoutMs: timeoutMs })
+  } finally {
+    await server.close()
+  }
+}
+
+describe('SDK low-level Server faults in tools/list', () => {
+  let control: SuiteResult
+  beforeAll(async () => {
+    control = await runAgainst(() => startSdkHttp(toolServer(() => ({ tools: [echo('echo'), echo('other')] }))))
+  })
+
+  it('the control run has no failures and no harness errors', () => {
+    const flagged = control.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id)
+    expect(flagged).toEqual([])
+    expect(statuses(control)['tools/pagination']).toBe('skip')
+  })
+
+  it('duplicate names: names-unique warns and the bridge projection fails, nothing else changes', async () => {
+    const variant = await runAgainst(() => startSdkHttp(toolServer(() => ({ tools: [echo('echo'), echo('echo')] }))))
+    expect(delta(control, variant)).toEqual({ 'tools/names-unique': 'warn', 'tools/bridge-projection': 'fail' })
+    expect(variant.checks.find((c) => c.id === 'tools/bridge-projection')?.message).toContain('refuses the whole list')
+  })
+
+  it('an invalid inputSchema: only tools/input-schema fails', async () => {
+    const broken = echo('other', { type: 'object', properties: { text: { type: 'strin' } } })
+    const variant = await runAgainst(() => startSdkHttp(toolServer(() => ({ tools: [echo('echo'), broken] }))))
+    expect(delta(control, variant)).toEqual({ 'tools/input-schema': 'fail' })
+    expect(variant.checks.find((c) => c.id === 'tools/input-schema')?.message).toMatch(/"other": does not compile/)
+  })
+
+  it('a cursor that repeats: only tools/pagination fails, and the run still ends', async () => {
+    const pages = (cursor: string | undefined): Page => (cursor === undefined ? { tools: [echo('echo')], nextCursor: 'again' } : { tools: [echo('other')], nextCursor: 'again' })
+    const variant = await runAgainst(() => startSdkHttp(toolServer(pages)))
+    expect(delta(control, variant)).toEqual({ 'tools/pagination': 'fail' })
+    expect(variant.checks.find((c) => c.id === 'tools/pagination')?.message).toContain('came back a second time')
+  })
+
+  it('invalid names under 2025-11-25: only names-valid warns, and the projection rewrites them', async () => {
+    const variant = await runAgainst(() => startSdkHttp(toolServer(() => ({ tools: [echo('echo'), echo('has space/slash')] }))))
+    expect(delta(control, variant)).toEqual({ 'tools/names-valid': 'warn' })
+    const projection = variant.checks.find((c) => c.id === 'tools/bridge-projection')
+    expect(projection?.message).toMatch(/"has space\/slash" → mcp__sdk-fixture__has_space_slash_[0-9a-f]{12}/)
+  })
+})
+
+describe('raw node:http transport faults', () => {
+  let control: SuiteResult
+  beforeAll(async () => {
+    control = await runAgainst(() => startRawHttp('none'))
+  })
+
+  it('the control server passes every HTTP check', () => {
+    const http = control.checks.filter((c) => c.id.startsWith('http/'))
+    expect(http.length).toBe(10)
+    expect(http.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([])
+    expect(control.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error')).toEqual([])
+  })
+
+  const cases: Array<[RawHttpFault, Record<string, string>]> = [
+    ['notification-200', { 'http/notification-accepted': 'fail' }],
+    ['text-plain', { 'http/post-response-type': 'fail' }],
+    ['accept-batch', { 'http/batch-rejected': 'warn' }],
+    ['no-origin-check', { 'http/origin-rejected': 'warn' }],
+  ]
+  it.each(cases)('%s is flagged by exactly %j', async (fault, expected) => {
+    const variant = await runAgainst(() => startRawHttp(fault))
+    expect(delta(control, variant)).toEqual(expected)
+  })
+
+  it('a tools/list that never answers becomes a bounded failure, not a hang', async () => {
+    const variant = await runAgainst(() => startRawHttp('hang-tools-list'), 500)
+    const list = variant.checks.find((c) => c.id === 'tools/list')
+    expect(list).toMatchObject({ status: 'fail', message: 'page 1 got no response within 500 ms' })
+    expect(variant.checks.filter((c) => c.status === 'error')).toEqual([])
+    // Everything downstream of the list is "not testable", never silently skipped.
+    expect(variant.checks.find((c) => c.id === 'tools/names-unique')).toMatchObject({ status: 'fail', message: 'Not testable: tools/list failed' })
+  })
+
+  it('an unreachable URL is a harness error (exit 2), not a verdict on a server', async () => {
+    const server = await startRawHttp('none')
+    await server.close()
+    const suite = await runServerSuite({ kind: 'http', url: server.url, headers: {} })
+    expect(suite.checks).toHaveLength(1)
+    expect(suite.checks[0]).toMatchObject({ id: 'lifecycle/initialize', status: 'error' })
+  })
+})
+
+afterAll(() => undefined)

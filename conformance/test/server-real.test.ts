@@ -1,0 +1,154 @@
+/**
+ * The server checks against real reference servers, over stdio and HTTP. Every run must end
+ * with zero harness errors; the assertions pin real outcomes, including each genuine deviation.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { applyBaseline, loadBaseline } from '../src/baseline.ts'
+import type { SuiteResult } from '../src/model.ts'
+import type { ProjectionRow } from '../src/server/evaluate/projection.ts'
+import { runServerSuite } from '../src/server/run.ts'
+import { everythingTarget } from '../src/server/target.ts'
+import { serverEntry, startEverythingHttp, statuses } from './server-helpers.ts'
+
+const errors = (suite: SuiteResult) => suite.checks.filter((c) => c.status === 'error')
+const check = (suite: SuiteResult, id: string) => {
+  const found = suite.checks.find((c) => c.id === id)
+  if (!found) throw new Error(`no check ${id} in ${suite.checks.map((c) => c.id).join(', ')}`)
+  return found
+}
+
+describe('server-everything over stdio', () => {
+  let suite: SuiteResult
+  beforeAll(async () => {
+    const { target, calls } = everythingTarget()
+    suite = await runServerSuite(target, { calls })
+  })
+
+  it('runs without harness errors, and check ids are unique', () => {
+    expect(errors(suite)).toEqual([])
+    expect(new Set(suite.checks.map((c) => c.id)).size).toBe(suite.checks.length)
+    expect(suite.transport).toBe('stdio')
+  })
+
+  it('negotiates the latest revision and lists 13 uniquely named tools', () => {
+    expect(check(suite, 'lifecycle/protocol-version').message).toContain('2025-11-25')
+    expect(check(suite, 'tools/list').message).toBe('13 tools on 1 page')
+    expect(check(suite, 'tools/names-unique').status).toBe('pass')
+    expect(check(suite, 'tools/names-valid').status).toBe('pass')
+  })
+
+  it('projects every name verbatim and leaves out the task-only tool', () => {
+    const projection = check(suite, 'tools/bridge-projection')
+    expect(projection.status).toBe('pass')
+    const rows = (projection.details as { rows: ProjectionRow[] }).rows
+    expect(rows).toHaveLength(13)
+    expect(rows.find((r) => r.raw === 'echo')).toEqual({ raw: 'echo', public: 'mcp__mcp-servers_everything__echo', change: 'verbatim', bridged: true })
+    expect(rows.filter((r) => !r.bridged)).toEqual([
+      { raw: 'simulate-research-query', public: 'mcp__mcp-servers_everything__simulate-research-query', change: 'verbatim', bridged: false, reason: 'requires task-based execution' },
+    ])
+    expect(check(suite, 'tools/task-support').message).toContain('simulate-research-query can only be called as a task')
+  })
+
+  it('flags the genuine deviations: isError for an unknown tool, and for a plain call of the task-only tool', () => {
+    expect(check(suite, 'tools/call-unknown-tool')).toMatchObject({ status: 'warn', message: expect.stringContaining('isError result') })
+    expect(check(suite, 'tools/call/simulate-research-query')).toMatchObject({ status: 'fail', message: expect.stringContaining('must get JSON-RPC error -32601') })
+  })
+
+  it('the default baseline lists exactly its failures: nothing unexpected, nothing stale', async () => {
+    const loaded = await loadBaseline(fileURLToPath(new URL('../examples/default.baseline.yaml', import.meta.url)))
+    if (!loaded.ok) throw new Error(loaded.error)
+    const { suites, stale } = applyBaseline([suite], loaded.entries)
+    expect(stale).toEqual([])
+    expect(suites[0]!.checks.filter((c) => c.status === 'fail' && !c.expected)).toEqual([])
+  })
+
+  it('validates structuredContent of the allowed calls and rejects invalid arguments', () => {
+    expect(check(suite, 'tools/call/echo').status).toBe('pass')
+    expect(check(suite, 'tools/call/get-structured-content/structured-content').status).toBe('pass')
+    expect(check(suite, 'tools/call-invalid-arguments')).toMatchObject({ status: 'pass', message: expect.stringContaining('"echo"') })
+  })
+
+  it('judges the stdio transport clean and cites the spec for every verdict', () => {
+    expect(check(suite, 'stdio/stdout-only-jsonrpc').status).toBe('pass')
+    expect(check(suite, 'stdio/exit-on-stdin-close').status).toBe('pass')
+    expect(check(suite, 'stdio/no-orphans').status).toBe('pass')
+    const uncited = suite.checks.filter((c) => c.status !== 'skip' && !c.spec)
+    expect(uncited.map((c) => c.id)).toEqual([])
+  })
+})
+
+describe('server-everything over Streamable HTTP', () => {
+  let suite: SuiteResult
+  let server: Awaited<ReturnType<typeof startEverythingHttp>>
+  beforeAll(async () => {
+    server = await startEverythingHttp()
+    suite = await runServerSuite({ kind: 'http', url: server.url, headers: {} }, { calls: [{ name: 'echo', arguments: { message: 'hi' } }] })
+  })
+  afterAll(() => server?.close())
+
+  it('runs without harness errors', () => {
+    expect(errors(suite)).toEqual([])
+    expect(suite.transport).toBe('http')
+  })
+
+  it('gets the session basics right', () => {
+    const s = statuses(suite)
+    expect(s).toMatchObject({
+      'http/post-response-type': 'pass',
+      'http/notification-accepted': 'pass',
+      'http/session-id': 'pass',
+      'http/session-required': 'pass',
+      'http/protocol-version-header': 'pass',
+      'http/protocol-version-invalid': 'pass',
+    })
+  })
+
+  it('flags the genuine HTTP deviations of the SDK 1.x transport', () => {
+    expect(statuses(suite)).toMatchObject({
+      'http/session-unknown': 'warn',
+      'http/batch-rejected': 'warn',
+      'http/origin-rejected': 'warn',
+      'http/session-delete': 'fail',
+    })
+    expect(check(suite, 'http/session-delete').message).toContain('got HTTP 400; it must get 404')
+  })
+})
+
+describe('server-filesystem and server-memory over stdio', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-fs-'))
+    await writeFile(join(dir, 'hello.txt'), 'hello\n')
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  it('server-filesystem: 14 tools, only the unknown-tool warning, and an allowed read', async () => {
+    const suite = await runServerSuite(
+      { kind: 'stdio', command: process.execPath, args: [serverEntry('server-filesystem'), dir] },
+      { calls: [{ name: 'read_text_file', arguments: { path: join(dir, 'hello.txt') } }] },
+    )
+    expect(errors(suite)).toEqual([])
+    expect(check(suite, 'tools/list').message).toBe('14 tools on 1 page')
+    const flagged = suite.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)
+    expect(flagged).toEqual(['tools/call-unknown-tool'])
+    expect(check(suite, 'tools/call/read_text_file/structured-content').status).toBe('pass')
+    expect(check(suite, 'resources/list').status).toBe('skip')
+  })
+
+  it('server-memory: tools and resources, nothing called without permission', async () => {
+    const suite = await runServerSuite(
+      { kind: 'stdio', command: process.execPath, args: [serverEntry('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+    )
+    expect(errors(suite)).toEqual([])
+    expect(check(suite, 'tools/list').message).toBe('9 tools on 1 page')
+    expect(check(suite, 'resources/read').status).toBe('pass')
+    expect(check(suite, 'tools/call-invalid-arguments').status).toBe('skip')
+    const calls = suite.checks.flatMap((c) => c.wire ?? []).filter((w) => JSON.stringify(w).includes('"tools/call"'))
+    // The only tools/call the kit made on its own is the one to a tool that does not exist.
+    expect(calls.every((w) => JSON.stringify(w).includes('mcp-conformance-no-such-tool'))).toBe(true)
+  })
+})
