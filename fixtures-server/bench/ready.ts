@@ -1,0 +1,74 @@
+/**
+ * Start-to-ready timings of a fixture, median of RUNS runs each:
+ *   node --import tsx fixtures-server/bench/ready.ts [runs]
+ * stdio: spawn until the SDK client finished initialize. HTTP process: spawn until the readiness
+ * line, and until a client finished initialize. HTTP in process: startHttpFixture until resolved,
+ * and until a client finished initialize.
+ */
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { fixtureCommand, loadBehaviourFile, spawnHttpFixture, startHttpFixture } from '../src/index.ts'
+
+const RUNS = Number(process.argv[2] ?? 10)
+const file = fileURLToPath(new URL('../examples/names.yaml', import.meta.url))
+
+const client = () => new Client({ name: 'bench', version: '1.0.0' })
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+async function stdio(): Promise<number> {
+  const start = performance.now()
+  const c = client()
+  await c.connect(new StdioClientTransport({ ...fixtureCommand(file), stderr: 'ignore' }))
+  const ready = performance.now() - start
+  await c.close()
+  return ready
+}
+
+async function httpProcess(): Promise<[number, number]> {
+  const start = performance.now()
+  const fixture = await spawnHttpFixture(file)
+  const line = performance.now() - start
+  const c = client()
+  await c.connect(new StreamableHTTPClientTransport(new URL(fixture.url)))
+  const connected = performance.now() - start
+  await c.close()
+  await fixture.close()
+  return [line, connected]
+}
+
+async function httpInProcess(): Promise<[number, number]> {
+  const behaviour = loadBehaviourFile(file)
+  const start = performance.now()
+  const fixture = await startHttpFixture(behaviour)
+  const listening = performance.now() - start
+  const c = client()
+  await c.connect(new StreamableHTTPClientTransport(new URL(fixture.url)))
+  const connected = performance.now() - start
+  await c.close()
+  await fixture.close()
+  return [listening, connected]
+}
+
+const results: Record<string, number[]> = {}
+const add = (name: string, value: number) => (results[name] ??= []).push(value)
+for (let i = 0; i < RUNS; i++) {
+  add('stdio: spawn -> initialized', await stdio())
+  const [line, connected] = await httpProcess()
+  add('http process: spawn -> readiness line', line)
+  add('http process: spawn -> initialized', connected)
+  const [listening, initialized] = await httpInProcess()
+  add('http in-process: start -> listening', listening)
+  add('http in-process: start -> initialized', initialized)
+}
+const width = Math.max(...Object.keys(results).map((name) => name.length))
+console.log(`median of ${RUNS} runs (min..max), ms`)
+for (const [name, values] of Object.entries(results)) {
+  const fmt = (n: number) => n.toFixed(0)
+  console.log(`${name.padEnd(width)}  ${fmt(median(values)).padStart(5)}  (${fmt(Math.min(...values))}..${fmt(Math.max(...values))})`)
+}

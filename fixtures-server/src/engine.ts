@@ -1,0 +1,272 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolRequest,
+  type JSONRPCMessage,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
+} from '@modelcontextprotocol/sdk/types.js'
+import { renderResult, type CancellationRecord, type FixtureStatus } from './content.ts'
+import { paginate } from './pagination.ts'
+import type { Behaviour, ToolSpec } from './schema.ts'
+import { TapTransport } from './tap.ts'
+import { planTimeline } from './timeline.ts'
+import { Timers } from './timers.ts'
+import { ToolSet } from './tool-set.ts'
+import type { WireLog } from './wire.ts'
+
+/** What an edge provides: how to die, where stderr goes, which environment names exist. */
+export interface Host {
+  /** End the fixture. `drain`: responses already sent should reach the client first. */
+  exit(code: number, drain: boolean): void
+  stderr(line: string): void
+  envNames(): string[]
+}
+
+export interface EngineOptions {
+  host: Host
+  /** This start's number, from the state file; 1 when starts are not counted. */
+  start?: number
+  wire?: WireLog
+}
+
+export const GENERATION_META_KEY = 'fixture/generation'
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
+
+interface RequestRecord {
+  method: string
+  tool?: string
+  answered: boolean
+}
+
+interface Session {
+  server: Server
+  requests: Map<string | number, RequestRecord>
+  initialized: boolean
+}
+
+/** A JSON-RPC error with exactly this code and message (McpError would prefix the message). */
+class ScriptedError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+const never = () => new Promise<never>(() => {})
+
+/**
+ * One engine per fixture; its behaviour is data. Every client connection (the stdio pipe, or one
+ * HTTP session) gets its own SDK Server, while tools, counters, the list_changed timeline and the
+ * crash script are shared.
+ */
+export class FixtureEngine {
+  readonly tools: ToolSet
+  private readonly sessions = new Set<Session>()
+  private readonly timers = new Timers()
+  private readonly cancellations: CancellationRecord[] = []
+  private readonly start: number
+  private readonly misbehaving: boolean
+  private calls = 0
+  private answeredCalls = 0
+  private timelineStarted = false
+  private anyInitialized = false
+
+  constructor(
+    readonly behaviour: Behaviour,
+    private readonly options: EngineOptions,
+  ) {
+    this.tools = new ToolSet(behaviour.tools)
+    this.start = options.start ?? 1
+    const starts = behaviour.crash?.starts
+    this.misbehaving = starts === undefined || this.start <= starts
+  }
+
+  /** Start-up noise, then the crash script's clock. */
+  begin(): void {
+    for (const line of this.behaviour.stderr ?? []) this.options.host.stderr(line)
+    const crash = this.behaviour.crash
+    if (!crash || !this.misbehaving) return
+    if (crash.onStart) return this.exit(crash.exitCode, false)
+    if (crash.afterMs !== undefined) this.timers.schedule(crash.afterMs, () => this.exit(crash.exitCode, false))
+  }
+
+  /**
+   * Serves one client connection. `holdStandalone`: keep server-initiated messages until the
+   * client has a stream for them (HTTP).
+   */
+  async connect(transport: Transport, holdStandalone = false): Promise<TapTransport> {
+    const { name, version, instructions, listChanged } = this.behaviour
+    const server = new Server(
+      { name, version },
+      { capabilities: { tools: listChanged?.capability ? { listChanged: true } : {} }, instructions },
+    )
+    const session: Session = { server, requests: new Map(), initialized: false }
+    const tap = new TapTransport(
+      transport,
+      {
+        received: (message) => this.received(session, message),
+        sending: (message) => this.options.wire?.record('send', message),
+        sent: (message) => this.sent(session, message),
+      },
+      holdStandalone,
+    )
+    server.setRequestHandler(ListToolsRequestSchema, (request) => this.listTools(request.params?.cursor))
+    // Server checks tools/call results against the SDK schema; registering on Protocol directly
+    // lets a script send invalid base64 or unknown block types exactly as written.
+    Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request: CallToolRequest, extra: Extra) =>
+      this.callTool(request, extra),
+    )
+    server.oninitialized = () => this.initialized(session)
+    server.onclose = () => this.sessions.delete(session)
+    server.onerror = (error) => this.options.host.stderr(`[mcp-fixture] ${error.message}`)
+    this.sessions.add(session)
+    await server.connect(tap)
+    return tap
+  }
+
+  status(): FixtureStatus {
+    return {
+      start: this.start,
+      calls: this.calls,
+      generation: this.tools.generation,
+      cancellations: [...this.cancellations],
+      sessions: this.sessions.size,
+    }
+  }
+
+  /** Stops every clock and closes every session. */
+  async close(): Promise<void> {
+    this.timers.stop()
+    await Promise.all([...this.sessions].map((session) => session.server.close().catch(() => {})))
+  }
+
+  private exit(code: number, drain: boolean): void {
+    if (this.timers.isStopped) return
+    this.timers.stop()
+    this.options.host.exit(code, drain)
+  }
+
+  private received(session: Session, message: JSONRPCMessage): boolean {
+    this.options.wire?.record('recv', message)
+    if ('method' in message && 'id' in message) {
+      const tool = message.method === 'tools/call' ? String(message.params?.name) : undefined
+      session.requests.set(message.id, { method: message.method, tool, answered: false })
+      if (this.misbehaving && this.behaviour.crash?.hangOn.includes(message.method)) return false
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      const { requestId, reason } = (message.params ?? {}) as { requestId: string | number; reason?: string }
+      const record = session.requests.get(requestId)
+      this.cancellations.push({ requestId, reason, method: record?.method, tool: record?.tool, answered: record?.answered ?? false })
+    }
+    return true
+  }
+
+  private sent(session: Session, message: JSONRPCMessage): void {
+    if ('method' in message || !('id' in message) || message.id === undefined) return
+    const record = session.requests.get(message.id)
+    if (!record || record.answered) return
+    record.answered = true
+    if (record.method === 'tools/call') this.callAnswered(record.tool)
+  }
+
+  private callAnswered(tool: string | undefined): void {
+    this.answeredCalls++
+    const { listChanged, crash } = this.behaviour
+    if (listChanged && (listChanged.afterCalls === this.answeredCalls || (tool !== undefined && listChanged.onTool === tool))) {
+      this.startTimeline()
+    }
+    if (this.misbehaving && crash?.afterCalls === this.answeredCalls) this.exit(crash.exitCode, true)
+  }
+
+  private initialized(session: Session): void {
+    session.initialized = true
+    const listChanged = this.behaviour.listChanged
+    if (this.anyInitialized || !listChanged) return
+    this.anyInitialized = true
+    if (listChanged.afterCalls === undefined && listChanged.onTool === undefined) {
+      this.timers.schedule(listChanged.afterMs ?? 0, () => this.startTimeline())
+    }
+  }
+
+  private startTimeline(): void {
+    const spec = this.behaviour.listChanged
+    if (!spec || this.timelineStarted) return
+    this.timelineStarted = true
+    const events = planTimeline(spec)
+    const t0 = Date.now()
+    let next = 0
+    // Everything due runs in one turn, in plan order; then one timer for the next due event.
+    const run = () => {
+      const elapsed = Date.now() - t0
+      while (next < events.length && events[next]!.atMs <= elapsed) {
+        const event = events[next++]!
+        if ('notify' in event) this.notifyListChanged()
+        else this.tools.apply(event.apply)
+      }
+      if (next < events.length) this.timers.schedule(events[next]!.atMs - elapsed, run)
+    }
+    run()
+  }
+
+  private notifyListChanged(): void {
+    const meta = this.behaviour.listChanged?.generation ? { params: { _meta: { [GENERATION_META_KEY]: this.tools.generation } } } : {}
+    for (const session of this.sessions) {
+      if (!session.initialized) continue
+      session.server
+        .notification({ method: 'notifications/tools/list_changed', ...meta })
+        .catch((error: Error) => this.options.host.stderr(`[mcp-fixture] list_changed not sent: ${error.message}`))
+    }
+  }
+
+  private listTools(cursor: string | undefined): ServerResult {
+    const result = paginate(this.tools.list(), this.behaviour.pagination, cursor, this.behaviour.seed)
+    if (!result.ok) throw new ScriptedError(-32602, result.message)
+    const { items, nextCursor } = result.page
+    const meta = this.behaviour.listChanged?.generation ? { _meta: { [GENERATION_META_KEY]: this.tools.generation } } : {}
+    return { tools: items, ...(nextCursor !== undefined && { nextCursor }), ...meta } as ServerResult
+  }
+
+  private async callTool(request: CallToolRequest, extra: Extra): Promise<ServerResult> {
+    const { name, arguments: args } = request.params
+    this.calls++
+    const tool = this.tools.find(name)
+    if (!tool) throw new ScriptedError(-32602, `Unknown tool: ${name}`)
+    for (const line of [tool.stderr ?? []].flat()) this.options.host.stderr(line)
+    if (tool.exit !== undefined) {
+      this.exit(tool.exit === true ? (this.behaviour.crash?.exitCode ?? 1) : tool.exit, false)
+      return never()
+    }
+    if (tool.delayMs) await this.timers.sleep(tool.delayMs, extra.signal)
+    if (tool.progress) await this.reportProgress(tool.progress, extra)
+    if (tool.hang || extra.signal.aborted) return never()
+    if (tool.error) throw new ScriptedError(tool.error.code, tool.error.message, tool.error.data)
+    const { host } = this.options
+    return renderResult(tool.result, {
+      seed: this.behaviour.seed,
+      tool: name,
+      args,
+      envNames: () => host.envNames(),
+      status: () => this.status(),
+    }) as ServerResult
+  }
+
+  private async reportProgress({ intervalMs, durationMs }: NonNullable<ToolSpec['progress']>, extra: Extra): Promise<void> {
+    const token = extra._meta?.progressToken
+    const total = Math.max(1, Math.floor(durationMs / intervalMs))
+    for (let progress = 1; progress <= total; progress++) {
+      await this.timers.sleep(intervalMs, extra.signal)
+      if (extra.signal.aborted) return
+      if (token !== undefined) {
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total } })
+      }
+    }
+  }
+}

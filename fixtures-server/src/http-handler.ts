@@ -1,0 +1,161 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import type { FixtureEngine } from './engine.ts'
+import { prng, randomHex } from './prng.ts'
+import type { FaultSpec, HttpSpec } from './schema.ts'
+import type { TapTransport } from './tap.ts'
+
+/** What the edge should do with a request: answer it, or destroy the connection. */
+export type HttpOutcome = { response: Response } | { drop: true }
+
+interface HttpSession {
+  transport: WebStandardStreamableHTTPServerTransport
+  tap: TapTransport
+  posts: number
+}
+
+const jsonError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
+
+/**
+ * The fixture's Streamable HTTP endpoint as `Request -> outcome`, socket-free so it can also run
+ * inside an msw handler. HTTP faults are decided here, before the SDK transport sees the request.
+ */
+export class FixtureHttpHandler {
+  private readonly sessions = new Map<string, HttpSession>()
+  private readonly faultHits = new Map<FaultSpec, number>()
+  private readonly parked = new Set<() => void>()
+  private posts = 0
+  private sessionCount = 0
+  private closed = false
+
+  constructor(
+    private readonly engine: FixtureEngine,
+    private readonly spec: HttpSpec | undefined = engine.behaviour.http,
+    /** Mixed into session ids so a restarted fixture does not reuse its predecessor's. */
+    private readonly start = 1,
+  ) {}
+
+  /** For fetch-level hosts (msw): a dropped connection becomes a network error. */
+  async fetch(request: Request): Promise<Response> {
+    const outcome = await this.handle(request)
+    return 'drop' in outcome ? Response.error() : outcome.response
+  }
+
+  async handle(request: Request): Promise<HttpOutcome> {
+    if (this.closed) return { drop: true }
+    const auth = this.spec?.auth
+    if (auth && request.headers.get(auth.header) !== auth.value) {
+      return { response: jsonError(401, -32001, 'Unauthorized', { 'www-authenticate': 'Bearer realm="mcp-fixture"' }) }
+    }
+    const text = request.method === 'POST' ? await request.text() : undefined
+    const body = text === undefined ? undefined : parseJson(text)
+    const { method, tool } = firstCall(body)
+    const sessionId = request.headers.get('mcp-session-id')
+    let session = sessionId ? this.sessions.get(sessionId) : undefined
+    if (sessionId && !session) return { response: jsonError(404, -32001, 'Session not found') }
+    // Every POST of a session counts towards its expiry, faulted ones too.
+    if (session && request.method === 'POST' && ++session.posts > (this.spec?.sessionRequests ?? Infinity)) {
+      await this.expire(session)
+      return { response: jsonError(404, -32001, 'Session not found') }
+    }
+    if (request.method === 'POST') {
+      const fault = this.matchFault(++this.posts, method, tool)
+      if (fault?.action === 'fail') return { response: jsonError(fault.status, -32603, `Scripted HTTP ${fault.status}`) }
+      if (fault?.action === 'drop') return { drop: true }
+      if (fault?.action === 'never') return new Promise((resolve) => this.parked.add(() => resolve({ drop: true })))
+    }
+    if (!session) {
+      if (method !== 'initialize') return { response: jsonError(400, -32000, 'Bad Request: No valid session ID provided') }
+      session = await this.openSession()
+      session.posts = 1
+    }
+    const forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: text })
+    const response = await session.transport.handleRequest(forwarded, body === undefined ? undefined : { parsedBody: body })
+    // A refused initialize (bad headers) leaves a session nobody can reach.
+    if (session.transport.sessionId === undefined) await session.transport.close().catch(() => {})
+    if (request.method === 'GET' && response.ok && response.body) return { response: this.watchStream(session, response) }
+    return { response }
+  }
+
+  /** Ends every session and releases requests parked by `never` faults (their sockets are dropped). */
+  async close(): Promise<void> {
+    this.closed = true
+    for (const release of this.parked) release()
+    this.parked.clear()
+    await Promise.all([...this.sessions.values()].map((session) => session.transport.close().catch(() => {})))
+    this.sessions.clear()
+  }
+
+  private matchFault(post: number, method: string | undefined, tool: string | undefined): FaultSpec | undefined {
+    for (const fault of this.spec?.faults ?? []) {
+      if (fault.request !== undefined && fault.request !== post) continue
+      if (fault.method !== undefined && fault.method !== method) continue
+      if (fault.tool !== undefined && (method !== 'tools/call' || fault.tool !== tool)) continue
+      const hits = this.faultHits.get(fault) ?? 0
+      if (fault.times !== undefined && hits >= fault.times) continue
+      this.faultHits.set(fault, hits + 1)
+      return fault
+    }
+    return undefined
+  }
+
+  private async openSession(): Promise<HttpSession> {
+    const random = prng(this.engine.behaviour.seed, this.start * 1000 + ++this.sessionCount)
+    const session = {} as HttpSession
+    session.posts = 0
+    session.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => uuidFrom(randomHex(random, 32)),
+      onsessioninitialized: (id) => void this.sessions.set(id, session),
+      onsessionclosed: (id) => void this.sessions.delete(id),
+    })
+    session.tap = await this.engine.connect(session.transport, true)
+    return session
+  }
+
+  private async expire(session: HttpSession): Promise<void> {
+    if (session.transport.sessionId) this.sessions.delete(session.transport.sessionId)
+    await session.transport.close().catch(() => {})
+  }
+
+  /** Tells the tap when the client's standalone stream opens and ends. */
+  private watchStream(session: HttpSession, response: Response): Response {
+    const reader = response.body!.getReader()
+    const ended = () => session.tap.streamClosed()
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read()
+        if (!done) return controller.enqueue(value)
+        ended()
+        controller.close()
+      },
+      cancel(reason) {
+        ended()
+        return reader.cancel(reason)
+      },
+    })
+    void session.tap.streamOpened()
+    return new Response(body, { status: response.status, headers: response.headers })
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The method (and tool, for tools/call) of a POST's first JSON-RPC message. */
+function firstCall(body: unknown): { method?: string; tool?: string } {
+  const first = (Array.isArray(body) ? body[0] : body) as { method?: unknown; params?: { name?: unknown } } | undefined
+  if (!first || typeof first !== 'object' || typeof first.method !== 'string') return {}
+  const name = first.params?.name
+  return { method: first.method, tool: typeof name === 'string' ? name : undefined }
+}
+
+const uuidFrom = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`

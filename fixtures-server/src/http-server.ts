@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { FixtureStatus } from './content.ts'
+import { FixtureEngine } from './engine.ts'
+import { FixtureHttpHandler } from './http-handler.ts'
+import { parseBehaviour } from './parse.ts'
+import { prepareRuntime, type RuntimeOptions } from './runtime.ts'
+import type { Behaviour, BehaviourInput } from './schema.ts'
+import type { WireLog } from './wire.ts'
+
+export interface HttpFixtureOptions extends RuntimeOptions {
+  /** Default 0: the OS picks a free port. Reuse a port to "restart" a fixture at the same URL. */
+  port?: number
+  /** Scripted stderr lines; in-process fixtures drop them unless told where they go. */
+  stderr?: (line: string) => void
+  /** Environment names the `env` block reports; default the names in process.env. */
+  envNames?: () => string[]
+  /** Called once the fixture has died by script (after it closed), e.g. to exit a CLI process. */
+  onExit?: (code: number) => void
+}
+
+export interface HttpFixture {
+  /** `http://127.0.0.1:<port>/mcp` */
+  url: string
+  port: number
+  /** In memory when `memoryWire` was asked for. */
+  wire?: WireLog
+  /** Settles with the scripted exit code when the fixture "crashes"; an in-process crash closes the listener. */
+  exited: Promise<number>
+  status(): FixtureStatus
+  close(): Promise<void>
+}
+
+/** How long a draining exit waits for answers already on their way out. */
+const DRAIN_LIMIT_MS = 500
+
+/**
+ * A Streamable HTTP fixture on a real 127.0.0.1 socket. Scripted crashes close the listener and
+ * every connection (the process survives, so tests can host many fixtures).
+ */
+export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, options: HttpFixtureOptions = {}): Promise<HttpFixture> {
+  const parsed = parseBehaviour(behaviour)
+  const runtime = prepareRuntime(parsed, options)
+  const sockets = new Set<Socket>()
+  const inFlight = new Set<Promise<void>>()
+  let resolveExited!: (code: number) => void
+  const exited = new Promise<number>((resolve) => (resolveExited = resolve))
+  let down = false
+  let crashing: Promise<void> | undefined
+
+  const engine = new FixtureEngine(parsed, {
+    start: runtime.start,
+    wire: runtime.wire,
+    host: {
+      exit: (code, drain) => void (crashing ??= crash(code, drain)),
+      stderr: options.stderr ?? (() => {}),
+      envNames: options.envNames ?? (() => Object.keys(process.env)),
+    },
+  })
+  const handler = new FixtureHttpHandler(engine, parsed.http, runtime.start)
+
+  const server = createServer((req, res) => {
+    const done = serve(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end()
+      else res.destroy()
+    })
+    // GET streams stay open for the whole session; only answers are worth draining.
+    if (req.method !== 'GET') {
+      inFlight.add(done)
+      void done.finally(() => inFlight.delete(done))
+    }
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
+    if (url.pathname !== '/mcp') return void res.writeHead(404).end()
+    const outcome = await handler.handle(await toRequest(req, url))
+    if ('drop' in outcome) return void req.socket.destroy()
+    await writeResponse(res, outcome.response)
+  }
+
+  async function shutdown(): Promise<void> {
+    if (down) return
+    down = true
+    await handler.close()
+    await engine.close()
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
+  }
+
+  async function crash(code: number, drain: boolean): Promise<void> {
+    if (drain) await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, DRAIN_LIMIT_MS))])
+    await shutdown()
+    resolveExited(code)
+    options.onExit?.(code)
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  engine.begin()
+  // A crash at start is over before anyone hears of the fixture (a CLI exits before its ready line).
+  if (crashing) await crashing
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    wire: runtime.wire,
+    exited,
+    status: () => engine.status(),
+    close: shutdown,
+  }
+}
+
+async function toRequest(req: IncomingMessage, url: URL): Promise<Request> {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item)
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+  const chunks: Buffer[] = []
+  if (hasBody) for await (const chunk of req) chunks.push(chunk as Buffer)
+  return new Request(url, { method: req.method, headers, body: hasBody ? new Uint8Array(Buffer.concat(chunks)) : undefined })
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => (headers[name] = value))
+  res.writeHead(response.status, headers)
+  // SSE clients wait for headers before the first event, which may be far away.
+  res.flushHeaders()
+  if (!response.body) return void res.end()
+  const reader = response.body.getReader()
+  res.once('close', () => void reader.cancel().catch(() => {}))
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    res.write(value)
+  }
+  res.end()
+}

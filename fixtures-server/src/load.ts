@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { parse } from 'yaml'
+import { parseBehaviour } from './parse.ts'
+import type { Behaviour } from './schema.ts'
+
+/**
+ * Reads a YAML or JSON behaviour file. Relative `wire` and `crash.stateFile` paths are taken
+ * from the file's folder, so a behaviour means the same thing whatever the working directory.
+ */
+export function loadBehaviourFile(path: string): Behaviour {
+  let value: unknown
+  try {
+    value = parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new Error(`Cannot read fixture behaviour ${path}: ${(error as Error).message}`)
+  }
+  return resolvePaths(parseBehaviour(value, `behaviour ${path}`), dirname(resolve(path)))
+}
+
+export function resolvePaths(behaviour: Behaviour, base: string): Behaviour {
+  const from = (path: string | undefined) => (path === undefined || isAbsolute(path) ? path : resolve(base, path))
+  const crash = behaviour.crash && { ...behaviour.crash, stateFile: from(behaviour.crash.stateFile) }
+  return { ...behaviour, wire: from(behaviour.wire), ...(crash && { crash }) }
+}

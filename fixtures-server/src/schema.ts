@@ -1,0 +1,237 @@
+import { z } from 'zod'
+
+/**
+ * The behaviour format: everything a fixture does is data validated here. Objects are strict, so
+ * a typo is an error naming its path. README.md documents every key with an example.
+ */
+
+const ms = z.int().min(0)
+const positive = z.int().min(1)
+const exitCode = z.int().min(0).max(255)
+const JsonObject = z.record(z.string(), z.json())
+
+export const IMAGE_FORMATS = ['png', 'jpeg', 'webp', 'gif'] as const
+/** Formats that can be padded to an exact byte size and stay decodable. */
+export const PADDABLE_FORMATS = ['png', 'jpeg', 'gif'] as const
+
+const TextBlock = z
+  .strictObject({ type: z.literal('text'), text: z.string().optional(), bytes: ms.optional() })
+  .refine((b) => (b.text === undefined) !== (b.bytes === undefined), 'give exactly one of text or bytes')
+
+const ImageBlock = z
+  .strictObject({
+    type: z.literal('image'),
+    format: z.enum(IMAGE_FORMATS).optional(),
+    /** Raw base64 (or not) sent as is, instead of a generated image. */
+    data: z.string().optional(),
+    /** Overrides the declared type, e.g. PNG bytes declared image/jpeg. */
+    mimeType: z.string().optional(),
+    size: z.int().min(1).max(64).optional(),
+    /** Pad the generated image to exactly this many bytes (still a valid image). */
+    bytes: positive.optional(),
+    repeat: positive.optional(),
+  })
+  .refine((b) => (b.format === undefined) !== (b.data === undefined), 'give exactly one of format or data')
+  .refine((b) => b.data === undefined || b.mimeType !== undefined, { message: 'data needs a mimeType', path: ['mimeType'] })
+  .refine((b) => b.bytes === undefined || (PADDABLE_FORMATS as readonly string[]).includes(b.format ?? ''), {
+    message: `bytes works with format ${PADDABLE_FORMATS.join(', ')}`,
+    path: ['bytes'],
+  })
+
+const AudioBlock = z
+  .strictObject({
+    type: z.literal('audio'),
+    format: z.literal('wav').optional(),
+    data: z.string().optional(),
+    mimeType: z.string().optional(),
+  })
+  .refine((b) => (b.format === undefined) !== (b.data === undefined), 'give exactly one of format or data')
+  .refine((b) => b.data === undefined || b.mimeType !== undefined, { message: 'data needs a mimeType', path: ['mimeType'] })
+
+const ResourceBlock = z
+  .strictObject({
+    type: z.literal('resource'),
+    uri: z.string(),
+    mimeType: z.string().optional(),
+    text: z.string().optional(),
+    blob: z.string().optional(),
+  })
+  .refine((b) => (b.text === undefined) !== (b.blob === undefined), 'give exactly one of text or blob')
+
+const ResourceLinkBlock = z.strictObject({
+  type: z.literal('resource_link'),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+})
+
+export const BLOCK_TYPES = ['text', 'image', 'audio', 'resource', 'resource_link', 'echo', 'env', 'status', 'raw'] as const
+
+export const BlockSchema = z.discriminatedUnion('type', [
+  TextBlock,
+  ImageBlock,
+  AudioBlock,
+  ResourceBlock,
+  ResourceLinkBlock,
+  /** A text block with the call's arguments as JSON. */
+  z.strictObject({ type: z.literal('echo') }),
+  /** A text block listing the environment variable NAMES the fixture sees (never values). */
+  z.strictObject({ type: z.literal('env'), prefix: z.string().optional() }),
+  /** A text block with the fixture's status as JSON (calls, generation, cancellations, starts). */
+  z.strictObject({ type: z.literal('status') }),
+  /** Any JSON sent verbatim as a content block, e.g. an unknown block type. */
+  z.strictObject({ type: z.literal('raw'), value: z.json() }),
+])
+
+const ResultSchema = z.strictObject({
+  content: z.array(BlockSchema).default([]),
+  isError: z.boolean().optional(),
+  structuredContent: z.json().optional(),
+  _meta: JsonObject.optional(),
+})
+
+const toolShape = {
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  /** Absent: `{type: object}`. null: omitted from the listing. Anything else is sent verbatim. */
+  inputSchema: z.json().optional(),
+  outputSchema: z.json().optional(),
+  annotations: JsonObject.optional(),
+  execution: z.strictObject({ taskSupport: z.enum(['forbidden', 'optional', 'required']) }).optional(),
+  result: ResultSchema.optional(),
+  /** Answer with this JSON-RPC error instead of a result. */
+  error: z.strictObject({ code: z.int(), message: z.string(), data: z.json().optional() }).optional(),
+  delayMs: ms.optional(),
+  /** notifications/progress every intervalMs for durationMs (when the call has a progressToken). */
+  progress: z.strictObject({ intervalMs: positive, durationMs: ms }).optional(),
+  /** Never answer (a cancellation is still recorded). */
+  hang: z.boolean().optional(),
+  /** Kill the process in the middle of the call: true uses crash.exitCode (default 1). */
+  exit: z.union([z.literal(true), exitCode]).optional(),
+  /** Written to stderr on every call. */
+  stderr: z.union([z.string(), z.array(z.string())]).optional(),
+}
+
+const OUTCOMES = ['result', 'error', 'hang', 'exit'] as const
+
+export const ToolSchema = z
+  .strictObject(toolShape)
+  .refine((t) => OUTCOMES.filter((k) => t[k] !== undefined && t[k] !== false).length <= 1, {
+    message: `choose at most one of ${OUTCOMES.join(', ')}`,
+  })
+
+/** A change to existing tools: every given field replaces the tool's own. */
+const ToolUpdateSchema = z.strictObject({ ...toolShape, name: z.string() })
+
+const StepSchema = z.strictObject({
+  /** 1-based number of the notification this step belongs to. */
+  at: positive,
+  add: z.array(ToolSchema).optional(),
+  remove: z.array(z.string()).optional(),
+  rename: z.array(z.strictObject({ from: z.string(), to: z.string() })).optional(),
+  update: z.array(ToolUpdateSchema).optional(),
+  /** Apply this step's changes this long after its notification ("notify before ready"). */
+  lagMs: ms.optional(),
+})
+
+const ListChangedSchema = z
+  .strictObject({
+    /** Advertise `tools.listChanged` in the capabilities (notifications are sent either way). */
+    capability: z.boolean().default(true),
+    /** Start the timeline this long after the first client is initialized (the default trigger). */
+    afterMs: ms.optional(),
+    /** Start once the Nth tools/call has been answered. */
+    afterCalls: positive.optional(),
+    /** Start once a call to this tool has been answered. */
+    onTool: z.string().optional(),
+    /** How many notifications; default: the last step's `at`, or 1. */
+    count: ms.optional(),
+    intervalMs: ms.default(0),
+    /** Default lag between a notification and its step's changes. */
+    lagMs: ms.default(0),
+    /** Put the list generation in tools/list and notification `_meta` ("fixture/generation"). */
+    generation: z.boolean().default(false),
+    steps: z.array(StepSchema).default([]),
+  })
+  .refine((l) => [l.afterMs, l.afterCalls, l.onTool].filter((v) => v !== undefined).length <= 1, {
+    message: 'choose at most one trigger: afterMs, afterCalls or onTool',
+  })
+
+const PaginationSchema = z.strictObject({
+  pageSize: positive,
+  /** repeat: from the second page on, nextCursor is the cursor just received, forever. */
+  cursor: z.enum(['opaque', 'repeat']).default('opaque'),
+  /** Empty pages chained after the last real one (long cursor chains). */
+  emptyPages: ms.default(0),
+  /** Requests for this page (2 = the first cursor) answer -32602 Invalid cursor. */
+  failPage: z.int().min(2).optional(),
+})
+
+const CrashSchema = z.strictObject({
+  exitCode: exitCode.default(1),
+  onStart: z.boolean().default(false),
+  afterMs: ms.optional(),
+  /** Exit once the Nth tools/call has been answered. */
+  afterCalls: positive.optional(),
+  /** Requests never answered, e.g. initialize or tools/list. */
+  hangOn: z.array(z.string()).default([]),
+  /** Misbehave (exit and hang) only on the first N starts, counted in the state file. */
+  starts: positive.optional(),
+  /** Where starts are counted; MCP_FIXTURE_STATE overrides it. */
+  stateFile: z.string().optional(),
+})
+
+const FaultSchema = z
+  .strictObject({
+    /** The Nth POST to the endpoint (1-based; GET streams are not counted, their timing races). */
+    request: positive.optional(),
+    /** The JSON-RPC method of a POST (the first message of a batch). */
+    method: z.string().optional(),
+    /** A tools/call of this tool. */
+    tool: z.string().optional(),
+    action: z.enum(['fail', 'drop', 'never']),
+    status: z.int().min(400).max(599).default(500),
+    /** Fire for the first N matches only; default every match. */
+    times: positive.optional(),
+  })
+  .refine((f) => f.request !== undefined || f.method !== undefined || f.tool !== undefined, 'give request, method or tool')
+
+const HttpSchema = z.strictObject({
+  /** 401 unless this header carries this value. */
+  auth: z.strictObject({ header: z.string(), value: z.string() }).optional(),
+  /** A session serves this many POSTs (initialize included), then it is gone: 404. */
+  sessionRequests: positive.optional(),
+  faults: z.array(FaultSchema).default([]),
+})
+
+export const BehaviourSchema = z.strictObject({
+  name: z.string().default('mcp-fixture'),
+  version: z.string().default('0.0.0'),
+  description: z.string().optional(),
+  instructions: z.string().optional(),
+  seed: z.int().default(1),
+  tools: z.array(ToolSchema).default([]),
+  pagination: PaginationSchema.optional(),
+  listChanged: ListChangedSchema.optional(),
+  crash: CrashSchema.optional(),
+  http: HttpSchema.optional(),
+  /** Lines written to stderr at start. */
+  stderr: z.array(z.string()).optional(),
+  /** JSONL wire log path; MCP_FIXTURE_WIRE overrides it. */
+  wire: z.string().optional(),
+})
+
+export type Behaviour = z.output<typeof BehaviourSchema>
+export type BehaviourInput = z.input<typeof BehaviourSchema>
+export type ToolSpec = z.output<typeof ToolSchema>
+export type ToolUpdate = z.output<typeof ToolUpdateSchema>
+export type BlockSpec = z.output<typeof BlockSchema>
+export type StepSpec = z.output<typeof StepSchema>
+export type ListChangedSpec = z.output<typeof ListChangedSchema>
+export type PaginationSpec = z.output<typeof PaginationSchema>
+export type CrashSpec = z.output<typeof CrashSchema>
+export type HttpSpec = z.output<typeof HttpSchema>
+export type FaultSpec = z.output<typeof FaultSchema>
