@@ -43,7 +43,11 @@ export class Session {
     // Registered before connect so a list_changed that races the first sync is queued, not lost.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
     client.onclose = () => session.reportLost('the connection closed')
-    client.onerror = () => {} // Per-request failures surface on the request; stray lines are not fatal.
+    // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
+    // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
+    client.onerror = (error) => {
+      if (isServerGone(error)) session.reportLost(errorMessage(error))
+    }
     try {
       await withAbortScope([deadline], (signal) => client.connect(handle.transport, { signal, timeout: config.connectTimeoutMs }))
     } catch (error) {
@@ -155,6 +159,11 @@ export class Session {
 /** The server refused our credentials; a new session would be refused the same way. */
 export function isAuthFailure(error: unknown): error is StreamableHTTPError & { code: 401 | 403 } {
   return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+}
+
+/** Transport errors (not request errors) that mean the server can no longer be reached. */
+export function isServerGone(error: unknown): boolean {
+  return (error instanceof TypeError && /fetch failed/i.test(error.message)) || /Failed to reconnect SSE stream/.test(errorMessage(error))
 }
 
 /** Failures that mean the server is gone rather than that one request went wrong. */
