@@ -4,8 +4,13 @@
  * caller's turn signal) aborting later would send notifications/cancelled for requests that were
  * answered long ago. Each request gets a scope, released as soon as the request settles.
  */
-export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withAbortScope<T>(
+  parents: AbortSignal[],
+  task: (signal: AbortSignal) => Promise<T>,
+  ceiling?: { ms: number; reason: string },
+): Promise<T> {
   const controller = new AbortController()
+  const timer = ceiling && setTimeout(() => controller.abort(ceiling.reason), ceiling.ms).unref()
   const links = parents.map((parent) => {
     const follow = () => controller.abort(parent.reason)
     if (parent.aborted) follow()
@@ -15,6 +20,7 @@ export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: A
   try {
     return await task(controller.signal)
   } finally {
+    clearTimeout(timer)
     for (const unlink of links) unlink()
   }
 }

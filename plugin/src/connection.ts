@@ -224,17 +224,16 @@ export class ServerConnection {
     if (session !== this.session || this.disposed) return
     const plan = planTools(config.serverName, listed, config.limits)
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
-    const definitions = plan.tools.map((tool) =>
-      createDefinition(tool, {
-        serverName: config.serverName,
-        invoke: (raw, args, exec) => this.invoke(raw, args, exec),
-        limits: config.limits,
-        imageServices: this.options.imageServices ?? (() => ({})),
-        warn: (message) => this.log.warn(message),
-      }),
-    )
-    this.options.tools.swap(definitions)
-    this.log.debug('registered %d tools', definitions.length)
+    const options = {
+      serverName: config.serverName,
+      invoke: (raw: string, args: Record<string, unknown>, exec: ToolExecution) => this.invoke(raw, args, exec),
+      limits: config.limits,
+      imageServices: this.options.imageServices ?? (() => ({})),
+      warn: (message: string) => this.log.warn(message),
+    }
+    const entries = plan.tools.map((tool) => ({ name: tool.publicName, signature: JSON.stringify(tool), create: () => createDefinition(tool, options) }))
+    this.options.tools.swap(entries)
+    this.log.debug('registered %d tools', entries.length)
   }
 
   private unavailableReason(): string {

@@ -93,20 +93,25 @@ export class Session {
     const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
     // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
-    const ceiling = new AbortController()
-    const timer = setTimeout(() => ceiling.abort(`exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`), maxTotalTimeoutMs).unref()
+    const ceiling = { ms: maxTotalTimeoutMs, reason: `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)` }
+    let scope: AbortSignal | undefined
     try {
-      return await withAbortScope([exec.signal, ceiling.signal], (signal) =>
-        this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
-          signal,
-          timeout: toolCallTimeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: () => {},
-        }),
+      return await withAbortScope(
+        [exec.signal],
+        (signal) => {
+          scope = signal
+          return this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
+            signal,
+            timeout: toolCallTimeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: () => {},
+          })
+        },
+        ceiling,
       )
     } catch (error) {
       if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: error })
-      if (ceiling.signal.aborted) {
+      if (scope?.aborted && scope.reason === ceiling.reason) {
         throw new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) despite progress; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
       }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -120,8 +125,6 @@ export class Session {
         throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
       }
       throw this.explain(error, `${rawName} failed`)
-    } finally {
-      clearTimeout(timer)
     }
   }
 

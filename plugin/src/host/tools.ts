@@ -24,43 +24,77 @@ declare module 'cordis' {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
+/** Calls made without a signal share this one; it never aborts. */
+const NEVER_ABORTED = new AbortController().signal
 
 /**
- * The reference `tools` service. Each registration is an effect of the calling plugin, so
- * disposing that plugin removes its tools. Registration is synchronous: a plugin that swaps a
- * whole generation in one synchronous block is never observed half-applied.
+ * The reference `tools` service. Registrations belong to the calling plugin: disposing that
+ * plugin removes its tools. Registration is synchronous, so a plugin that swaps a whole
+ * generation in one synchronous block is never observed half-applied.
+ *
+ * Cordis hands every caller a tracing proxy of the service (that is how `this.ctx` is the
+ * caller's context), so the methods touch `this` once and do their work on the plain `state`.
  */
 export class ToolRegistry extends Service implements ToolsService {
-  private readonly definitions = new Map<string, ToolDefinition>()
-  private readonly postExecute = new Set<PostExecuteHook>()
-  private changeQueued = false
+  private readonly state: RegistryState
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
+    this.state = new RegistryState((names) => ctx.root.emit('tools/change', names))
   }
 
   register(definition: ToolDefinition): () => void {
+    return this.state.register(definition, this.ctx)
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.state.definitions.get(name)
+  }
+
+  list(): ToolSchema[] {
+    return this.state.list()
+  }
+
+  /** Adds a post-execute policy for as long as the calling plugin lives. */
+  onPostExecute(hook: PostExecuteHook): () => void {
+    const hooks = this.state.postExecute
+    const dispose = this.ctx.effect(() => {
+      hooks.add(hook)
+      return () => hooks.delete(hook)
+    }, 'tools:post-execute')
+    return () => void dispose()
+  }
+
+  execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
+    return this.state.execute(name, args, options)
+  }
+}
+
+class RegistryState {
+  readonly definitions = new Map<string, ToolDefinition>()
+  readonly postExecute = new Set<PostExecuteHook>()
+  /** The names each calling fiber registered; one Cordis effect per fiber, not per tool. */
+  private readonly owners = new Map<object, Set<string>>()
+  private changeQueued = false
+
+  constructor(private readonly emitChange: (names: string[]) => void) {}
+
+  register(definition: ToolDefinition, caller: Context): () => void {
     const { name } = definition
     if (!TOOL_NAME.test(name)) {
       throw new BridgeError(`tool name "${name}" is invalid: use 1-64 characters from A-Z a-z 0-9 _ -`, 'INVALID_ARGS')
     }
-    if (this.definitions.has(name)) {
-      throw new BridgeError(`tool "${name}" is already registered`, 'NAME_CONFLICT')
-    }
-    const dispose = this.ctx.effect(() => {
-      this.definitions.set(name, definition)
+    if (this.definitions.has(name)) throw new BridgeError(`tool "${name}" is already registered`, 'NAME_CONFLICT')
+    const owned = this.ownedBy(caller)
+    this.definitions.set(name, definition)
+    owned.add(name)
+    this.queueChange()
+    return () => {
+      if (this.definitions.get(name) !== definition) return
+      this.definitions.delete(name)
+      owned.delete(name)
       this.queueChange()
-      return () => {
-        if (this.definitions.get(name) !== definition) return
-        this.definitions.delete(name)
-        this.queueChange()
-      }
-    }, `tools:${name}`)
-    return () => void dispose()
-  }
-
-  get(name: string): ToolDefinition | undefined {
-    return this.definitions.get(name)
+    }
   }
 
   list(): ToolSchema[] {
@@ -69,16 +103,7 @@ export class ToolRegistry extends Service implements ToolsService {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   }
 
-  /** Adds a post-execute policy for as long as the calling plugin lives. */
-  onPostExecute(hook: PostExecuteHook): () => void {
-    const dispose = this.ctx.effect(() => {
-      this.postExecute.add(hook)
-      return () => this.postExecute.delete(hook)
-    }, 'tools:post-execute')
-    return () => void dispose()
-  }
-
-  async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
+  async execute(name: string, args: unknown, options: ExecuteOptions): Promise<ToolResult> {
     const definition = this.definitions.get(name)
     if (!definition) return failure('UNKNOWN_TOOL', `unknown tool "${name}"`)
     const input = args ?? {}
@@ -87,7 +112,7 @@ export class ToolRegistry extends Service implements ToolsService {
     if (violations.length) {
       return failure('INVALID_ARGS', `invalid arguments for "${name}": ${violations.join('; ')}`)
     }
-    const signal = options.signal ?? new AbortController().signal
+    const signal = options.signal ?? NEVER_ABORTED
     if (signal.aborted) return failure('ABORTED', `call to "${name}" was aborted before it started`)
     const exec: ToolExecution = { callId: randomUUID(), name, arguments: input, signal, route: options.route }
 
@@ -104,12 +129,28 @@ export class ToolRegistry extends Service implements ToolsService {
     return finalized ? { ...result, content: finalized } : result
   }
 
+  private ownedBy(caller: Context): Set<string> {
+    const fiber = caller.fiber
+    let owned = this.owners.get(fiber)
+    if (owned) return owned
+    const names = new Set<string>()
+    this.owners.set(fiber, names)
+    caller.effect(() => () => {
+      this.owners.delete(fiber)
+      for (const name of names) this.definitions.delete(name)
+      if (names.size) this.queueChange()
+      names.clear()
+    }, 'tools:registrations')
+    owned = names
+    return owned
+  }
+
   private queueChange(): void {
     if (this.changeQueued) return
     this.changeQueued = true
     queueMicrotask(() => {
       this.changeQueued = false
-      this.ctx.root.emit('tools/change', [...this.definitions.keys()])
+      this.emitChange([...this.definitions.keys()])
     })
   }
 }
@@ -124,6 +165,7 @@ function renderJson(value: unknown): ContentBlock[] {
 
 /** The caller is released when its signal aborts, even if the tool ignores the signal. */
 function untilAborted<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === NEVER_ABORTED) return task
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new BridgeError(`aborted: ${errorMessage(signal.reason)}`, 'ABORTED'))
     if (signal.aborted) return onAbort()

@@ -1,0 +1,42 @@
+import { Context } from 'cordis'
+import { describe, expect, it } from 'vitest'
+import { ToolRegistry, type ToolDefinition } from '../src/index.ts'
+import { ToolSet, type GenerationEntry } from '../src/tool-set.ts'
+
+async function setup() {
+  const ctx = new Context()
+  await ctx.plugin(ToolRegistry)
+  const built: string[] = []
+  const entry = (name: string, version = 1): GenerationEntry => ({
+    name,
+    signature: `${name}@${version}`,
+    create: (): ToolDefinition => {
+      built.push(`${name}@${version}`)
+      return { name, description: `v${version}`, parameters: { type: 'object' }, execute: async () => version }
+    },
+  })
+  return { ctx, built, entry, set: new ToolSet((definition) => ctx.tools.register(definition)) }
+}
+
+describe('ToolSet', () => {
+  it('re-registers only the tools that changed, keeping the others in place', async () => {
+    const { ctx, built, entry, set } = await setup()
+    set.swap([entry('a'), entry('b'), entry('c')])
+    const before = ctx.tools.get('a')
+    set.swap([entry('a'), entry('b', 2), entry('d')])
+    expect(built).toEqual(['a@1', 'b@1', 'c@1', 'b@2', 'd@1'])
+    expect(ctx.tools.get('a')).toBe(before)
+    expect(ctx.tools.get('b')?.description).toBe('v2')
+    expect(ctx.tools.list().map((t) => t.name)).toEqual(['a', 'b', 'd'])
+  })
+
+  it('restores the previous generation when a name is taken, then reports', async () => {
+    const { ctx, entry, set } = await setup()
+    set.swap([entry('a'), entry('b')])
+    ctx.tools.register({ name: 'taken', description: 'foreign', parameters: { type: 'object' }, execute: async () => 0 })
+    expect(() => set.swap([entry('a'), entry('b', 2), entry('new'), entry('taken')])).toThrow(/kept the previous 2 tools: tool "taken" is already registered/)
+    expect(ctx.tools.list().map((t) => `${t.name}:${t.description}`)).toEqual(['a:v1', 'b:v1', 'taken:foreign'])
+    set.clear()
+    expect(ctx.tools.list().map((t) => t.name)).toEqual(['taken'])
+  })
+})
