@@ -49,7 +49,8 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   }, 'mcp-client.serverName')
 
   const logger = ctx.logger(`mcp:${config.serverName}`)
-  const tools = new ToolSet((definition) => ctx.tools.register(definition))
+  // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.
+  const tools = new ToolSet(ctx.tools)
   const connection = new ServerConnection({
     config,
     logger,

@@ -1,5 +1,5 @@
 import { BridgeError, errorMessage } from './errors.ts'
-import type { ToolDefinition } from './host/types.ts'
+import type { ToolDefinition, ToolsService } from './host/types.ts'
 
 /**
  * One tool of a generation. `signature` changes whenever anything about the tool changes; the
@@ -26,7 +26,23 @@ interface Registered {
 export class ToolSet {
   private active = new Map<string, Registered>()
 
-  constructor(private readonly register: (definition: ToolDefinition) => () => void) {}
+  private readonly registerAll: (definitions: ToolDefinition[]) => Array<() => void>
+
+  /** Uses the registry's all-or-nothing `registerMany` when it has one, else `register` one by one. */
+  constructor(registry: Pick<ToolsService, 'register' | 'registerMany'>) {
+    this.registerAll = registry.registerMany
+      ? (definitions) => registry.registerMany!(definitions)
+      : (definitions) => {
+          const disposers: Array<() => void> = []
+          try {
+            for (const definition of definitions) disposers.push(registry.register(definition))
+          } catch (error) {
+            for (const dispose of disposers) dispose()
+            throw error
+          }
+          return disposers
+        }
+  }
 
   get names(): string[] {
     return [...this.active.keys()]
@@ -41,22 +57,19 @@ export class ToolSet {
       else removed.push(current)
     }
     for (const entry of removed) entry.dispose()
-    const added: Registered[] = []
+    const fresh = [...next].filter(([name]) => !kept.has(name)).map(([, entry]) => ({ signature: entry.signature, definition: entry.create() }))
+    let disposers: Array<() => void>
     try {
-      for (const [name, entry] of next) {
-        if (kept.has(name)) continue
-        const definition = entry.create()
-        added.push({ signature: entry.signature, definition, dispose: this.register(definition) })
-      }
+      disposers = this.registerAll(fresh.map((entry) => entry.definition))
     } catch (error) {
-      for (const entry of added) entry.dispose()
-      for (const entry of removed) kept.set(entry.definition.name, { ...entry, dispose: this.register(entry.definition) })
+      const restored = this.registerAll(removed.map((entry) => entry.definition))
+      removed.forEach((entry, i) => kept.set(entry.definition.name, { ...entry, dispose: restored[i]! }))
       this.active = kept
       throw new BridgeError(`tool registration failed, kept the previous ${kept.size} tools: ${errorMessage(error)}`, 'NAME_CONFLICT', {
         cause: error,
       })
     }
-    for (const entry of added) kept.set(entry.definition.name, entry)
+    fresh.forEach((entry, i) => kept.set(entry.definition.name, { ...entry, dispose: disposers[i]! }))
     this.active = kept
   }
 

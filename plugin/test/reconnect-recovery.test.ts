@@ -65,7 +65,7 @@ describe('reconnect against real crashing servers', () => {
     const config = (Config as unknown as (input: unknown) => ConfigType)(
       raw(rawServerScript(), { initialDelayMs: 100, maxDelayMs: 1_000, maxAttempts: 2 }),
     )
-    connection = new ServerConnection({ config, logger: root.logger('mcp:flaky') as Logger, tools: new ToolSet((d) => root.tools.register(d)), clock })
+    connection = new ServerConnection({ config, logger: root.logger('mcp:flaky') as Logger, tools: new ToolSet(root.tools), clock })
     const c = connection
     await c.ready
     const crashAndRecover = async () => {

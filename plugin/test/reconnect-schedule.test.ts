@@ -62,7 +62,7 @@ async function supervise(config: ConfigType) {
   attachConsoleLogger(root, { level: 'debug', write: (line) => logs.push(line) })
   await root.plugin(ToolRegistry)
   const clock = new ManualClock()
-  const tools = new ToolSet((definition) => root!.tools.register(definition))
+  const tools = new ToolSet(root!.tools)
   connection = new ServerConnection({ config, logger: root.logger('mcp:crashy') as Logger, tools, clock })
   return { clock, logs, connection }
 }

@@ -40,6 +40,17 @@ describe('ToolRegistry', () => {
     expect(() => ctx.tools.register(echo('x'.repeat(65)))).toThrow(/invalid/)
   })
 
+  it('registers a batch all or nothing', async () => {
+    const ctx = await registry()
+    ctx.tools.register(echo('taken'))
+    expect(() => ctx.tools.registerMany([echo('one'), echo('taken'), echo('two')])).toThrow(/"taken" is already registered/)
+    expect(() => ctx.tools.registerMany([echo('dup'), echo('dup')])).toThrow(/"dup" is already registered/)
+    expect(ctx.tools.list().map((t) => t.name)).toEqual(['taken'])
+    const [disposeOne] = ctx.tools.registerMany([echo('one'), echo('two')])
+    disposeOne!()
+    expect(ctx.tools.list().map((t) => t.name)).toEqual(['taken', 'two'])
+  })
+
   it('removes a plugin’s tools when that plugin is disposed, and only those', async () => {
     const ctx = await registry()
     const a = ctx.plugin({ inject: ['tools'], apply: (c: Context) => void c.tools.register(echo('from_a')) })

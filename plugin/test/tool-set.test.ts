@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ToolRegistry, type ToolDefinition } from '../src/index.ts'
 import { ToolSet, type GenerationEntry } from '../src/tool-set.ts'
 
-async function setup() {
+async function setup(batch = true) {
   const ctx = new Context()
   await ctx.plugin(ToolRegistry)
   const built: string[] = []
@@ -15,12 +15,17 @@ async function setup() {
       return { name, description: `v${version}`, parameters: { type: 'object' }, execute: async () => version }
     },
   })
-  return { ctx, built, entry, set: new ToolSet((definition) => ctx.tools.register(definition)) }
+  // Hosts without registerMany get the same all-or-nothing swap, one register() at a time.
+  const registry = batch ? ctx.tools : { register: (definition: ToolDefinition) => ctx.tools.register(definition) }
+  return { ctx, built, entry, set: new ToolSet(registry) }
 }
 
-describe('ToolSet', () => {
+describe.each([
+  ['with registerMany', true],
+  ['with register only', false],
+])('ToolSet %s', (_label, batch) => {
   it('re-registers only the tools that changed, keeping the others in place', async () => {
-    const { ctx, built, entry, set } = await setup()
+    const { ctx, built, entry, set } = await setup(batch)
     set.swap([entry('a'), entry('b'), entry('c')])
     const before = ctx.tools.get('a')
     set.swap([entry('a'), entry('b', 2), entry('d')])
@@ -31,7 +36,7 @@ describe('ToolSet', () => {
   })
 
   it('restores the previous generation when a name is taken, then reports', async () => {
-    const { ctx, entry, set } = await setup()
+    const { ctx, entry, set } = await setup(batch)
     set.swap([entry('a'), entry('b')])
     ctx.tools.register({ name: 'taken', description: 'foreign', parameters: { type: 'object' }, execute: async () => 0 })
     expect(() => set.swap([entry('a'), entry('b', 2), entry('new'), entry('taken')])).toThrow(/kept the previous 2 tools: tool "taken" is already registered/)

@@ -44,7 +44,15 @@ export class ToolRegistry extends Service implements ToolsService {
   }
 
   register(definition: ToolDefinition): () => void {
-    return this.state.register(definition, this.ctx)
+    return this.state.registerMany([definition], this.ctx)[0]!
+  }
+
+  /**
+   * Registers several tools at once, all or none: every name is checked before the first is
+   * added. Returns one dispose function per definition, in order.
+   */
+  registerMany(definitions: readonly ToolDefinition[]): Array<() => void> {
+    return this.state.registerMany(definitions, this.ctx)
   }
 
   get(name: string): ToolDefinition | undefined {
@@ -79,22 +87,29 @@ class RegistryState {
 
   constructor(private readonly emitChange: (names: string[]) => void) {}
 
-  register(definition: ToolDefinition, caller: Context): () => void {
-    const { name } = definition
-    if (!TOOL_NAME.test(name)) {
-      throw new BridgeError(`tool name "${name}" is invalid: use 1-64 characters from A-Z a-z 0-9 _ -`, 'INVALID_ARGS')
+  registerMany(definitions: readonly ToolDefinition[], caller: Context): Array<() => void> {
+    const batch = new Set<string>()
+    for (const { name } of definitions) {
+      if (!TOOL_NAME.test(name)) {
+        throw new BridgeError(`tool name "${name}" is invalid: use 1-64 characters from A-Z a-z 0-9 _ -`, 'INVALID_ARGS')
+      }
+      if (this.definitions.has(name) || batch.has(name)) throw new BridgeError(`tool "${name}" is already registered`, 'NAME_CONFLICT')
+      batch.add(name)
     }
-    if (this.definitions.has(name)) throw new BridgeError(`tool "${name}" is already registered`, 'NAME_CONFLICT')
+    if (!definitions.length) return []
     const owned = this.ownedBy(caller)
-    this.definitions.set(name, definition)
-    owned.add(name)
     this.queueChange()
-    return () => {
-      if (this.definitions.get(name) !== definition) return
-      this.definitions.delete(name)
-      owned.delete(name)
-      this.queueChange()
-    }
+    return definitions.map((definition) => {
+      const { name } = definition
+      this.definitions.set(name, definition)
+      owned.add(name)
+      return () => {
+        if (this.definitions.get(name) !== definition) return
+        this.definitions.delete(name)
+        owned.delete(name)
+        this.queueChange()
+      }
+    })
   }
 
   list(): ToolSchema[] {

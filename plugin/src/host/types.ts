@@ -65,6 +65,8 @@ export type PostExecuteHook = (exec: ToolExecution, result: Readonly<ToolResult>
 
 export interface ToolsService {
   register(definition: ToolDefinition): () => void
+  /** Optional: all-or-nothing registration of many tools; the bridge uses it when offered. */
+  registerMany?(definitions: readonly ToolDefinition[]): Array<() => void>
   get(name: string): ToolDefinition | undefined
   list(): ToolSchema[]
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResult>
