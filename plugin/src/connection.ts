@@ -231,7 +231,7 @@ export class ServerConnection {
       imageServices: this.options.imageServices ?? (() => ({})),
       warn: (message: string) => this.log.warn(message),
     }
-    const entries = plan.tools.map((tool) => ({ name: tool.publicName, signature: JSON.stringify(tool), create: () => createDefinition(tool, options) }))
+    const entries = plan.tools.map((tool) => ({ name: tool.publicName, signature: tool.signature, create: () => createDefinition(tool, options) }))
     this.options.tools.swap(entries)
     this.log.debug('registered %d tools', entries.length)
   }

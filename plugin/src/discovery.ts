@@ -18,6 +18,8 @@ export interface BridgedTool {
   description: string
   inputSchema: JsonSchema
   outputSchema?: JsonSchema
+  /** Changes whenever anything the bridge uses of the tool changes (re-syncs compare it). */
+  signature: string
 }
 
 export interface Quarantined {
@@ -71,7 +73,8 @@ export function planTools(serverName: string, listed: unknown[], limits: Pick<Li
     }
     if (rawNames.has(rawName)) throw invalid(`server listed tool "${rawName}" more than once: invalid tool list`)
     rawNames.add(rawName)
-    const reason = rejectReason(tool, limits)
+    const schemaText = isObject(tool.inputSchema) ? JSON.stringify(tool.inputSchema) : ''
+    const reason = rejectReason(tool, schemaText.length, limits)
     if (reason) {
       quarantined.push({ name: rawName, reason })
       continue
@@ -80,22 +83,24 @@ export function planTools(serverName: string, listed: unknown[], limits: Pick<Li
     const holder = publicNames.get(publicName)
     if (holder !== undefined) throw invalid(`tools "${holder}" and "${rawName}" map to the same public name ${publicName}`)
     publicNames.set(publicName, rawName)
+    const description = boundDescription(tool.description, limits.maxDescriptionChars)
+    const outputSchema = isObject(tool.outputSchema) ? tool.outputSchema : undefined
     tools.push({
       rawName,
       publicName,
-      description: boundDescription(tool.description, limits.maxDescriptionChars),
+      description,
       inputSchema: tool.inputSchema as JsonSchema,
-      ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
+      ...(outputSchema ? { outputSchema } : {}),
+      signature: `${description}\0${schemaText}\0${outputSchema ? JSON.stringify(outputSchema) : ''}`,
     })
   }
   return { tools, quarantined }
 }
 
-function rejectReason(tool: Record<string, unknown>, limits: Pick<LimitsConfig, 'maxSchemaChars'>): string | undefined {
+function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<LimitsConfig, 'maxSchemaChars'>): string | undefined {
   const schema = tool.inputSchema
   if (!isObject(schema)) return 'inputSchema is missing or not an object'
   if (schema.type !== 'object') return 'inputSchema must have type "object"'
-  const size = JSON.stringify(schema).length
   if (size > limits.maxSchemaChars) return `inputSchema is ${size} characters, over limits.maxSchemaChars (${limits.maxSchemaChars})`
   const execution = tool.execution
   if (isObject(execution) && execution.taskSupport === 'required') {
