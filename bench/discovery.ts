@@ -1,0 +1,203 @@
+/**
+ * Discovery at scale: one fixture lists 1,000 or 10,000 tools in pages of 500. Bridge: from
+ * `ctx.plugin(bridge, config)` until the awaited fiber resolves (every tool registered). Raw: a
+ * new SDK client's connect, then `listTools` over every page. Both include connect (initialize);
+ * over in-process HTTP the list phase alone is also reported, from the fixture receiving the first
+ * `tools/list` to the end. Memory: heapUsed after a full GC, before and after, per tool, for the
+ * plugin (everything it keeps per registered tool) and for the raw loop (the listed objects kept).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fixtureCommand, startHttpFixture, wire, type HttpFixture } from '@mcp-bridge/fixtures-server'
+import { discoveryBehaviour } from './behaviours.ts'
+import { bridgeConfig, closeRaw, collectGarbage, connectRaw, listAllRaw, loadBridge, namesOf, startHost, type Host, type ServerTarget } from './host.ts'
+import { row, verdict, type Bench, type Row, type Target } from './model.ts'
+import { formatBytes, formatMs, formatRatio, median, ratio, round } from './stats.ts'
+
+const PAGE_SIZE = 500
+const HTTP_SIZES = [1_000, 10_000]
+const HTTP_TRIALS = 3
+const STDIO_SIZE = 1_000
+const STDIO_TRIALS = 2
+const TARGET_RATIO = 1.5
+/** The plugin's default limits.maxTools: exactly this many must register. */
+const MAX_TOOLS_DEFAULT = 10_000
+
+interface Trial {
+  totalMs: number
+  /** From the fixture receiving the first tools/list to all listed (raw) or registered (bridge). */
+  listMs?: number
+  tools: number
+}
+
+export const discovery: Bench = {
+  id: 'discovery',
+  title: 'Discovery at scale (start to all registered vs raw listTools loop)',
+  async run(log) {
+    const rows: Row[] = []
+    const targets: Target[] = []
+    const figures: Record<string, unknown> = { pageSize: PAGE_SIZE, includesConnect: true }
+    const notes: string[] = []
+    const host = await startHost()
+    try {
+      for (const size of HTTP_SIZES) {
+        log(`discovery: http, ${size} tools, ${HTTP_TRIALS} trials per side`)
+        const bridgeTrials: Trial[] = []
+        const rawTrials: Trial[] = []
+        for (let t = 0; t < HTTP_TRIALS; t++) {
+          // Alternate who goes first.
+          for (const side of t % 2 === 0 ? (['bridge', 'raw'] as const) : (['raw', 'bridge'] as const)) {
+            if (side === 'bridge') bridgeTrials.push(await httpTrial(host, size, 'bridge', `d${size}t${t}`))
+            else rawTrials.push(await httpTrial(host, size, 'raw'))
+          }
+        }
+        const memory = await measureMemory(host, size, log)
+        const b = median(bridgeTrials.map((x) => x.totalMs))
+        const r = median(rawTrials.map((x) => x.totalMs))
+        const bl = median(bridgeTrials.map((x) => x.listMs ?? Number.NaN))
+        const rl = median(rawTrials.map((x) => x.listMs ?? Number.NaN))
+        const total = ratio(b, r)
+        const registered = Math.min(...bridgeTrials.map((x) => x.tools))
+        const holds = Number.isFinite(total) ? total <= TARGET_RATIO && registered === size : null
+        figures[`http${size}`] = {
+          bridgeMs: bridgeTrials.map((x) => round(x.totalMs, 1)),
+          rawMs: rawTrials.map((x) => round(x.totalMs, 1)),
+          bridgeListPhaseMs: bridgeTrials.map((x) => round(x.listMs ?? Number.NaN, 1)),
+          rawListPhaseMs: rawTrials.map((x) => round(x.listMs ?? Number.NaN, 1)),
+          medianRatio: round(total),
+          listPhaseRatio: round(ratio(bl, rl)),
+          registered,
+          memory,
+        }
+        targets.push({ id: `discovery.http.${size}`, description: `http ${size} tools: bridge / raw (median, connect included)`, measured: round(total), limit: TARGET_RATIO, unit: 'x', holds })
+        rows.push(
+          row(`http ${size} tools, start -> registered (median of ${HTTP_TRIALS})`, { bridge: formatMs(b), baseline: formatMs(r), ratio: formatRatio(total), target: `<= ${TARGET_RATIO}x`, holds: verdict(holds) }),
+          row(`http ${size} tools, list phase only`, { bridge: formatMs(bl), baseline: formatMs(rl), ratio: formatRatio(ratio(bl, rl)) }),
+          row(`http ${size} tools, heap per tool`, { bridge: formatBytes(memory.bridgeBytesPerTool), baseline: formatBytes(memory.rawBytesPerTool), ratio: formatRatio(ratio(memory.bridgeBytesPerTool, memory.rawBytesPerTool)) }),
+        )
+        if (size === MAX_TOOLS_DEFAULT) {
+          const exact = registered === MAX_TOOLS_DEFAULT
+          targets.push({ id: 'discovery.maxTools', description: `exactly limits.maxTools (${MAX_TOOLS_DEFAULT}) tools all register`, measured: registered, limit: MAX_TOOLS_DEFAULT, unit: 'tools', holds: exact })
+          rows.push(row(`exactly ${MAX_TOOLS_DEFAULT} (= default maxTools) register`, { bridge: String(registered), target: String(MAX_TOOLS_DEFAULT), holds: verdict(exact) }))
+        }
+      }
+      log(`discovery: stdio, ${STDIO_SIZE} tools, ${STDIO_TRIALS} trials per side`)
+      const stdio = await stdioTrials(host)
+      const b = median(stdio.bridge.map((x) => x.totalMs))
+      const r = median(stdio.raw.map((x) => x.totalMs))
+      const total = ratio(b, r)
+      const registered = Math.min(...stdio.bridge.map((x) => x.tools))
+      const holds = Number.isFinite(total) ? total <= TARGET_RATIO && registered === STDIO_SIZE : null
+      figures[`stdio${STDIO_SIZE}`] = { bridgeMs: stdio.bridge.map((x) => round(x.totalMs, 1)), rawMs: stdio.raw.map((x) => round(x.totalMs, 1)), medianRatio: round(total), registered }
+      targets.push({ id: `discovery.stdio.${STDIO_SIZE}`, description: `stdio ${STDIO_SIZE} tools: bridge / raw (median, spawn included)`, measured: round(total), limit: TARGET_RATIO, unit: 'x', holds })
+      rows.push(row(`stdio ${STDIO_SIZE} tools, spawn -> registered (median of ${STDIO_TRIALS})`, { bridge: formatMs(b), baseline: formatMs(r), ratio: formatRatio(total), target: `<= ${TARGET_RATIO}x`, holds: verdict(holds) }))
+      if (host.logs.length) notes.push(`plugin warnings: ${host.logs.slice(0, 3).join(' | ')}`)
+    } finally {
+      await host.dispose()
+    }
+    return { rows, targets, figures, notes }
+  },
+}
+
+async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw', serverName = 'raw'): Promise<Trial> {
+  const fixture = await startHttpFixture(discoveryBehaviour(size, PAGE_SIZE), { memoryWire: true })
+  try {
+    const target: ServerTarget = { transport: 'http', url: fixture.url }
+    let firstList = Number.NaN
+    void fixture.wire!.waitFor(wire.request('tools/list')).then(() => (firstList = performance.now()))
+    const t0 = performance.now()
+    if (side === 'bridge') {
+      const fiber = loadBridge(host, bridgeConfig(serverName, target, { failOnStartupError: true }))
+      try {
+        await fiber
+        const end = performance.now()
+        return { totalMs: end - t0, listMs: end - firstList, tools: namesOf(host, serverName).length }
+      } finally {
+        await fiber.dispose()
+      }
+    }
+    const client = await connectRaw(target)
+    try {
+      const tools = await listAllRaw(client)
+      const end = performance.now()
+      return { totalMs: end - t0, listMs: end - firstList, tools: tools.length }
+    } finally {
+      await closeRaw(client)
+    }
+  } finally {
+    await fixture.close()
+  }
+}
+
+interface Memory {
+  gc: boolean
+  bridgeBytesPerTool: number
+  rawBytesPerTool: number
+}
+
+/** heapUsed deltas after full GCs; the fixture exists before the first reading, so it cancels out. */
+async function measureMemory(host: Host, size: number, log: (line: string) => void): Promise<Memory> {
+  let fixture: HttpFixture | undefined
+  try {
+    fixture = await startHttpFixture(discoveryBehaviour(size, PAGE_SIZE))
+    const target: ServerTarget = { transport: 'http', url: fixture.url }
+    const gc = collectGarbage()
+    if (!gc) log('discovery: no global.gc (run node with --expose-gc); heap figures include garbage')
+    const before = process.memoryUsage().heapUsed
+    const fiber = loadBridge(host, bridgeConfig('mem', target, { failOnStartupError: true }))
+    await fiber
+    collectGarbage()
+    const bridgeBytes = process.memoryUsage().heapUsed - before
+    await fiber.dispose()
+    collectGarbage()
+    const beforeRaw = process.memoryUsage().heapUsed
+    const client = await connectRaw(target)
+    const tools = await listAllRaw(client)
+    collectGarbage()
+    const rawBytes = process.memoryUsage().heapUsed - beforeRaw
+    if (tools.length !== size) throw new Error(`raw listing returned ${tools.length} tools, expected ${size}`)
+    await closeRaw(client)
+    return { gc, bridgeBytesPerTool: bridgeBytes / size, rawBytesPerTool: rawBytes / tools.length }
+  } finally {
+    await fixture?.close()
+  }
+}
+
+/** stdio: spawn included on both sides (the behaviour goes through a temp file: too big for argv). */
+async function stdioTrials(host: Host): Promise<{ bridge: Trial[]; raw: Trial[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-discovery-'))
+  try {
+    const file = join(dir, 'behaviour.json')
+    writeFileSync(file, JSON.stringify(discoveryBehaviour(STDIO_SIZE, PAGE_SIZE)))
+    const target: ServerTarget = { transport: 'stdio', ...fixtureCommand(file) }
+    const bridgeTrials: Trial[] = []
+    const rawTrials: Trial[] = []
+    for (let t = 0; t < STDIO_TRIALS; t++) {
+      for (const side of t % 2 === 0 ? (['bridge', 'raw'] as const) : (['raw', 'bridge'] as const)) {
+        const t0 = performance.now()
+        if (side === 'bridge') {
+          const serverName = `s${t}`
+          const fiber = loadBridge(host, bridgeConfig(serverName, target, { failOnStartupError: true }))
+          try {
+            await fiber
+            bridgeTrials.push({ totalMs: performance.now() - t0, tools: namesOf(host, serverName).length })
+          } finally {
+            await fiber.dispose()
+          }
+        } else {
+          const client = await connectRaw(target)
+          try {
+            const tools = await listAllRaw(client)
+            rawTrials.push({ totalMs: performance.now() - t0, tools: tools.length })
+          } finally {
+            await closeRaw(client)
+          }
+        }
+      }
+    }
+    return { bridge: bridgeTrials, raw: rawTrials }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Per-call overhead: `ctx.tools.execute('mcp__x__echo', args)` through the plugin vs the raw SDK
+ * client's `callTool` against the same fixture behaviour, over stdio (one child each, same argv)
+ * and in-process Streamable HTTP (one fixture, two sessions). Calls are sequential and timed one
+ * by one; after a warm-up, the variants take turns in batches whose order rotates, so drift hits
+ * all of them. A third variant calls the plugin's tool definition directly
+ * (`ctx.tools.get(name).execute(args, exec)`), which splits the overhead into the plugin's own
+ * share and the host registry's share.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { fixtureCommand, startHttpFixture, type HttpFixture } from '@mcp-bridge/fixtures-server'
+import { ECHO } from './behaviours.ts'
+import { bridge, bridgeConfig, closeRaw, connectRaw, loadBridge, startHost, type Host, type ServerTarget } from './host.ts'
+import { row, verdict, type Bench, type Row, type Target } from './model.ts'
+import { formatMs, formatRatio, ratio, round, summarize, type Summary } from './stats.ts'
+
+const CALLS = 2_000
+const WARMUP = 200
+const BATCH = 100
+/** Per transport, warm-up included; a slower machine reports fewer calls rather than hanging. */
+const TIME_LIMIT_MS = 60_000
+const TARGET_P50_RATIO = 1.1
+
+type Variant = 'bridge' | 'definition' | 'raw'
+const VARIANTS: Variant[] = ['bridge', 'definition', 'raw']
+
+type Samples = Record<Variant, number[]> & { stoppedEarly: boolean }
+
+export const overhead: Bench = {
+  id: 'overhead',
+  title: 'Per-call overhead (bridge vs raw SDK callTool)',
+  async run(log) {
+    const rows: Row[] = []
+    const targets: Target[] = []
+    const figures: Record<string, unknown> = { calls: CALLS, warmup: WARMUP, batch: BATCH }
+    const notes: string[] = []
+    for (const transport of ['stdio', 'http'] as const) {
+      log(`overhead: ${transport}: ${WARMUP} warm-up + ${CALLS} timed calls per variant (${VARIANTS.join(', ')})`)
+      const samples = await measure(transport)
+      const b = summarize(samples.bridge)
+      const d = summarize(samples.definition)
+      const r = summarize(samples.raw)
+      const p50 = ratio(b.p50, r.p50)
+      const p99 = ratio(b.p99, r.p99)
+      const holds = Number.isFinite(p50) ? p50 <= TARGET_P50_RATIO : null
+      figures[transport] = {
+        bridge: roundSummary(b),
+        definitionDirect: roundSummary(d),
+        raw: roundSummary(r),
+        p50Ratio: round(p50),
+        p99Ratio: round(p99),
+        definitionP50Ratio: round(ratio(d.p50, r.p50)),
+        overheadP50Ms: round(b.p50 - r.p50, 4),
+        pluginShareP50Ms: round(d.p50 - r.p50, 4),
+        registryShareP50Ms: round(b.p50 - d.p50, 4),
+        stoppedEarly: samples.stoppedEarly,
+      }
+      targets.push({ id: `overhead.${transport}.p50`, description: `${transport}: bridge p50 / raw p50`, measured: round(p50), limit: TARGET_P50_RATIO, unit: 'x', holds })
+      rows.push(
+        row(`${transport} call p50 (n=${b.n} each)`, { bridge: formatMs(b.p50), baseline: formatMs(r.p50), ratio: formatRatio(p50), target: `<= ${TARGET_P50_RATIO.toFixed(2)}x`, holds: verdict(holds) }),
+        row(`${transport} call p99`, { bridge: formatMs(b.p99), baseline: formatMs(r.p99), ratio: formatRatio(p99) }),
+        row(`${transport} p50, plugin definition only`, { bridge: formatMs(d.p50), baseline: formatMs(r.p50), ratio: formatRatio(ratio(d.p50, r.p50)) }),
+      )
+      if (samples.stoppedEarly) notes.push(`${transport}: stopped at ${b.n} calls per variant after ${TIME_LIMIT_MS / 1000} s`)
+    }
+    return { rows, targets, figures, notes }
+  },
+}
+
+function roundSummary(s: Summary): Record<string, number | null> {
+  return { n: s.n, min: round(s.min, 4), p50: round(s.p50, 4), p90: round(s.p90, 4), p99: round(s.p99, 4), max: round(s.max, 4), mean: round(s.mean, 4) }
+}
+
+async function measure(transport: 'stdio' | 'http'): Promise<Samples> {
+  let fixture: HttpFixture | undefined
+  let host: Host | undefined
+  let client: Client | undefined
+  let fiber: ReturnType<typeof loadBridge> | undefined
+  try {
+    let target: ServerTarget
+    if (transport === 'stdio') target = { transport: 'stdio', ...fixtureCommand(ECHO) }
+    else {
+      fixture = await startHttpFixture(ECHO)
+      target = { transport: 'http', url: fixture.url }
+    }
+    host = await startHost()
+    fiber = loadBridge(host, bridgeConfig('x', target, { failOnStartupError: true }))
+    await fiber
+    client = await connectRaw(target)
+    await client.listTools() // as a real client would, and as the plugin did
+    const publicName = bridge.publicToolName('x', 'echo')
+    const { ctx } = host
+    const definition = ctx.tools.get(publicName)
+    if (!definition) throw new Error(`${publicName} is not registered`)
+    const raw = client
+    const idle = new AbortController().signal
+    let n = 0
+    const calls: Record<Variant, () => Promise<void>> = {
+      // Exactly what a host does: through the `tools` service of its context, no signal.
+      bridge: async () => {
+        const result = await ctx.tools.execute(publicName, { text: 'hello', n: n++ })
+        if (result.isError) throw new Error(`bridge call failed: ${result.error.message}`)
+      },
+      definition: async () => {
+        const args = { text: 'hello', n: n++ }
+        await definition.execute(args, { callId: randomUUID(), name: publicName, arguments: args, signal: idle })
+      },
+      raw: async () => {
+        const result = await raw.callTool({ name: 'echo', arguments: { text: 'hello', n: n++ } })
+        if (result.isError) throw new Error('raw call failed')
+      },
+    }
+    const started = performance.now()
+    const overTime = () => performance.now() - started > TIME_LIMIT_MS
+    for (let i = 0; i < WARMUP && !overTime(); i++) for (const variant of VARIANTS) await calls[variant]()
+    const samples: Samples = { bridge: [], definition: [], raw: [], stoppedEarly: false }
+    for (let b = 0; b < CALLS / BATCH; b++) {
+      if (overTime()) {
+        samples.stoppedEarly = true
+        break
+      }
+      // Rotate which variant goes first, so none always runs right after another.
+      for (let k = 0; k < VARIANTS.length; k++) {
+        const variant = VARIANTS[(b + k) % VARIANTS.length]!
+        for (let i = 0; i < BATCH; i++) {
+          const t0 = performance.now()
+          await calls[variant]()
+          samples[variant].push(performance.now() - t0)
+        }
+      }
+    }
+    return samples
+  } finally {
+    if (client) await closeRaw(client)
+    await fiber?.dispose()
+    await host?.dispose()
+    await fixture?.close()
+  }
+}
