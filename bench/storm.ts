@@ -153,14 +153,7 @@ async function bridgeStorm(host: Host): Promise<{ run: StormRun; rttMs: number }
     await waitUntil(() => tracker.equal, { timeoutMs: remaining, what: 'the registry to equal the final list' }).catch(() => {})
     // A late sync must not move it away again.
     await sleep(SETTLE_MS)
-    const run: StormRun = {
-      stormMs: last - first,
-      notifications: fixture.wire!.entries.filter((e) => e.dir === 'send' && isNotification(e)).length,
-      listRequests: watch.listRequestsAfterFirst(),
-      convergedAfterLastMs: tracker.at - last,
-      converged: tracker.equal,
-      updates: tracker.updates,
-    }
+    const run = summarise(fixture, watch, tracker, first, last)
     const rttMs = await roundTrip(fixture)
     return { run, rttMs }
   } finally {
@@ -207,16 +200,27 @@ async function naiveStorm(): Promise<StormRun> {
     const [first, last] = await Promise.race([Promise.all([watch.first, watch.last]), sleep(STORM_TIMEOUT_MS).then(() => [Number.NaN, Number.NaN])])
     // Every request it sent must come back (bounded): only then is its final view known.
     await waitUntil(() => pending === 0, { timeoutMs: STORM_TIMEOUT_MS, what: 'the naive client to finish re-listing' }).catch(() => {})
-    return {
-      stormMs: last - first,
-      notifications: fixture.wire!.entries.filter((e) => e.dir === 'send' && isNotification(e)).length,
-      listRequests: watch.listRequestsAfterFirst(),
-      convergedAfterLastMs: tracker.at - last,
-      converged: tracker.equal,
-      updates: tracker.updates,
-    }
+    return summarise(fixture, watch, tracker, first, last)
   } finally {
     if (client) await closeRaw(client)
     await fixture.close()
+  }
+}
+
+/** What one storm run amounts to, read off the fixture's wire log and the convergence tracker. */
+function summarise(
+  fixture: HttpFixture,
+  watch: ReturnType<typeof watchWire>,
+  tracker: ReturnType<typeof convergenceTracker>,
+  first: number,
+  last: number,
+): StormRun {
+  return {
+    stormMs: last - first,
+    notifications: fixture.wire!.entries.filter((e) => e.dir === 'send' && isNotification(e)).length,
+    listRequests: watch.listRequestsAfterFirst(),
+    convergedAfterLastMs: tracker.at - last,
+    converged: tracker.equal,
+    updates: tracker.updates,
   }
 }
