@@ -2,6 +2,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Config } from './config.ts'
 import { childEnvironment } from './env.ts'
+import { fetchWithRequestSignals } from './request-signals.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
 
 export interface TransportHandle {
@@ -34,7 +35,10 @@ export function createTransport(config: Config, onStderrLine: (line: string) => 
       },
     }
   }
-  const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+  const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    fetch: fetchWithRequestSignals(),
+  })
   return {
     transport,
     stderrTail: () => [],

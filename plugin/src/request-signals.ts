@@ -1,0 +1,52 @@
+/**
+ * A fetch for the SDK's Streamable HTTP transport that gives every request its own signal.
+ *
+ * The SDK passes one session-wide AbortSignal to every fetch; undici hangs a listener on it per
+ * request and drops it only when the request is garbage-collected, so a busy session trips
+ * Node's MaxListenersExceededWarning after about 1,500 calls. Here each request follows the
+ * session signal only until its response body has been read or cancelled.
+ */
+export function fetchWithRequestSignals(base: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const parent = init?.signal
+    if (!parent) return base(input, init)
+    const own = new AbortController()
+    const follow = () => own.abort(parent.reason)
+    if (parent.aborted) follow()
+    else parent.addEventListener('abort', follow, { once: true })
+    const release = () => parent.removeEventListener('abort', follow)
+    let response: Response
+    try {
+      response = await base(input, { ...init, signal: own.signal })
+    } catch (error) {
+      release()
+      throw error
+    }
+    if (!response.body || NULL_BODY_STATUS.has(response.status)) {
+      release()
+      return response
+    }
+    const reader = response.body.getReader()
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read()
+          if (done) {
+            release()
+            controller.close()
+          } else controller.enqueue(value)
+        } catch (error) {
+          release()
+          controller.error(error)
+        }
+      },
+      cancel(reason) {
+        release()
+        return reader.cancel(reason)
+      },
+    })
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
