@@ -20,6 +20,7 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   { fault: 'noReconnect', scenario: 'http-404-session-expiry', check: 'expect/call-3' },
   { fault: 'staleWins', scenario: 'list-changed-storm', check: 'expect/tools' },
   { fault: 'publicNameOnWire', scenario: 'dotted-names', check: 'invariant/raw-names-on-wire' },
+  { fault: 'leaveToolsOnDispose', scenario: 'clean-discovery', check: 'invariant/disposed-tools-gone' },
 ]
 
 describe('the kit catches client bugs', () => {

@@ -4,7 +4,7 @@ import { runScenario } from '../src/client/run-scenario.ts'
 import { bridgeAdapter } from '../src/client/bridge-adapter.ts'
 
 // Every scenario, over every transport it declares, against our plugin: the kit's own gate.
-// Snapshots are compared, never written here (CI=true would refuse anyway).
+// Snapshots are compared, never written here (runClientScenarios refuses to write them with CI=true).
 const cases = loadScenarios().flatMap((loaded) => loaded.scenario.transports.map((transport) => ({ loaded, transport })))
 
 describe('client scenarios against the bridge plugin', () => {

@@ -39,7 +39,7 @@ export interface SpawnedHttpFixture {
  */
 export function spawnHttpFixture(
   source: string | BehaviourInput,
-  options: { env?: NodeJS.ProcessEnv; port?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; port?: number; readyTimeoutMs?: number } = {},
 ): Promise<SpawnedHttpFixture> {
   const { command, args } = fixtureCommand(source, { transport: 'http' })
   if (options.port !== undefined) args.push('--port', String(options.port))
@@ -55,11 +55,19 @@ export function spawnHttpFixture(
     clearTimeout(timer)
   }
   return new Promise((resolvePromise, reject) => {
+    // A fixture that never prints its readiness line must not hang the caller or outlive it.
+    const timeoutMs = options.readyTimeoutMs ?? 30_000
+    const timer = setTimeout(() => {
+      void close(0)
+      reject(new Error(`fixture printed no readiness line within ${timeoutMs} ms`))
+    }, timeoutMs)
+    void exited.finally(() => clearTimeout(timer))
     const lines = createInterface({ input: child.stdout! })
     lines.once('line', (line) => {
       try {
         const ready = JSON.parse(line) as { ready?: boolean; url?: string }
         if (ready.ready !== true || typeof ready.url !== 'string') throw new Error(`not a readiness line: ${line}`)
+        clearTimeout(timer)
         resolvePromise({ url: ready.url, pid: child.pid!, child, exited, close })
       } catch (error) {
         void close(0)

@@ -13,12 +13,23 @@ const SECRET_WORDS = new Set([
   'PASS', 'PASSWD', 'AUTH', 'CREDENTIAL', 'CREDENTIALS', 'COOKIE', 'COOKIES', 'PAT', 'PRIVATE', 'SESSION', 'DSN', 'SIGNATURE',
 ])
 const LOADER_HIJACK = /^(NODE_OPTIONS|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_.*)$/i
+const TOKEN = String.raw`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[\w-]{10,}|sk-[\w-]{20,}|AKIA[0-9A-Z]{16})`
+const JWT = String.raw`eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]+`
 const SECRET_VALUE = [
   /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i, // scheme://user:password@host
   /^bearer\s+\S+/i,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  /^eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]+$/, // JWT
-  /^(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[\w-]{10,}|sk-[\w-]{20,}|AKIA[0-9A-Z]{16})$/,
+  new RegExp(`^${JWT}$`),
+  new RegExp(`^${TOKEN}$`),
+]
+/** The same shapes, found anywhere in free text, with what to put in their place. */
+const SECRET_IN_TEXT: Array<[RegExp, string]> = [
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^/\s@]+@/gi, '$1<redacted>@'],
+  [/(\bbearer\s+)\S+/gi, '$1<redacted>'],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '<redacted private key>'],
+  [new RegExp(`\\b${JWT}`, 'g'), '<redacted>'],
+  [new RegExp(`\\b${TOKEN}\\b`, 'g'), '<redacted>'],
+  [/\b([A-Za-z0-9_]*(?:KEY|PASSWORD|SECRET|TOKEN)[A-Za-z0-9_]*)=\S+/gi, '$1=<redacted>'],
 ]
 
 export function isSecretName(name: string): boolean {
@@ -28,6 +39,14 @@ export function isSecretName(name: string): boolean {
 
 export function isSecretValue(value: string): boolean {
   return SECRET_VALUE.some((pattern) => pattern.test(value))
+}
+
+/**
+ * Pure: `text` with every credential-shaped part replaced, for server output that is quoted in
+ * errors, logs and reports (a crashing server often prints its connection string).
+ */
+export function redactSecrets(text: string): string {
+  return SECRET_IN_TEXT.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text)
 }
 
 /** Pure: `parent` is usually `process.env`; `explicit` always wins and is never scrubbed. */

@@ -1,3 +1,5 @@
+import { redactSecrets } from './env.ts'
+
 /**
  * A bounded tail of a child's stderr: complete lines are handed back for debug logging, and the
  * last few are kept so an error about a dead child can quote what it said.
@@ -27,7 +29,9 @@ export class StderrTail {
     return this.partial ? [...this.lines, this.bound(this.partial)].slice(-this.maxLines) : [...this.lines]
   }
 
+  /** Lines are redacted before anything sees them: they reach logs, errors and the model. */
   private bound(line: string): string {
-    return line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}…` : line
+    const clean = redactSecrets(line)
+    return clean.length > this.maxLineChars ? `${clean.slice(0, this.maxLineChars)}…` : clean
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { childEnvironment, isSecretName, isSecretValue } from '../src/index.ts'
+import { childEnvironment, isSecretName, isSecretValue, redactSecrets } from '../src/index.ts'
+import { StderrTail } from '../src/stderr-tail.ts'
 
 describe('child environment scrubbing', () => {
   it.each([
@@ -37,5 +38,25 @@ describe('child environment scrubbing', () => {
       { GITHUB_TOKEN: 'explicit', EXTRA: '1' },
     )
     expect(env).toEqual({ PATH: '/bin', GITHUB_TOKEN: 'explicit', EXTRA: '1' })
+  })
+})
+
+describe('redacting server output', () => {
+  it.each([
+    ['fatal: cannot reach postgres://app:hunter2@db.internal:5432/prod', 'fatal: cannot reach postgres://app:<redacted>@db.internal:5432/prod'],
+    ['sending Authorization: Bearer abc.def.ghi', 'sending Authorization: Bearer <redacted>'],
+    ['using token ghp_0123456789abcdefghijABCDEFGHIJ012345 for GitHub', 'using token <redacted> for GitHub'],
+    ['env OPENAI_API_KEY=sk-live-123 DEBUG=1', 'env OPENAI_API_KEY=<redacted> DEBUG=1'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc123 rejected', 'jwt <redacted> rejected'],
+    ['listening on http://127.0.0.1:3000/mcp', 'listening on http://127.0.0.1:3000/mcp'],
+  ])('%s', (line, expected) => {
+    expect(redactSecrets(line)).toBe(expected)
+  })
+
+  it('redacts what a child prints before it is logged or quoted', () => {
+    const tail = new StderrTail()
+    expect(tail.push('boot\npanic: postgres://u:s3cret@db/x\n')).toEqual(['boot', 'panic: postgres://u:<redacted>@db/x'])
+    tail.push('DB_PASSWORD=s3cret')
+    expect(tail.tail().join('\n')).not.toContain('s3cret')
   })
 })

@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { publicToolName } from '../src/index.ts'
+import { afterTest } from './support/cleanup.ts'
 import { serveHttp } from './support/http-server.ts'
 import { startHost, whenTools } from './support/host.ts'
 
@@ -32,7 +33,7 @@ describe('a list_changed storm', () => {
     const samples: string[] = []
     const sample = () => samples.push(host.tools.list().map((t) => t.name).join(','))
     host.ctx.on('tools/change', sample)
-    const sampler = setInterval(sample, 1)
+    const sampler = afterTest(setInterval(sample, 1), clearInterval)
 
     const NOTIFICATIONS = 1_000
     for (let k = 1; k <= NOTIFICATIONS; k++) {

@@ -79,11 +79,10 @@ describe('reconnect supervisor (real crashing child, injected clock)', () => {
     expect(String(first.error)).toMatch(/fatal: missing config file/)
     for (let i = 0; i < 4; i++) {
       await settle(connection, clock)
-      if (connection.status.kind === 'reconnecting') {
-        await expect(connection.invoke('x', {}, {} as never)).rejects.toThrow(
-          new RegExp(`reconnecting \\(attempt ${i + 1} of 4, next try in ${[100, 200, 400, 400][i]} ms\\)`),
-        )
-      }
+      expect(connection.status.kind).toBe('reconnecting')
+      await expect(connection.invoke('x', {}, {} as never)).rejects.toThrow(
+        new RegExp(`reconnecting \\(attempt ${i + 1} of 4, next try in ${[100, 200, 400, 400][i]} ms\\)`),
+      )
       clock.advance(10_000)
     }
     await expect.poll(() => connection.status.kind).toBe('stopped')

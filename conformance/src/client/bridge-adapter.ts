@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as bridge from '@mcp-bridge/plugin'
@@ -74,14 +74,18 @@ function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Re
 
 function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[], attachments: string, stopServices: () => Promise<unknown>): BridgeSession {
   const registry = () => ctx.get('tools') as bridge.ToolRegistry | undefined
+  // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
+  const ownTools = () =>
+    (registry()?.list() ?? []).flatMap((schema) => {
+      const source = registry()?.get(schema.name)?.source
+      return source?.serverName === serverName ? [{ ...schema, rawName: source.rawName }] : []
+    })
+  // What the registry held right after the plugin was disposed, read before the host's own
+  // services stop (once they stop there is no registry left to hold a forgotten tool).
+  let afterDispose: ReturnType<typeof ownTools> | undefined
   return {
     ctx,
-    // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
-    tools: () =>
-      (registry()?.list() ?? []).flatMap((schema) => {
-        const source = registry()?.get(schema.name)?.source
-        return source?.serverName === serverName ? [{ ...schema, rawName: source.rawName }] : []
-      }),
+    tools: () => afterDispose ?? ownTools(),
     onToolsChange: (listener) => ctx.on('tools/change', () => listener()),
     call: async (publicName, args, options) => toOutcome(await registry()!.execute(publicName, args, options)),
     state: () => bridge.connectionOf(fiber)?.status.kind ?? 'stopped',
@@ -90,10 +94,12 @@ function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[],
       const pid = bridge.connectionOf(fiber)?.pid
       return pid === undefined ? [] : [pid]
     },
-    attachmentCount: () => readdirSync(attachments).length,
+    attachmentCount: () => (afterDispose ? 0 : readdirSync(attachments).length),
     dispose: async () => {
       await fiber.dispose()
+      afterDispose = ownTools()
       await stopServices()
+      rmSync(attachments, { recursive: true, force: true })
     },
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureCommand, readWireFile, startHttpFixture, type Behaviour, type HttpFixture, type WireEntry } from '@mcp-bridge/fixtures-server'
@@ -45,6 +45,11 @@ export class FixtureHandle {
 
   async close(): Promise<void> {
     await this.http?.close()
+  }
+
+  /** After the run has been judged: the wire log and start counter are no longer needed. */
+  removeFiles(): void {
+    rmSync(this.dir, { recursive: true, force: true })
   }
 
   private async startHttp(): Promise<void> {

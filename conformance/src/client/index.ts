@@ -31,6 +31,8 @@ export function selectScenarios(all: LoadedScenario[], ids: string[], shard?: { 
 
 /** Runs the client scenarios, each over every transport it and the caller allow, one at a time. */
 export async function runClientScenarios(options: ClientRunOptions): Promise<SuiteResult[]> {
+  // A CI run that rewrote its snapshots would pass whatever the client did.
+  if (options.updateSnapshots && process.env.CI === 'true') throw new Error('--update-snapshots is refused when CI=true: update snapshots locally and commit them')
   const adapter = options.adapter ?? bridgeAdapter
   const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
   const results: SuiteResult[] = []

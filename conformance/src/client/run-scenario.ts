@@ -57,7 +57,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       if (!(error instanceof StepFailed)) throw error
       checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
     }
-    if (!disposed) {
+    if (disposed) {
+      checks.push({ id: 'expect/end-state', title: 'End-of-run expectations', status: 'skip', message: 'the scenario disposed the client in a step, so there is no end state to judge', spec: scenario.spec[0] })
+    } else {
       events.push({ kind: 'tools', tools: session.tools() })
       checks.push(
         ...checkExpectations(scenario, {
@@ -84,6 +86,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options))
   }
+  fixture.removeFiles()
   return {
     id: scenario.id,
     title: scenario.title,
@@ -100,8 +103,12 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     const controller = new AbortController()
     const timer = call.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort('the caller aborted the call'), call.abortAfterMs)
     const route = call.route === 'none' ? undefined : adapter.routes[call.route]
-    const outcome = await session!.call(publicName, call.args, { signal: controller.signal, route })
-    clearTimeout(timer)
+    let outcome: Awaited<ReturnType<ClientSession['call']>>
+    try {
+      outcome = await session!.call(publicName, call.args, { signal: controller.signal, route })
+    } finally {
+      clearTimeout(timer)
+    }
     events.push({ kind: 'call', tool: call.tool, publicName, args: call.args, outcome })
     if (!call.expect) return
     const problems = callMismatches(outcome, call.expect)

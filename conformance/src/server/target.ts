@@ -1,14 +1,20 @@
 /** What a server run points at, and the built-in default target. */
 import { createRequire } from 'node:module'
+import { redactSecrets } from '@mcp-bridge/plugin'
 import type { ToolCall } from './probe/tools.ts'
 
 export type ServerTarget =
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers: Record<string, string> }
 
+/** How reports name the target: without URL credentials or query, with secret-shaped args redacted. */
 export function describeTarget(target: ServerTarget): string {
-  if (target.kind === 'http') return target.url
-  return [target.command, ...target.args].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ')
+  if (target.kind === 'http') {
+    const url = new URL(target.url)
+    url.username = url.password = url.search = ''
+    return url.href
+  }
+  return redactSecrets([target.command, ...target.args].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' '))
 }
 
 /**

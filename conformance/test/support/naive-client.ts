@@ -17,6 +17,8 @@ export interface Faults {
   staleWins?: boolean
   /** Send the public name in tools/call. */
   publicNameOnWire?: boolean
+  /** Close the connection on dispose but leave the tools registered. */
+  leaveToolsOnDispose?: boolean
 }
 
 /**
@@ -140,7 +142,7 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
     attachmentCount: () => 0,
     async dispose() {
       state = 'disposed'
-      for (const [name, tool] of host) if (!tool.foreign) host.delete(name)
+      if (!faults.leaveToolsOnDispose) for (const [name, tool] of host) if (!tool.foreign) host.delete(name)
       await client.close().catch(() => {})
     },
   }

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { classify, methodNotFound } from './jsonrpc.ts'
 import { groupGone, groupsSupported, signalGroup, track, untrack } from './process-group.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
+import { redactSecrets } from '@mcp-bridge/plugin'
 
 export interface StdioTarget {
   command: string
@@ -107,8 +108,9 @@ export class StdioWire implements Wire {
     return this.exit !== undefined
   }
 
+  /** Redacted: the tail ends up in reports, and servers print their connection strings. */
   stderrTail(): string {
-    return this.stderr
+    return redactSecrets(this.stderr)
   }
 
   exitText(): string {
