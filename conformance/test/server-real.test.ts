@@ -149,6 +149,7 @@ describe('server-filesystem and server-memory over stdio', () => {
     expect(check(suite, 'tools/call-invalid-arguments').status).toBe('skip')
     const calls = suite.checks.flatMap((c) => c.wire ?? []).filter((w) => JSON.stringify(w).includes('"tools/call"'))
     // The only tools/call the kit made on its own is the one to a tool that does not exist.
+    expect(calls.length).toBeGreaterThan(0)
     expect(calls.every((w) => JSON.stringify(w).includes('mcp-conformance-no-such-tool'))).toBe(true)
   })
 })

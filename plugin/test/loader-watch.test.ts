@@ -137,6 +137,9 @@ describe('watching cordis.yml', () => {
     host!.loader.onReload((result) => results.push(result))
     await writeFile(file, text)
     await writeFile(join(dir, 'other.yml'), 'ignored')
+    // Proving that nothing happens needs time to pass: well beyond the 10 ms debounce.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(results).toEqual([])
     const changed = await writeInPlace(probeEntry('a', 'a', 5))
     expect(changed).toMatchObject({ updated: ['a'] })
     expect(results).toEqual([changed])
