@@ -8,6 +8,7 @@ import { drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
+import { waitAtMost } from './wait.ts'
 
 /** Results are validated by the bridge itself, so the SDK only checks they are objects. */
 const AnyObject = z.object({}).passthrough()
@@ -132,10 +133,8 @@ export class Session {
   async close(): Promise<void> {
     if (this.closing) return
     this.closing = true
-    const bounded = <T>(task: Promise<T>) =>
-      Promise.race([task.catch(() => undefined), new Promise<void>((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())])
-    await bounded(this.handle.terminate())
-    await bounded(this.client.close())
+    await waitAtMost(this.handle.terminate(), CLOSE_TIMEOUT_MS)
+    await waitAtMost(this.client.close(), CLOSE_TIMEOUT_MS)
   }
 
   private reportLost(reason: string): void {

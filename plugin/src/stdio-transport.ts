@@ -3,6 +3,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { StderrTail } from './stderr-tail.ts'
+import { waitAtMost } from './wait.ts'
 
 export interface StdioChildOptions {
   command: string
@@ -83,8 +84,7 @@ export class StdioChildTransport implements Transport {
     if (!child || !this.exited) return
     const exited = this.exited
     const settled = () => child.exitCode !== null || child.signalCode !== null
-    const waitGrace = () =>
-      Promise.race([exited, new Promise<void>((r) => setTimeout(r, this.options.killGraceMs).unref())])
+    const waitGrace = () => waitAtMost(exited, this.options.killGraceMs)
     child.stdin?.end()
     await waitGrace()
     if (!settled()) {
