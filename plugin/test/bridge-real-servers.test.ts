@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from './support/cleanup.ts'
 import { closedPort } from './support/http-server.ts'
 import { everythingServer, everythingStdio, filesystemServer, isAlive, pidOf, startHost } from './support/host.ts'
 
@@ -36,7 +36,7 @@ describe('the bridge against real MCP servers', () => {
 
   it('hosts two servers side by side in one context, each under its own namespace', async () => {
     const host = await startHost()
-    const dir = mkdtempSync(join(tmpdir(), 'bridge-fs-'))
+    const dir = tempDir('bridge-fs-')
     writeFileSync(join(dir, 'hello.txt'), 'hello from disk')
     await host.load(everythingStdio())
     await host.load({ transport: 'stdio', serverName: 'fs', command: process.execPath, args: [filesystemServer, dir] })

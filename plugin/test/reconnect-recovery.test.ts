@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Context, type Logger } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -7,6 +6,7 @@ import { Config, type Config as ConfigType } from '../src/config.ts'
 import { ServerConnection } from '../src/connection.ts'
 import { attachConsoleLogger, connectionOf, ToolRegistry, type ToolExecution } from '../src/index.ts'
 import { ToolSet } from '../src/tool-set.ts'
+import { tempDir } from './support/cleanup.ts'
 import { startHost, whenTools, type TestHost } from './support/host.ts'
 import { ManualClock } from './support/manual-clock.ts'
 import { rawServerScript } from './support/raw-server.ts'
@@ -19,7 +19,7 @@ afterEach(async () => {
   host = connection = undefined
 })
 
-const startsFile = () => join(mkdtempSync(join(tmpdir(), 'bridge-starts-')), 'starts')
+const startsFile = () => join(tempDir('bridge-starts-'), 'starts')
 const raw = (script: string, reconnect: Record<string, unknown>) => ({
   transport: 'stdio',
   serverName: 'flaky',

@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AttachmentStore, ModelCatalog, type ContentBlock, type ImageRef } from '../src/index.ts'
+import { tempDir } from './support/cleanup.ts'
 import { serveHttp, type InProcessServer } from './support/http-server.ts'
 import { startHost, type TestHost } from './support/host.ts'
 import { GIF, JPEG, PNG, scriptedToolServer, WEBP, type ScriptedTool } from './support/scripted-server.ts'
@@ -40,7 +39,7 @@ let host: TestHost | undefined
 let server: InProcessServer | undefined
 let directory: string
 beforeEach(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'bridge-attachments-'))
+  directory = tempDir('bridge-attachments-')
   server = await serveHttp(scriptedToolServer(tools))
 })
 afterEach(async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach } from 'vitest'
 
 const pending: Array<() => unknown> = []
@@ -11,4 +14,9 @@ afterEach(async () => {
 export function afterTest<T>(resource: T, close: (resource: T) => unknown): T {
   pending.push(() => close(resource))
   return resource
+}
+
+/** A fresh temporary directory, removed after the test. */
+export function tempDir(prefix: string): string {
+  return afterTest(mkdtempSync(join(tmpdir(), prefix)), (dir) => rmSync(dir, { recursive: true, force: true }))
 }
