@@ -5,18 +5,63 @@ import { promptResultProblems, readResultProblems } from '../content.ts'
 import { spec } from '../spec.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
-export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
-  const id = 'resources/read'
-  const title = 'resources/read of a listed resource returns its contents'
-  const ref = spec(version, 'resources#reading-resources')
-  if (listFailed) return notTestable(id, title, 'resources/list failed', { spec: ref })
-  if (uri === undefined || !outcome) return verdict(id, title, 'skip', 'resources/list returned no resources to read', { spec: ref })
+/** What a fetch of one listed item (a resource read, a prompt get) is judged by. */
+interface ListedFetch {
+  id: string
+  title: string
+  topic: Parameters<typeof spec>[1]
+  /** The list whose first item was fetched, what it lists, and what fetching one is called. */
+  list: string
+  listed: string
+  verb: string
+  doing: string
+  problems: (result: unknown) => string[]
+  /** The result array that is counted, and what one element is called. */
+  items: string
+  noun: string
+}
+
+function judgeListedFetch(kind: ListedFetch, subject: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
+  const { id, title } = kind
+  const ref = spec(version, kind.topic)
+  if (listFailed) return notTestable(id, title, `${kind.list} failed`, { spec: ref })
+  if (subject === undefined || !outcome) return verdict(id, title, 'skip', `${kind.list} returned no ${kind.listed} to ${kind.verb}`, { spec: ref })
   const wire = outcome.wire
-  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `reading ${show(uri)} got ${describeOutcome(outcome)}`, { spec: ref, wire })
-  const problems = readResultProblems(outcome.result)
-  if (problems.length) return verdict(id, title, 'fail', `reading ${show(uri)}: ${problems.slice(0, 3).join('; ')}`, { spec: ref, wire, details: { problems } })
-  const items = isObject(outcome.result) && Array.isArray(outcome.result.contents) ? outcome.result.contents.length : 0
-  return verdict(id, title, 'pass', `${show(uri)} returned ${count(items, 'content item')}`, { spec: ref, wire })
+  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `${kind.doing} ${show(subject)} got ${describeOutcome(outcome)}`, { spec: ref, wire })
+  const problems = kind.problems(outcome.result)
+  if (problems.length) return verdict(id, title, 'fail', `${kind.doing} ${show(subject)}: ${problems.slice(0, 3).join('; ')}`, { spec: ref, wire, details: { problems } })
+  const found = isObject(outcome.result) ? outcome.result[kind.items] : undefined
+  return verdict(id, title, 'pass', `${show(subject)} returned ${count(Array.isArray(found) ? found.length : 0, kind.noun)}`, { spec: ref, wire })
+}
+
+const READ: ListedFetch = {
+  id: 'resources/read',
+  title: 'resources/read of a listed resource returns its contents',
+  topic: 'resources#reading-resources',
+  list: 'resources/list',
+  listed: 'resources',
+  verb: 'read',
+  doing: 'reading',
+  problems: readResultProblems,
+  items: 'contents',
+  noun: 'content item',
+}
+
+const GET_PROMPT: ListedFetch = {
+  id: 'prompts/get',
+  title: 'prompts/get of a listed prompt returns messages',
+  topic: 'prompts#getting-a-prompt',
+  list: 'prompts/list',
+  listed: 'prompts',
+  verb: 'get',
+  doing: 'getting',
+  problems: promptResultProblems,
+  items: 'messages',
+  noun: 'message',
+}
+
+export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
+  return judgeListedFetch(READ, uri, outcome, listFailed, version)
 }
 
 /** Placeholder values for a prompt's required arguments, so prompts/get can be asked at all. */
@@ -30,17 +75,7 @@ export function promptArguments(prompt: Record<string, unknown>): Record<string,
 }
 
 export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
-  const id = 'prompts/get'
-  const title = 'prompts/get of a listed prompt returns messages'
-  const ref = spec(version, 'prompts#getting-a-prompt')
-  if (listFailed) return notTestable(id, title, 'prompts/list failed', { spec: ref })
-  if (name === undefined || !outcome) return verdict(id, title, 'skip', 'prompts/list returned no prompts to get', { spec: ref })
-  const wire = outcome.wire
-  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `getting ${show(name)} got ${describeOutcome(outcome)}`, { spec: ref, wire })
-  const problems = promptResultProblems(outcome.result)
-  if (problems.length) return verdict(id, title, 'fail', `getting ${show(name)}: ${problems.slice(0, 3).join('; ')}`, { spec: ref, wire, details: { problems } })
-  const messages = isObject(outcome.result) && Array.isArray(outcome.result.messages) ? outcome.result.messages.length : 0
-  return verdict(id, title, 'pass', `${show(name)} returned ${count(messages, 'message')}`, { spec: ref, wire })
+  return judgeListedFetch(GET_PROMPT, name, outcome, listFailed, version)
 }
 
 export function judgeSetLevel(outcome: RpcOutcome, version: string): CheckResult {
