@@ -30,22 +30,10 @@ async function stdio(): Promise<number> {
   return ready
 }
 
-async function httpProcess(): Promise<[number, number]> {
+/** Start-to-listening and start-to-initialized of one HTTP fixture, however it is started. */
+async function timeHttp(startFixture: () => Promise<{ url: string; close(): Promise<void> }>): Promise<[number, number]> {
   const start = performance.now()
-  const fixture = await spawnHttpFixture(file)
-  const line = performance.now() - start
-  const c = client()
-  await c.connect(new StreamableHTTPClientTransport(new URL(fixture.url)))
-  const connected = performance.now() - start
-  await c.close()
-  await fixture.close()
-  return [line, connected]
-}
-
-async function httpInProcess(): Promise<[number, number]> {
-  const behaviour = loadBehaviourFile(file)
-  const start = performance.now()
-  const fixture = await startHttpFixture(behaviour)
+  const fixture = await startFixture()
   const listening = performance.now() - start
   const c = client()
   await c.connect(new StreamableHTTPClientTransport(new URL(fixture.url)))
@@ -53,6 +41,13 @@ async function httpInProcess(): Promise<[number, number]> {
   await c.close()
   await fixture.close()
   return [listening, connected]
+}
+
+const httpProcess = () => timeHttp(() => spawnHttpFixture(file))
+
+async function httpInProcess(): Promise<[number, number]> {
+  const behaviour = loadBehaviourFile(file)
+  return timeHttp(() => startHttpFixture(behaviour))
 }
 
 const results: Record<string, number[]> = {}
