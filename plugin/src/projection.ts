@@ -39,7 +39,7 @@ export function projectContent(blocks: unknown, rawName: string, images?: ImageO
 }
 
 /** The text line one non-image MCP content block contributes. */
-export function describeBlock(block: unknown): string | undefined {
+function describeBlock(block: unknown): string | undefined {
   if (typeof block !== 'object' || block === null || Array.isArray(block)) {
     return '[unsupported MCP content block: expected an object]'
   }

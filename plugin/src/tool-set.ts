@@ -44,10 +44,6 @@ export class ToolSet {
         }
   }
 
-  get names(): string[] {
-    return [...this.active.keys()]
-  }
-
   swap(entries: GenerationEntry[]): void {
     const next = new Map(entries.map((entry) => [entry.name, entry]))
     const kept = new Map<string, Registered>()

@@ -5,8 +5,6 @@ import { z } from 'zod'
  * The scenario format (conformance/FORMAT.md). Strict objects everywhere: a typo is an error that
  * names its path, never a silently ignored key.
  */
-export const SCENARIO_FORMAT_VERSION = 1
-
 const Regex = z.string().refine((s) => {
   try {
     new RegExp(s)
