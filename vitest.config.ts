@@ -1,7 +1,15 @@
+import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 import projects from './vitest.workspace.ts'
 
+// Tests run the packages' sources: the `mcp-bridge-source` export condition maps each package to its
+// src/ (the published `types`/`default` conditions point at the build). Child processes the tests
+// spawn (fixtures, CLIs) run the build, which `pretest` refreshes.
+const conditions = ['mcp-bridge-source', ...defaultServerConditions]
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     projects,
     // The JSON report is what .ci/run counts passed and failed tests from.

@@ -6,13 +6,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import * as bridge from '@mcp-bridge/plugin'
+import { attachConsoleLogger, ToolRegistry } from '@mcp-bridge/plugin/host'
 import { Context, type Fiber } from 'cordis'
 
 export { bridge }
 
 export interface Host {
   ctx: Context
-  tools: bridge.ToolRegistry
+  tools: ToolRegistry
   /** warn and error lines the plugin logged (cordis prints nothing without an exporter). */
   logs: string[]
   dispose(): Promise<void>
@@ -21,10 +22,10 @@ export interface Host {
 export async function startHost(): Promise<Host> {
   const ctx = new Context()
   const logs: string[] = []
-  bridge.attachConsoleLogger(ctx, { level: 'warn', write: (line) => logs.push(line) })
-  const registry = ctx.plugin(bridge.ToolRegistry)
+  attachConsoleLogger(ctx, { level: 'warn', write: (line) => logs.push(line) })
+  const registry = ctx.plugin(ToolRegistry)
   await registry
-  return { ctx, tools: ctx.tools, logs, dispose: async () => void (await registry.dispose()) }
+  return { ctx, tools: ctx.tools as ToolRegistry, logs, dispose: async () => void (await registry.dispose()) }
 }
 
 export type ServerTarget = { transport: 'stdio'; command: string; args: string[] } | { transport: 'http'; url: string }

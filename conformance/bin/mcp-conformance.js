@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx (no build step). Exit codes are documented in README.md.
-import { register } from 'tsx/esm/api'
-
-register()
-const { main } = await import('../src/cli.ts')
+// The built CLI; `npm run build` (run by `npm ci` in the repository) writes dist/. Exit codes are
+// documented in README.md.
+const { main } = await import('../dist/cli.js')
 const code = await main(process.argv.slice(2))
 process.exitCode = code
 // Lingering keep-alive sockets must not hold the process open once the run is over.

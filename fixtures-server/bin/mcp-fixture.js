@@ -1,5 +1,3 @@
 #!/usr/bin/env node
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../src/cli.ts')
+// The built CLI; `npm run build` (run by `npm ci` in the repository) writes dist/.
+await import('../dist/cli.js')

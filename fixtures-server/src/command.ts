@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createRequire } from 'node:module'
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import type { BehaviourInput } from './schema.ts'
 
 export interface FixtureCommand {
@@ -11,16 +11,22 @@ export interface FixtureCommand {
 }
 
 /**
- * The argv that runs a fixture: `node --import <tsx/esm> src/cli.ts <file> --transport <t>`.
- * Node itself, never npx (about a second slower); tsx's ESM-only hook (a fifth faster to start
- * than the full `tsx` loader, and the fixture is all ESM), by absolute URL so any cwd works. A
- * behaviour object travels as `--json`, so a scenario's `server:` section needs no temp file.
+ * The argv that runs a fixture: `node <dist/cli.js> <file> --transport <t>`. Node itself, never npx
+ * (about a second slower), and always the built CLI, also when this module runs from its sources
+ * (tests): a child compiled on every start costs about half a second more. A behaviour object
+ * travels as `--json`, so a scenario's `server:` section needs no temp file.
  */
 export function fixtureCommand(source: string | BehaviourInput, options: { transport?: 'stdio' | 'http' } = {}): FixtureCommand {
-  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url))
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
   const input = typeof source === 'string' ? [resolve(source)] : ['--json', JSON.stringify(source)]
-  return { command: process.execPath, args: ['--import', tsx, cli, ...input, '--transport', options.transport ?? 'stdio'] }
+  return { command: process.execPath, args: [builtCli(), ...input, '--transport', options.transport ?? 'stdio'] }
+}
+
+/** dist/cli.js beside this module when it is built, or the package's dist/ when it runs from src/. */
+function builtCli(): string {
+  const here = import.meta.url
+  const cli = fileURLToPath(new URL(here.endsWith('.ts') ? '../dist/cli.js' : './cli.js', here))
+  if (!existsSync(cli)) throw new Error(`the fixture CLI is not built (${cli} is missing): run \`npm run build\``)
+  return cli
 }
 
 export interface SpawnedHttpFixture {

@@ -82,7 +82,7 @@ describe('mcp-fixture CLI', () => {
 
   it('exits 2 naming the problem for an invalid behaviour or bad usage', async () => {
     const run = (extra: string[]) =>
-      promisify(execFile)(process.execPath, [...fixtureCommand(example('names.yaml')).args.slice(0, 3), ...extra]).then(
+      promisify(execFile)(process.execPath, [...fixtureCommand(example('names.yaml')).args.slice(0, 1), ...extra]).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
       )

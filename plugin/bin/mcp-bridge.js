@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx: the package ships sources, not a build.
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../src/cli/main.ts')
+// The built CLI; `npm run build` (run by `npm ci` in the repository) writes dist/.
+await import('../dist/cli/main.js')

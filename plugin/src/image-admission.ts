@@ -1,12 +1,12 @@
 import { errorMessage } from './errors.ts'
-import type { ImageRef, ModelRoute, ToolExecution } from './host/types.ts'
+import type { AttachmentsService, ModelInfoService, ToolExecution } from './host/types.ts'
 import { decodeBase64, IMAGE_MEDIA_TYPES, type ImageMediaType } from './images.ts'
 import { isImage, type ImageOutcome } from './projection.ts'
 
 /** The optional host services images need; looked up per call because either may come and go. */
 export interface ImageServices {
-  attachments?: { saveImages(batch: Array<{ data: Uint8Array; mediaType: string }>): Promise<ImageRef[]> }
-  llm?: { resolveModelInfo(route: ModelRoute): Promise<{ inputModalities?: readonly string[] }> }
+  attachments?: AttachmentsService
+  llm?: ModelInfoService
 }
 
 /**

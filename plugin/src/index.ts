@@ -11,18 +11,9 @@ export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export { childEnvironment, isSecretName, isSecretValue, redactSecrets } from './env.ts'
 export { ServerConnection, type ConnectionState } from './connection.ts'
 export type { McpResult } from './definition.ts'
-export * from './host/index.ts'
-export {
-  createLoader,
-  createFileHost,
-  type ConfigLoader,
-  type LoaderOptions,
-  type LoadedEntry,
-  type FileHost,
-  type FileHostOptions,
-  type ReloadResult,
-  type LoaderIssue,
-} from './loader/index.ts'
+// The contract between the plugin and its host; the reference host services themselves are in
+// `@mcp-bridge/plugin/host`, the cordis.yml loader in `@mcp-bridge/plugin/loader`.
+export type * from './host/types.ts'
 
 export const name = 'mcp-client'
 /**

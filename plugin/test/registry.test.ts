@@ -1,6 +1,7 @@
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ToolRegistry, type ToolDefinition } from '../src/index.ts'
+import { ToolRegistry } from '../src/host/index.ts'
+import type { ToolDefinition } from '../src/index.ts'
 
 let root: Context | undefined
 afterEach(() => {
@@ -10,7 +11,8 @@ afterEach(() => {
 async function registry() {
   root = new Context()
   await root.plugin(ToolRegistry)
-  return root
+  // The reference registry, with its extras beyond the plugin's `ToolsService` contract.
+  return root as Context & { tools: ToolRegistry }
 }
 
 const echo = (name = 'echo', overrides: Partial<ToolDefinition> = {}): ToolDefinition => ({

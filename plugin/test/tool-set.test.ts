@@ -1,6 +1,7 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { ToolRegistry, type ToolDefinition } from '../src/index.ts'
+import { ToolRegistry } from '../src/host/index.ts'
+import type { ToolDefinition } from '../src/index.ts'
 import { ToolSet, type GenerationEntry } from '../src/tool-set.ts'
 
 async function setup(batch = true) {

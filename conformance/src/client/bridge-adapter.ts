@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as bridge from '@mcp-bridge/plugin'
+import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/plugin/host'
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession, ServerTarget } from './adapter.ts'
 
@@ -15,12 +16,12 @@ export const bridgeAdapter: ClientAdapter = {
   async start(target, config) {
     const ctx = new Context()
     const logs: string[] = []
-    bridge.attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
+    attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
     const attachments = mkdtempSync(join(tmpdir(), 'kit-attachments-'))
     const services = [
-      ctx.plugin(bridge.ToolRegistry),
-      ctx.plugin(bridge.AttachmentStore, { directory: attachments }),
-      ctx.plugin(bridge.ModelCatalog, {
+      ctx.plugin(ToolRegistry),
+      ctx.plugin(AttachmentStore, { directory: attachments }),
+      ctx.plugin(ModelCatalog, {
         models: [
           { ...VISION, inputModalities: ['text', 'image'] },
           { ...TEXT_ONLY, inputModalities: ['text'] },
@@ -73,7 +74,7 @@ function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Re
 }
 
 function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[], attachments: string, stopServices: () => Promise<unknown>): BridgeSession {
-  const registry = () => ctx.get('tools') as bridge.ToolRegistry | undefined
+  const registry = () => ctx.get('tools') as ToolRegistry | undefined
   // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
   const ownTools = () =>
     (registry()?.list() ?? []).flatMap((schema) => {

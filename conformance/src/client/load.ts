@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { ScenarioSchema, type Scenario } from './scenario.ts'
 
-export const SCENARIO_DIR = resolve(fileURLToPath(new URL('../../../scenarios', import.meta.url)))
+/**
+ * The scenarios this kit runs. A built package carries its own copy (`<package>/scenarios`, made by
+ * `npm run build`); run from its sources, the kit reads the repository's top-level `scenarios/`,
+ * the source of truth, so that snapshot updates land there and never in the copy.
+ */
+export const SCENARIO_DIR = resolve(
+  fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../scenarios' : '../../scenarios', import.meta.url)),
+)
 
 export interface LoadedScenario {
   file: string

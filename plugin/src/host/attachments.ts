@@ -6,11 +6,6 @@ import Schema from 'schemastery'
 import { extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../images.ts'
 import type { ImageRef } from './types.ts'
 
-declare module 'cordis' {
-  interface Context {
-    attachments: AttachmentStore
-  }
-}
 
 export interface SaveImage {
   data: Uint8Array

@@ -21,7 +21,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   await fiber
   return {
     ctx,
-    tools: ctx.tools,
+    // The service as installed above: the reference registry, with its own extras.
+    tools: ctx.tools as ToolRegistry,
     dispose: async () => {
       await fiber.dispose()
     },

@@ -2,11 +2,6 @@ import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { ModelRoute } from './types.ts'
 
-declare module 'cordis' {
-  interface Context {
-    llm: ModelCatalog
-  }
-}
 
 export type Modality = 'text' | 'image' | 'audio'
 

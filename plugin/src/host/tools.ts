@@ -13,15 +13,6 @@ import type {
   ToolsService,
 } from './types.ts'
 
-declare module 'cordis' {
-  interface Context {
-    tools: ToolRegistry
-  }
-  interface Events {
-    /** Fired once per batch of registry changes, after the batch: never mid-swap. */
-    'tools/change'(names: string[]): void
-  }
-}
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
 /** Calls made without a signal share this one; it never aborts. */

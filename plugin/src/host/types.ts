@@ -1,4 +1,17 @@
 /** Contracts of the host services the plugin consumes. Hosts with their own registry implement these shapes. */
+import type {} from 'cordis'
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolsService
+    attachments: AttachmentsService
+    llm: ModelInfoService
+  }
+  interface Events {
+    /** Fired by the reference registry once per batch of changes, after the batch: never mid-swap. */
+    'tools/change'(names: string[]): void
+  }
+}
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 export type JsonSchema = Record<string, unknown>
@@ -70,4 +83,14 @@ export interface ToolsService {
   get(name: string): ToolDefinition | undefined
   list(): ToolSchema[]
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResult>
+}
+
+/** Optional: persists a batch of images for model context, all or nothing. */
+export interface AttachmentsService {
+  saveImages(batch: Array<{ data: Uint8Array; mediaType: string }>): Promise<ImageRef[]>
+}
+
+/** Optional: what a model accepts as input, so images reach only models that can see them. */
+export interface ModelInfoService {
+  resolveModelInfo(route: ModelRoute): Promise<{ inputModalities?: readonly string[] }>
 }

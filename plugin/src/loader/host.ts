@@ -1,6 +1,8 @@
+import * as bridge from '../index.ts'
 import { createHost, type Host } from '../host/host.ts'
 import type { ConsoleLoggerOptions } from '../host/logging.ts'
 import { createLoader, type ConfigLoader, type LoaderOptions } from './loader.ts'
+import { BRIDGE_PACKAGE } from './names.ts'
 import type { ReloadResult } from './types.ts'
 
 export interface FileHostOptions extends LoaderOptions {
@@ -20,7 +22,9 @@ export interface FileHost extends Host {
  */
 export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
   const host = await createHost({ logging: options.logging })
-  const loader = createLoader(host.ctx, options)
+  // The bridge is handed over as this very module instance, so that the host and the entries it
+  // runs share one copy of the plugin whatever the resolver would pick for the package name.
+  const loader = createLoader(host.ctx, { ...options, plugins: { [BRIDGE_PACKAGE]: bridge, ...options.plugins } })
   const loaded = await loader.ready
   return {
     ...host,

@@ -5,7 +5,7 @@ import { diffEntries } from './diff.ts'
 import { parseConfig } from './parse.ts'
 import { prepareEntries } from './prepare.ts'
 import { fileFailureLog, reloadLog, type LogLine } from './report.ts'
-import { defaultBuiltins, type PluginSource } from './resolve.ts'
+import { embeddedPlugins, type PluginSource } from './resolve.ts'
 import { EntryRuntime } from './runtime.ts'
 import type { LoaderIssue, ReloadResult } from './types.ts'
 import { watchFile } from './watch.ts'
@@ -74,7 +74,7 @@ class Loader implements ConfigLoader {
   constructor(ctx: Context, private readonly options: LoaderOptions) {
     this.file = resolve(options.file)
     this.log = ctx.logger('loader')
-    this.builtins = defaultBuiltins(options.plugins)
+    this.builtins = embeddedPlugins(options.plugins)
     this.own = ctx.plugin({
       name: 'cordis-yml',
       apply: (scope: Context) => {

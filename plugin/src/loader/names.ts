@@ -20,6 +20,7 @@ export function pluginKey(name: string, baseDir: string, builtins: ReadonlySet<s
   }
   const canonical = ALIASES[name] ?? name
   if (builtins.has(canonical)) return { kind: 'builtin', key: canonical }
+  if (canonical !== name) return { kind: 'package', key: canonical }
   if (name.startsWith('file:')) {
     try {
       return { kind: 'path', key: fileURLToPath(name) }

@@ -7,12 +7,12 @@ import { BRIDGE_PACKAGE } from './names.ts'
 export type PluginSource = () => Promise<unknown>
 
 /**
- * The plugins every host knows by name, plus any the host embeds. The bridge is imported lazily
- * so that its entry module can re-export the loader without an import cycle at evaluation time.
+ * The plugins a host embeds, by the names entries use for them. The bridge itself is not among
+ * them: `@mcp-bridge/plugin` resolves as a package (the loader is part of it, so the name always
+ * resolves), and the loader never imports the plugin's entry.
  */
-export function defaultBuiltins(extra: Readonly<Record<string, Plugin>> = {}): Map<string, PluginSource> {
-  const embedded = Object.entries(extra).map(([name, plugin]): [string, PluginSource] => [name, async () => plugin])
-  return new Map<string, PluginSource>([[BRIDGE_PACKAGE, () => import('../index.ts')], ...embedded])
+export function embeddedPlugins(plugins: Readonly<Record<string, Plugin>> = {}): Map<string, PluginSource> {
+  return new Map(Object.entries(plugins).map(([name, plugin]): [string, PluginSource] => [name, async () => plugin]))
 }
 
 export type Resolution = { ok: true; plugin: Plugin } | { ok: false; message: string }
@@ -35,7 +35,7 @@ export async function resolvePlugin(key: string, builtins: ReadonlyMap<string, P
       ok: false,
       message: isAbsolute(key)
         ? `unknown plugin: there is no file ${key}`
-        : `unknown plugin "${key}": no such package is installed (built in: ${[...builtins.keys(), 'mcp-client'].join(', ')}; or write a path starting with ./)`,
+        : `unknown plugin "${key}": no such package is installed (known here: ${[...builtins.keys(), BRIDGE_PACKAGE].join(', ')}; or write a path starting with ./)`,
     }
   }
   const plugin = asPlugin(loaded)

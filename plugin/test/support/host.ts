@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { Context, type Fiber } from 'cordis'
 import * as bridge from '../../src/index.ts'
+import { attachConsoleLogger, ToolRegistry } from '../../src/host/index.ts'
 import { afterTest } from './cleanup.ts'
 
 const require = createRequire(import.meta.url)
@@ -9,7 +10,7 @@ export const filesystemServer = require.resolve('@modelcontextprotocol/server-fi
 
 export interface TestHost {
   ctx: Context
-  tools: bridge.ToolRegistry
+  tools: ToolRegistry
   logs: string[]
   /** Loads one bridge instance and waits for its activation to settle. */
   load(config: Record<string, unknown>): Promise<Fiber>
@@ -20,12 +21,12 @@ export interface TestHost {
 export async function startHost(): Promise<TestHost> {
   const ctx = new Context()
   const logs: string[] = []
-  bridge.attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
-  const registry = ctx.plugin(bridge.ToolRegistry)
+  attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
+  const registry = ctx.plugin(ToolRegistry)
   await registry
   return afterTest<TestHost>({
     ctx,
-    tools: ctx.tools,
+    tools: ctx.tools as ToolRegistry,
     logs,
     load: async (config) => {
       const fiber = ctx.plugin(bridge, config)
