@@ -3,7 +3,8 @@
  * HTTP, against our plugin) and of its server run against @modelcontextprotocol/server-everything
  * over stdio. Each run is a child process with its own report directory (a temp folder, removed
  * afterwards), bounded in time; on timeout its whole process group is killed. No target: the
- * figures are for trend watching. A missing CLI is a skip with the reason, not a failure.
+ * figures are for trend watching. A missing CLI is a skip with the reason, not a failure. The
+ * client run is shared with bench/startup.ts (one run per process): it takes half a minute.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -19,7 +20,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLIENT_TIMEOUT_MS = 180_000
 const SERVER_TIMEOUT_MS = 60_000
 
-interface KitRun {
+export interface KitRun {
   ms: number
   exitCode: number | null
   timedOut: boolean
@@ -44,14 +45,14 @@ export const kit: Bench = {
     const notes: string[] = []
     const figures: Record<string, unknown> = {}
     log('kit: client run (all scenarios, stdio and http)')
-    const client = await runCli(['client', '--transport', 'all'], CLIENT_TIMEOUT_MS)
+    const client = await clientRun()
     figures.client = roundRun(client)
-    rows.push(row(`client run, every scenario (${describe(client)})`, { bridge: formatMs(client.ms) }))
+    rows.push(row(`client run, every scenario (${describeRun(client)})`, { bridge: formatMs(client.ms) }))
     if (everything) {
       log('kit: server run against server-everything (stdio)')
       const server = await runCli(['server', '--', process.execPath, everything, 'stdio'], SERVER_TIMEOUT_MS)
       figures.server = roundRun(server)
-      rows.push(row(`server run, server-everything (${describe(server)})`, { bridge: formatMs(server.ms) }))
+      rows.push(row(`server run, server-everything (${describeRun(server)})`, { bridge: formatMs(server.ms) }))
     } else {
       rows.push(row('server run: server-everything', { bridge: 'skipped' }))
       notes.push('@modelcontextprotocol/server-everything is not installed: server run skipped')
@@ -61,11 +62,18 @@ export const kit: Bench = {
   },
 }
 
-function roundRun(run: KitRun): Record<string, unknown> {
+let sharedClientRun: Promise<KitRun> | undefined
+
+/** The full client run (every scenario, both transports), made once per process whoever asks first. */
+export function clientRun(): Promise<KitRun> {
+  return (sharedClientRun ??= runCli(['client', '--transport', 'all'], CLIENT_TIMEOUT_MS))
+}
+
+export function roundRun(run: KitRun): Record<string, unknown> {
   return { ...run, ms: round(run.ms, 0) }
 }
 
-function describe(run: KitRun): string {
+export function describeRun(run: KitRun): string {
   if (run.timedOut) return 'TIMED OUT'
   const s = run.summary
   const counts = s ? `${s.pass} pass, ${s.fail} fail, ${s.error} error` : 'no report'

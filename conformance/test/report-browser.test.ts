@@ -1,22 +1,24 @@
 /**
  * report.html from a real run, driven in Chromium: the failure filter, an expanded check, no CSP
  * violations, and junit.xml parsed by a real XML parser. Leaves a screenshot in .artifacts/.
+ * The browser is the one @sparticuz/chromium ships (support/chromium.ts), so it never skips.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunReport } from '../src/model.ts'
 import { assembleReport } from '../src/report/assemble.ts'
 import { writeReports } from '../src/report/write.ts'
 import { runServerSuite } from '../src/server/run.ts'
 import { everythingTarget } from '../src/server/target.ts'
+import { launchChromium, type LaunchedChromium } from './support/chromium.ts'
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../.artifacts')
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
+let chromium: LaunchedChromium | undefined
 let browser: Browser
 let dir: string
 let report: RunReport
@@ -27,12 +29,16 @@ beforeAll(async () => {
   const suite = await runServerSuite(target, { calls })
   report = assembleReport({ suites: [suite], baseline: [], tool: { name: 'mcp-conformance', version: '0.1.0' }, startedAt: new Date().toISOString(), durationMs: suite.durationMs })
   await writeReports(report, dir)
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS })
+  chromium = await launchChromium()
+  browser = chromium.browser
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await rm(dir, { recursive: true, force: true })
+  try {
+    await chromium?.close()
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true })
+  }
 })
 
 describe('report.html in Chromium', () => {
