@@ -1,7 +1,7 @@
 /**
  * report.html from a real run, driven in Chromium: the failure filter, an expanded check, no CSP
  * violations, and junit.xml parsed by a real XML parser. Leaves a screenshot in .artifacts/.
- * The browser is the one @sparticuz/chromium ships (support/chromium.ts), so it never skips.
+ * The browser is the one @sparticuz/chromium ships (test/support/chromium.ts), so it never skips.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -14,7 +14,7 @@ import { assembleReport } from '../src/report/assemble.ts'
 import { writeReports } from '../src/report/write.ts'
 import { runServerSuite } from '../src/server/run.ts'
 import { everythingTarget } from '../src/server/target.ts'
-import { launchChromium, type LaunchedChromium } from './support/chromium.ts'
+import { launchChromium, type LaunchedChromium } from '../../test/support/chromium.ts'
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../.artifacts')
 

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs'
 import { inflateSync } from 'node:zlib'
-import { chromium } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { launchChromium } from '../../test/support/chromium.ts'
 import { crc32, gif, jpeg, png, wav, webp } from '../src/images.ts'
 import { sniffImage } from '../src/index.ts'
 
@@ -59,10 +58,11 @@ describe('generated images', () => {
   })
 
   // The real proof: a browser decodes every format, padded ones included, to the right size and colour.
-  it.skipIf(!existsSync('/usr/bin/chromium'))('decode in Chromium', async () => {
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  // The browser is the one @sparticuz/chromium ships, so this never skips.
+  it('decode in Chromium', async () => {
+    const chromium = await launchChromium()
     try {
-      const page = await browser.newPage()
+      const page = await chromium.browser.newPage()
       const decode = (mime: string, bytes: Buffer) =>
         page.evaluate(async (src) => {
           const img = new Image()
@@ -81,7 +81,7 @@ describe('generated images', () => {
       expect(await decode('image/gif', gif(5, [10, 200, 30, 255], undefined, 3000))).toEqual({ width: 5, pixel: [10, 200, 30, 255] })
       expect(await decode('image/webp', webp(4, [40, 50, 60, 255]))).toEqual({ width: 4, pixel: [40, 50, 60, 255] })
     } finally {
-      await browser.close()
+      await chromium.close()
     }
   })
 })
