@@ -1,165 +1,27 @@
 /**
- * mcp-conformance: argv in, runs out, exit code back. Parsing is pure (`parseCommand`); `main`
+ * mcp-conformance: argv in, runs out, exit code back. Parsing is pure (`cli/parse.ts`); `main`
  * runs the suites, writes the reports and prints progress and the summary to stderr.
  * Exit codes: 0 all pass (warn/skip allowed), 1 a failure or a stale baseline entry,
  * 2 invalid usage or a check that could not run.
  */
+import { mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { loadBaseline, type BaselineEntry } from './baseline.ts'
+import { usageErrorText } from './cli/argv.ts'
+import { parseCommand, USAGE, type Command, type RunOptions } from './cli/parse.ts'
 import { listScenarios, runClientScenarios, type ClientRunOptions } from './client/index.ts'
-import { EXIT, type SuiteResult } from './model.ts'
+import { EXIT, type RunReport, type SuiteResult } from './model.ts'
+import { formatGithubAnnotations } from './report/annotations.ts'
 import { assembleReport, harnessErrorSuite } from './report/assemble.ts'
+import { formatMarkdownSummary } from './report/markdown.ts'
 import { formatSummary, progressLine } from './report/summary.ts'
 import { writeReports } from './report/write.ts'
-import type { ToolCall } from './server/probe/tools.ts'
-import { DEFAULT_SERVER_OPTIONS, runServerSuite } from './server/run.ts'
-import { everythingTarget, type ServerTarget } from './server/target.ts'
+import { runServerSuite } from './server/run.ts'
+import { everythingTarget } from './server/target.ts'
 
-export const USAGE = `Usage:
-  mcp-conformance                      built-in default: client scenarios against the mcp-bridge plugin
-                                       (all transports) and server checks against server-everything (stdio)
-  mcp-conformance server [options] --url URL [--header K=V ...]
-  mcp-conformance server [options] -- COMMAND [ARGS...]
-  mcp-conformance client [--transport stdio|http|all] [--scenario ID ...] [--update-snapshots] [--shard I/N] [options]
-  mcp-conformance list                 client scenarios, one "id<TAB>title" per line on stdout
-
-Options:
-  --report-dir DIR      where results.json, junit.xml and report.html are written (default: ./reports)
-  --baseline FILE       YAML file of expected failures ("<suite>:<check>"); stale entries fail the run
-Server options:
-  --call NAME=JSON      allow calling tool NAME with these arguments (repeatable); no other tool is called
-  --server-name NAME    serverName for the bridge projection (default: derived from serverInfo.name)
-  --timeout MS          per-request timeout (default ${DEFAULT_SERVER_OPTIONS.requestTimeoutMs})
-  --startup-timeout MS  initialize timeout (default ${DEFAULT_SERVER_OPTIONS.startupTimeoutMs})
-
-Exit codes: 0 all checks pass (warnings and skips allowed); 1 a check failed or a baseline entry is
-stale; 2 invalid usage, or a check could not run (harness error).
-`
-
-interface Common {
-  reportDir: string
-  baseline?: string
-}
-export type Command =
-  | ({ kind: 'default' } & Common)
-  | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string; timeoutMs: number; startupTimeoutMs: number } & Common)
-  | ({ kind: 'client'; options: Omit<ClientRunOptions, 'onProgress'> } & Common)
-  | { kind: 'list' }
-  | { kind: 'help' }
-
-export type ParseResult = { ok: true; command: Command } | { ok: false; error: string }
-
-const usage = (error: string): ParseResult => ({ ok: false, error })
-
-/** Pure: argv (without node and script) → a validated command or a usage error. */
-export function parseCommand(argv: string[], cwd: string): ParseResult {
-  const dashes = argv.indexOf('--')
-  const [before, command] = dashes < 0 ? [argv, []] : [argv.slice(0, dashes), argv.slice(dashes + 1)]
-  const [sub, ...rest] = before
-  if (sub === undefined) return command.length ? usage('"--" needs the "server" command') : { ok: true, command: { kind: 'default', reportDir: resolve(cwd, 'reports') } }
-  if (sub === 'help' || sub === '--help' || sub === '-h') return { ok: true, command: { kind: 'help' } }
-  if (sub === 'list') return rest.length || command.length ? usage('"list" takes no arguments') : { ok: true, command: { kind: 'list' } }
-  if (sub !== 'server' && sub !== 'client') return usage(`unknown command "${sub}"`)
-  let values: Record<string, string | string[] | boolean | undefined>
-  try {
-    ;({ values } = parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false }))
-  } catch (error) {
-    return usage(error instanceof Error ? error.message : String(error))
-  }
-  const common: Common = { reportDir: resolve(cwd, (values['report-dir'] as string | undefined) ?? 'reports') }
-  if (typeof values.baseline === 'string') common.baseline = resolve(cwd, values.baseline)
-  const allowed = sub === 'server' ? SERVER_OPTIONS : CLIENT_OPTIONS
-  const misplaced = Object.keys(values).filter((key) => !allowed.includes(key) && !COMMON_OPTIONS.includes(key))
-  if (misplaced.length) return usage(`--${misplaced[0]} is not an option of "${sub}"`)
-  return sub === 'server' ? parseServer(values, command, common, cwd) : command.length ? usage('"--" is only for "server"') : parseClient(values, common)
-}
-
-const OPTIONS = {
-  'report-dir': { type: 'string' },
-  baseline: { type: 'string' },
-  url: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  call: { type: 'string', multiple: true },
-  'server-name': { type: 'string' },
-  timeout: { type: 'string' },
-  'startup-timeout': { type: 'string' },
-  transport: { type: 'string' },
-  scenario: { type: 'string', multiple: true },
-  'update-snapshots': { type: 'boolean' },
-  shard: { type: 'string' },
-} as const
-const COMMON_OPTIONS = ['report-dir', 'baseline']
-const SERVER_OPTIONS = ['url', 'header', 'call', 'server-name', 'timeout', 'startup-timeout']
-const CLIENT_OPTIONS = ['transport', 'scenario', 'update-snapshots', 'shard']
-
-function parseServer(values: Record<string, unknown>, command: string[], common: Common, cwd: string): ParseResult {
-  const url = values.url as string | undefined
-  if (url !== undefined && command.length) return usage('give either --url or "-- COMMAND", not both')
-  if (url === undefined && command.length === 0) return usage('"server" needs --url URL or -- COMMAND [ARGS...]')
-  const headers: Record<string, string> = {}
-  for (const header of (values.header as string[] | undefined) ?? []) {
-    const eq = header.indexOf('=')
-    if (eq <= 0) return usage(`--header ${JSON.stringify(header)} is not K=V`)
-    headers[header.slice(0, eq).trim()] = header.slice(eq + 1)
-  }
-  let target: ServerTarget
-  if (url !== undefined) {
-    if (!/^https?:\/\/[^/]/i.test(url)) return usage(`--url ${JSON.stringify(url)} is not an http(s) URL`)
-    target = { kind: 'http', url, headers }
-  } else {
-    if (Object.keys(headers).length) return usage('--header only applies to --url')
-    target = { kind: 'stdio', command: command[0] as string, args: command.slice(1), cwd }
-  }
-  const calls: ToolCall[] = []
-  for (const call of (values.call as string[] | undefined) ?? []) {
-    const eq = call.indexOf('=')
-    if (eq <= 0) return usage(`--call ${JSON.stringify(call)} is not NAME=JSON`)
-    let args: unknown
-    try {
-      args = JSON.parse(call.slice(eq + 1))
-    } catch {
-      return usage(`--call ${call.slice(0, eq)}: the arguments are not valid JSON`)
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return usage(`--call ${call.slice(0, eq)}: the arguments must be a JSON object`)
-    if (calls.some((c) => c.name === call.slice(0, eq))) return usage(`--call ${call.slice(0, eq)} is given twice`)
-    calls.push({ name: call.slice(0, eq), arguments: args as Record<string, unknown> })
-  }
-  const serverName = values['server-name'] as string | undefined
-  if (serverName !== undefined && !/^[A-Za-z0-9_-]{1,32}$/.test(serverName)) return usage('--server-name must match ^[A-Za-z0-9_-]{1,32}$')
-  const timeoutMs = positive(values.timeout, DEFAULT_SERVER_OPTIONS.requestTimeoutMs)
-  const startupTimeoutMs = positive(values['startup-timeout'], DEFAULT_SERVER_OPTIONS.startupTimeoutMs)
-  if (timeoutMs === undefined || startupTimeoutMs === undefined) return usage('--timeout and --startup-timeout take a positive number of milliseconds')
-  return { ok: true, command: { kind: 'server', target, calls, timeoutMs, startupTimeoutMs, ...(serverName ? { serverName } : {}), ...common } }
-}
-
-function positive(value: unknown, fallback: number): number | undefined {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  return Number.isInteger(n) && n > 0 ? n : undefined
-}
-
-function parseClient(values: Record<string, unknown>, common: Common): ParseResult {
-  const transport = (values.transport as string | undefined) ?? 'all'
-  if (!['stdio', 'http', 'all'].includes(transport)) return usage('--transport must be stdio, http or all')
-  const scenarioIds = (values.scenario as string[] | undefined) ?? []
-  if (scenarioIds.some((id) => id.trim() === '')) return usage('--scenario needs an id')
-  const options: Omit<ClientRunOptions, 'onProgress'> = {
-    transports: transport === 'all' ? ['stdio', 'http'] : [transport as 'stdio' | 'http'],
-    scenarioIds,
-    updateSnapshots: values['update-snapshots'] === true,
-  }
-  if (values.shard !== undefined) {
-    const match = /^(\d+)\/(\d+)$/.exec(values.shard as string)
-    const index = Number(match?.[1])
-    const count = Number(match?.[2])
-    if (!match || count < 1 || index < 1 || index > count) return usage('--shard must be I/N with 1 <= I <= N')
-    options.shard = { index, count }
-  }
-  return { ok: true, command: { kind: 'client', options, ...common } }
-}
+export { parseCommand, USAGE, type Command, type ParseResult } from './cli/parse.ts'
 
 export interface Io {
   stdout: (text: string) => void
@@ -173,7 +35,7 @@ const defaultIo: Io = { stdout: (t) => process.stdout.write(t), stderr: (t) => p
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const parsed = parseCommand(argv, io.cwd)
   if (!parsed.ok) {
-    io.stderr(`mcp-conformance: ${parsed.error}\n\n${USAGE}`)
+    io.stderr(usageErrorText('mcp-conformance', parsed.error))
     return EXIT.usage
   }
   const command = parsed.command
@@ -181,12 +43,16 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.stdout(USAGE)
     return EXIT.pass
   }
+  if (command.kind === 'version') {
+    io.stdout(`${TOOL.name} ${TOOL.version}\n`)
+    return EXIT.pass
+  }
   if (command.kind === 'list') {
     try {
       for (const scenario of await listScenarios()) io.stdout(`${scenario.id}\t${scenario.title}\n`)
       return EXIT.pass
     } catch (error) {
-      io.stderr(`mcp-conformance: cannot list scenarios: ${error instanceof Error ? error.message : String(error)}\n`)
+      io.stderr(`mcp-conformance: cannot list scenarios: ${messageOf(error)}\n`)
       return EXIT.usage
     }
   }
@@ -204,16 +70,35 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const started = performance.now()
   const suites = await runSuites(command, io)
   const report = assembleReport({ suites, baseline, tool: TOOL, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started) })
+  return await publish(report, command, io)
+}
+
+/** The run's outputs: the report files, the optional Markdown summary and annotations, the summary on stderr. */
+async function publish(report: RunReport, command: RunOptions, io: Io): Promise<number> {
+  // Annotations first: a CI log shows them even when a file below cannot be written.
+  if (command.annotations === 'github') io.stdout(formatGithubAnnotations(report))
   let written: string[] = []
   try {
     written = await writeReports(report, command.reportDir)
   } catch (error) {
-    io.stderr(`${formatSummary(report)}mcp-conformance: cannot write reports to ${command.reportDir}: ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr(`${formatSummary(report)}mcp-conformance: cannot write reports to ${command.reportDir}: ${messageOf(error)}\n`)
     return EXIT.usage
+  }
+  if (command.summaryMd) {
+    try {
+      await mkdir(dirname(command.summaryMd), { recursive: true })
+      await writeFile(command.summaryMd, formatMarkdownSummary(report), 'utf8')
+      written.push(command.summaryMd)
+    } catch (error) {
+      io.stderr(`${formatSummary(report, written)}mcp-conformance: cannot write the Markdown summary to ${command.summaryMd}: ${messageOf(error)}\n`)
+      return EXIT.usage
+    }
   }
   io.stderr(formatSummary(report, written))
   return report.exitCode
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 const TOOL = { name: 'mcp-conformance', version: (createRequire(import.meta.url)('../package.json') as { version: string }).version }
 const DEFAULT_BASELINE = fileURLToPath(new URL('../examples/default.baseline.yaml', import.meta.url))
@@ -222,16 +107,16 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
   const onCheck = (check: Parameters<typeof progressLine>[0]) => io.stderr(`${progressLine(check)}\n`)
   const suites: SuiteResult[] = []
   if (command.kind === 'client' || command.kind === 'default') {
-    const options = command.kind === 'client' ? command.options : { transports: ['stdio', 'http'] as Array<'stdio' | 'http'>, scenarioIds: [], updateSnapshots: false }
+    const options = command.kind === 'client' ? command.options : { transports: command.transports, scenarioIds: [], updateSnapshots: false }
     io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')})\n`)
     suites.push(...(await clientSuites(options, io)))
   }
   if (command.kind === 'server' || command.kind === 'default') {
     const { target, calls } = command.kind === 'server' ? command : everythingTarget()
-    const timeouts = command.kind === 'server' ? { requestTimeoutMs: command.timeoutMs, startupTimeoutMs: command.startupTimeoutMs } : {}
     const serverName = command.kind === 'server' ? command.serverName : undefined
+    const options = { calls, onCheck, requestTimeoutMs: command.timeoutMs, startupTimeoutMs: command.startupTimeoutMs, ...(serverName ? { serverName } : {}) }
     io.stderr(`mcp-conformance: server checks against ${target.kind === 'http' ? target.url : [target.command, ...target.args].join(' ')}\n`)
-    suites.push(await runServerSuite(target, { calls, onCheck, ...timeouts, ...(serverName ? { serverName } : {}) }))
+    suites.push(await runServerSuite(target, options))
   }
   return suites
 }

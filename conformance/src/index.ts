@@ -5,3 +5,5 @@ export type { ClientAdapter, ClientSession, ServerTarget as ClientTarget, ToolVi
 export { runServerSuite } from './server/run.ts'
 export { writeReports } from './report/write.ts'
 export { loadBaseline } from './baseline.ts'
+export { formatMarkdownSummary, type MarkdownOptions } from './report/markdown.ts'
+export { formatGithubAnnotations } from './report/annotations.ts'

@@ -9,9 +9,26 @@ import { writeRawStdioServer } from './server-helpers.ts'
 
 const parse = (...argv: string[]) => parseCommand(argv, '/work')
 
+const RUN_DEFAULTS = { reportDir: '/work/reports', annotations: 'none' }
+const TIMER_MAX = 2 ** 31 - 1
+
 describe('parseCommand', () => {
-  it('no arguments is the built-in default, reporting to ./reports', () => {
-    expect(parse()).toEqual({ ok: true, command: { kind: 'default', reportDir: '/work/reports' } })
+  it('no arguments is the built-in default: every transport, default timeouts, reporting to ./reports', () => {
+    expect(parse()).toEqual({ ok: true, command: { kind: 'default', transports: ['stdio', 'http'], timeoutMs: 10_000, startupTimeoutMs: 30_000, ...RUN_DEFAULTS } })
+  })
+
+  it('the default run takes the run options, --transport and the timeouts', () => {
+    const parsed = parse('--report-dir', 'out', '--baseline', 'b.yaml', '--summary-md', 'sum/summary.md', '--annotations', 'github', '--transport', 'stdio', '--timeout', '500', '--startup-timeout', String(TIMER_MAX))
+    expect(parsed).toEqual({
+      ok: true,
+      command: { kind: 'default', transports: ['stdio'], timeoutMs: 500, startupTimeoutMs: TIMER_MAX, reportDir: '/work/out', baseline: '/work/b.yaml', summaryMd: '/work/sum/summary.md', annotations: 'github' },
+    })
+  })
+
+  it('--help, -h, help and --version win wherever they are', () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['server', '--help'], ['client', '--report-dir', 'x', '-h']]) expect(parse(...argv)).toEqual({ ok: true, command: { kind: 'help' } })
+    expect(parse('--version')).toEqual({ ok: true, command: { kind: 'version' } })
+    expect(parse('server', '--version')).toEqual({ ok: true, command: { kind: 'version' } })
   })
 
   it('server over stdio: everything after -- is the command, untouched', () => {
@@ -26,24 +43,40 @@ describe('parseCommand', () => {
         startupTimeoutMs: 30_000,
         reportDir: '/work/out',
         baseline: '/work/b.yaml',
+        annotations: 'none',
       },
     })
   })
 
-  it('server over HTTP with headers and timeouts', () => {
-    const parsed = parse('server', '--url', 'http://127.0.0.1:1/mcp', '--header', 'Authorization=Bearer a=b', '--timeout', '500', '--server-name', 'mine')
-    expect(parsed.ok && parsed.command).toMatchObject({ target: { kind: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer a=b' } }, timeoutMs: 500, serverName: 'mine' })
+  it('server over HTTP with headers, timeouts, a Markdown summary and annotations', () => {
+    const parsed = parse('server', '--url', 'http://127.0.0.1:1/mcp', '--header', 'Authorization=Bearer a=b', '--timeout', '500', '--server-name', 'mine', '--summary-md', 's.md', '--annotations', 'github')
+    expect(parsed.ok && parsed.command).toMatchObject({ target: { kind: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer a=b' } }, timeoutMs: 500, serverName: 'mine', summaryMd: '/work/s.md', annotations: 'github' })
   })
 
-  it('client options are wired through', () => {
-    const parsed = parse('client', '--transport', 'http', '--scenario', 'a', '--scenario', 'b', '--update-snapshots', '--shard', '2/3')
-    expect(parsed.ok && parsed.command).toMatchObject({ kind: 'client', options: { transports: ['http'], scenarioIds: ['a', 'b'], updateSnapshots: true, shard: { index: 2, count: 3 } } })
+  it('client options are wired through, the run options too', () => {
+    const parsed = parse('client', '--transport', 'http', '--scenario', 'a', '--scenario', 'b', '--update-snapshots', '--shard', '2/3', '--summary-md', 's.md')
+    expect(parsed.ok && parsed.command).toMatchObject({ kind: 'client', summaryMd: '/work/s.md', options: { transports: ['http'], scenarioIds: ['a', 'b'], updateSnapshots: true, shard: { index: 2, count: 3 } } })
     expect(parse('client').ok && (parse('client') as { command: { options: unknown } }).command.options).toEqual({ transports: ['stdio', 'http'], scenarioIds: [], updateSnapshots: false })
   })
 
   it.each([
-    [['bogus'], 'unknown command "bogus"'],
+    [['bogus'], 'unknown command "bogus": use server, client or list'],
+    [['default'], 'unknown command "default"'],
+    [['constructor'], 'unknown command "constructor"'],
+    [['--report-dir'], '--report-dir needs a value'],
+    [['--report-dir', '--baseline', 'x'], '--report-dir needs a value (write --report-dir=VALUE'],
+    [['--report-dir', ''], '--report-dir needs a value'],
+    [['--nope'], 'unknown option --nope'],
+    [['--update-snapshots=yes', 'client'], '--update-snapshots takes no value'],
+    [['--url', 'http://x/mcp'], '--url is not an option of the default run'],
+    [['--scenario', 'x'], '--scenario is not an option of the default run'],
+    [['--transport', 'ws'], '--transport must be stdio, http or all, not "ws"'],
+    [['--timeout', '0'], '--timeout must be a whole number from 1 to 2147483647 (milliseconds), not "0"'],
+    [['--timeout', String(TIMER_MAX + 1)], 'not "2147483648"'],
+    [['--annotations', 'gitlab'], '--annotations must be github or none, not "gitlab"'],
+    [['--', 'node'], '"--" is only for "server"'],
     [['server'], 'needs --url URL or -- COMMAND'],
+    [['server', 'extra', '--', 'n'], 'unexpected argument "extra"'],
     [['server', '--url', 'http://x/mcp', '--', 'node'], 'either --url or "-- COMMAND"'],
     [['server', '--url', 'ftp://x'], 'is not an http(s) URL'],
     [['server', '--call', 'echo', '--', 'n'], 'is not NAME=JSON'],
@@ -51,18 +84,26 @@ describe('parseCommand', () => {
     [['server', '--call', 'echo=[1]', '--', 'n'], 'must be a JSON object'],
     [['server', '--call', 'a={}', '--call', 'a={}', '--', 'n'], 'is given twice'],
     [['server', '--header', 'x=1', '--', 'n'], '--header only applies to --url'],
-    [['server', '--timeout', '0', '--', 'n'], 'positive number'],
+    [['server', '--timeout', '1e3', '--', 'n'], '--timeout must be a whole number'],
+    [['server', '--startup-timeout', '-5', '--', 'n'], '--startup-timeout needs a value'],
+    [['server', '--startup-timeout', '99999999999', '--', 'n'], '--startup-timeout must be a whole number from 1 to 2147483647'],
     [['server', '--server-name', 'has space', '--', 'n'], '--server-name must match'],
     [['server', '--scenario', 'x', '--', 'n'], '--scenario is not an option of "server"'],
+    [['server', '--transport', 'stdio', '--', 'n'], '--transport is not an option of "server"'],
+    [['client', '--timeout', '5'], '--timeout is not an option of "client"'],
     [['client', '--transport', 'ws'], '--transport must be stdio, http or all'],
     [['client', '--shard', '4/3'], '--shard must be I/N'],
     [['client', '--', 'node'], '"--" is only for "server"'],
-    [['client', '--nope'], "Unknown option '--nope'"],
-    [['list', 'x'], '"list" takes no arguments'],
+    [['client', '--nope'], 'unknown option --nope'],
+    [['list', 'x'], 'unexpected argument "x"'],
+    [['list', '--report-dir', 'x'], '--report-dir is not an option of "list"'],
   ])('%j is a usage error: %s', (argv, fragment) => {
     const parsed = parse(...argv)
     expect(parsed.ok).toBe(false)
-    if (!parsed.ok) expect(parsed.error).toContain(fragment)
+    if (!parsed.ok) {
+      expect(parsed.error).toContain(fragment)
+      expect(parsed.error).not.toContain('\n')
+    }
   })
 })
 
@@ -80,15 +121,50 @@ describe('main', () => {
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  it('usage errors exit 2 with the usage text on stderr; --help prints it on stdout and exits 0', async () => {
+  it('a usage error exits 2 with one line of reason and a pointer to --help; --help and --version print on stdout and exit 0', async () => {
     const bad = capture(dir)
-    expect(await main(['server'], bad)).toBe(2)
-    expect(bad.err).toMatch(/^mcp-conformance: "server" needs --url URL/)
-    expect(bad.err).toContain('Exit codes: 0 all checks pass')
+    expect(await main(['--report-dir', 'x', '--call', 'a={}'], bad)).toBe(2)
+    expect(bad.err).toBe('mcp-conformance: --call is not an option of the default run\nrun `mcp-conformance --help` for usage\n')
     expect(bad.out).toBe('')
     const help = capture(dir)
     expect(await main(['--help'], help)).toBe(0)
-    expect(help.out).toContain('mcp-conformance server [options] -- COMMAND [ARGS...]')
+    expect(help.out).toContain('mcp-conformance server [run options] [server options] -- COMMAND [ARGS...]')
+    expect(help.err).toBe('')
+    const version = capture(dir)
+    expect(await main(['--version'], version)).toBe(0)
+    const { version: expected } = JSON.parse(await readFile(join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
+    expect(version.out).toBe(`mcp-conformance ${expected}\n`)
+  })
+
+  it('every option the parser knows is in the usage text', async () => {
+    const help = capture(dir)
+    await main(['--help'], help)
+    const source = await readFile(join(import.meta.dirname, '../src/cli/parse.ts'), 'utf8')
+    const options = [...source.slice(source.indexOf('const OPTIONS'), source.indexOf('} as const')).matchAll(/^\s+'?([a-z-]+)'?: \{ type/gm)].map((m) => m[1])
+    expect(options.length).toBeGreaterThan(10)
+    for (const option of options) expect(help.out).toContain(`--${option}`)
+  })
+
+  it('--summary-md writes the Markdown summary and --annotations github prints annotations on stdout', async () => {
+    const io = capture(dir)
+    const code = await main(['server', '--report-dir', 'md', '--summary-md', 'md/nested/summary.md', '--annotations', 'github', '--', process.execPath, script, '--garbage'], io)
+    expect(code).toBe(1)
+    const report = JSON.parse(await readFile(join(dir, 'md', 'results.json'), 'utf8')) as RunReport
+    const markdown = await readFile(join(dir, 'md', 'nested', 'summary.md'), 'utf8')
+    expect(markdown).toMatch(/^## ❌ MCP conformance: failed\n\nExit code 1: 1 check failed that the baseline does not expect\./)
+    expect(markdown).toContain(`| ${report.summary.pass} | ${report.summary.fail} | ${report.summary.warn} | ${report.summary.skip} | ${report.summary.error} |`)
+    expect(markdown).toContain('| fail | server\\:stdio\\/stdout\\-only\\-jsonrpc | 2 of 7 stdout lines were not MCP messages')
+    expect(io.out).toMatch(/^::error title=mcp-conformance server%3Astdio\/stdout-only-jsonrpc::/m)
+    expect(io.out.split('\n').filter(Boolean).every((line) => line.startsWith('::'))).toBe(true)
+    expect(io.err).toContain(join(dir, 'md', 'nested', 'summary.md'))
+  })
+
+  it('without --annotations nothing reaches stdout; an unwritable --summary-md exits 2', async () => {
+    await writeFile(join(dir, 'a-file'), '')
+    const io = capture(dir)
+    expect(await main(['server', '--report-dir', 'nomd', '--summary-md', 'a-file/summary.md', '--', process.execPath, script], io)).toBe(2)
+    expect(io.out).toBe('')
+    expect(io.err).toContain(`cannot write the Markdown summary to ${join(dir, 'a-file', 'summary.md')}`)
   })
 
   it('list prints one id<TAB>title per scenario on stdout', async () => {

@@ -47,9 +47,18 @@ describe('bin/mcp-conformance.js', () => {
     expect(report.suites.map((s) => `${s.id} ${s.transport}`)).toEqual([`${first!.id} stdio`])
   })
 
-  it('a usage error exits 2 before anything runs', async () => {
-    const { code, stderr } = await run(['server', '--url', 'not-a-url'], dir)
-    expect(code).toBe(2)
-    expect(stderr).toContain('is not an http(s) URL')
+  it('a usage error exits 2 before anything runs: one line of reason, then the pointer to --help', async () => {
+    expect(await run(['server', '--url', 'not-a-url'], dir)).toEqual({ code: 2, stdout: '', stderr: 'mcp-conformance: --url "not-a-url" is not an http(s) URL\nrun `mcp-conformance --help` for usage\n' })
+    // The default run accepts its own options: the complaint is about the bad value, not --report-dir.
+    const bad = await run(['--report-dir', 'out', '--transport', 'ws'], dir)
+    expect(bad).toMatchObject({ code: 2, stderr: 'mcp-conformance: --transport must be stdio, http or all, not "ws"\nrun `mcp-conformance --help` for usage\n' })
+  })
+
+  it('--help and --version answer on stdout with exit 0', async () => {
+    const help = await run(['--help'], dir)
+    expect(help).toMatchObject({ code: 0, stderr: '' })
+    expect(help.stdout).toMatch(/^Usage:\n {2}mcp-conformance \[run options\]/)
+    const { version } = JSON.parse(await readFile(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
+    expect(await run(['--version'], dir)).toEqual({ code: 0, stdout: `mcp-conformance ${version}\n`, stderr: '' })
   })
 })

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { endWithParent, stdinIsPipe } from './lifetime.ts'
 import { loadBehaviourFile } from './load.ts'
@@ -5,50 +6,101 @@ import { parseBehaviour } from './parse.ts'
 import type { RuntimeOptions } from './runtime.ts'
 import type { Behaviour } from './schema.ts'
 
-const USAGE = `usage: mcp-fixture <behaviour.yaml|json> [--transport stdio|http] [--port N]
-       mcp-fixture --json '<behaviour JSON>' [--transport stdio|http] [--port N]
-env: MCP_FIXTURE_WIRE (JSONL wire log), MCP_FIXTURE_STATE (crash-loop start counter)
-exit codes: 2 usage or invalid behaviour; otherwise whatever the behaviour scripts`
+const USAGE = `Usage:
+  mcp-fixture <behaviour.yaml|json> [--transport stdio|http] [--port N]
+  mcp-fixture --json '<behaviour JSON>' [--transport stdio|http] [--port N]
+  mcp-fixture --help | --version
+
+Options:
+  --transport T   stdio (the default: JSON-RPC on stdin/stdout) or http (Streamable HTTP on
+                  127.0.0.1; prints one readiness line {"ready":true,"url":...,"pid":N} on stdout)
+  --port N        HTTP port, 0 to 65535 (default 0: any free port)
+  --json TEXT     the behaviour inline, instead of a file
+  -h, --help      show this help
+  --version       print the version
+
+Environment: MCP_FIXTURE_WIRE (JSONL wire log), MCP_FIXTURE_STATE (crash-loop start counter).
+Exit codes: 2 usage error or invalid behaviour; otherwise whatever the behaviour scripts.
+`
 
 /** Exit code for usage errors and invalid behaviours. */
 const USAGE_ERROR = 2
 
-function fail(message: string): never {
-  process.stderr.write(`mcp-fixture: ${message}\n${USAGE}\n`)
+/**
+ * A usage error: one line naming the reason, then where the usage is. The same convention as
+ * mcp-conformance and mcp-bridge (conformance/src/cli/argv.ts; the packages share no code).
+ */
+function usageError(reason: string): never {
+  process.stderr.write(`mcp-fixture: ${reason}\nrun \`mcp-fixture --help\` for usage\n`)
   process.exit(USAGE_ERROR)
 }
 
-function readOptions(argv: string[]): { behaviour: Behaviour; transport: 'stdio' | 'http'; port: number } {
+/** A behaviour that cannot be loaded: its message already names each problem and its path. */
+function behaviourError(message: string): never {
+  process.stderr.write(`mcp-fixture: ${message}\n`)
+  process.exit(USAGE_ERROR)
+}
+
+/** parseArgs's errors in the CLIs' shared wording (see conformance/src/cli/argv.ts). */
+function argvErrorMessage(error: Error & { code?: string }): string {
+  const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? ''
+  const parts = quoted.split(/[\s,]+/)
+  const option = parts.find((p) => p.startsWith('--')) ?? parts.find((p) => p.startsWith('-')) ?? quoted
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (error.message.includes('does not take an argument')) return `${option} takes no value`
+    if (error.message.includes('ambiguous')) return `${option} needs a value (write ${option}=VALUE for one that starts with "-")`
+    return `${option} needs a value`
+  }
+  return error.message.split('\n')[0] ?? error.message
+}
+
+type Options = { behaviour: Behaviour; transport: 'stdio' | 'http'; port: number } | { print: string }
+
+function readOptions(argv: string[]): Options {
   let parsed
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { transport: { type: 'string', default: 'stdio' }, json: { type: 'string' }, port: { type: 'string', default: '0' } },
+      strict: true,
+      options: {
+        transport: { type: 'string', default: 'stdio' },
+        json: { type: 'string' },
+        port: { type: 'string', default: '0' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
     })
   } catch (error) {
-    fail((error as Error).message)
+    usageError(argvErrorMessage(error as Error))
   }
   const { values, positionals } = parsed
-  if (values.transport !== 'stdio' && values.transport !== 'http') fail(`unknown transport ${values.transport}`)
-  const port = Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid port ${values.port}`)
-  if ((positionals.length === 1) === (values.json !== undefined) || positionals.length > 1) fail('give one behaviour file or --json')
+  if (values.help) return { print: USAGE }
+  if (values.version) {
+    // Read only when asked: every spawned fixture pays for what start-up reads.
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    return { print: `mcp-fixture ${version}\n` }
+  }
+  if (values.transport !== 'stdio' && values.transport !== 'http') usageError(`--transport must be stdio or http, not ${JSON.stringify(values.transport)}`)
+  const port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN
+  if (!(port >= 0 && port <= 65535)) usageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(values.port)}`)
+  if (positionals.length > 1) usageError(`unexpected argument ${JSON.stringify(positionals[1])}`)
+  if (positionals.length === 0 && values.json === undefined) usageError('missing the behaviour: give a behaviour file or --json')
+  if (positionals.length === 1 && values.json !== undefined) usageError('give a behaviour file or --json, not both')
   try {
     const behaviour = values.json !== undefined ? parseBehaviour(JSON.parse(values.json), '--json behaviour') : loadBehaviourFile(positionals[0]!)
     return { behaviour, transport: values.transport, port }
   } catch (error) {
-    fail((error as Error).message)
+    behaviourError((error as Error).message)
   }
 }
 
-const { behaviour, transport, port } = readOptions(process.argv.slice(2))
-const runtime: RuntimeOptions = {
-  wireFile: process.env.MCP_FIXTURE_WIRE || undefined,
-  stateFile: process.env.MCP_FIXTURE_STATE || undefined,
-}
-
-try {
+async function serve({ behaviour, transport, port }: Exclude<Options, { print: string }>): Promise<void> {
+  const runtime: RuntimeOptions = {
+    wireFile: process.env.MCP_FIXTURE_WIRE || undefined,
+    stateFile: process.env.MCP_FIXTURE_STATE || undefined,
+  }
   if (transport === 'stdio') {
     // Each edge loads only its own modules: start-up time is what every spawned fixture pays.
     const { runStdio } = await import('./stdio.ts')
@@ -65,6 +117,17 @@ try {
     process.stdout.write(`${JSON.stringify({ ready: true, url: fixture.url, pid: process.pid })}\n`)
     endWithParent(() => process.exit(0), stdinIsPipe())
   }
-} catch (error) {
-  fail((error as Error).message)
+}
+
+const options = readOptions(process.argv.slice(2))
+if ('print' in options) {
+  // No process.exit here: it could cut a piped stdout short; nothing else keeps the process alive.
+  process.stdout.write(options.print)
+} else {
+  try {
+    await serve(options)
+  } catch (error) {
+    // A start-up failure (a port in use, say) is the caller's to fix, like a usage error.
+    behaviourError((error as Error).message)
+  }
 }

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -80,16 +81,37 @@ describe('mcp-fixture CLI', () => {
     }, { timeout: 10_000 }).toBe('gone')
   })
 
-  it('exits 2 naming the problem for an invalid behaviour or bad usage', async () => {
-    const run = (extra: string[]) =>
-      promisify(execFile)(process.execPath, [...fixtureCommand(example('names.yaml')).args.slice(0, 1), ...extra]).then(
-        () => ({ code: 0, stderr: '' }),
-        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
-      )
-    const invalid = await run(['--json', JSON.stringify({ tools: [{ nmae: 'x' }] })])
+  const runCli = (args: string[]) =>
+    promisify(execFile)(process.execPath, [bin, ...args]).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    )
+
+  it('--help and --version print on stdout and exit 0 without serving', async () => {
+    const help = await runCli(['--help'])
+    expect(help).toMatchObject({ code: 0, stderr: '' })
+    expect(help.stdout).toMatch(/^Usage:\n {2}mcp-fixture <behaviour\.yaml\|json> \[--transport stdio\|http\] \[--port N\]\n/)
+    expect(await runCli(['-h'])).toEqual(help)
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `mcp-fixture ${version}\n`, stderr: '' })
+  })
+
+  it.each([
+    [['--nope'], 'unknown option --nope'],
+    [[example('names.yaml'), '--transport', 'pigeon'], '--transport must be stdio or http, not "pigeon"'],
+    [[example('names.yaml'), '--port', '65536'], '--port must be a whole number from 0 to 65535, not "65536"'],
+    [[example('names.yaml'), '--port'], '--port needs a value'],
+    [[example('names.yaml'), 'extra.yaml'], 'unexpected argument "extra.yaml"'],
+    [[], 'missing the behaviour: give a behaviour file or --json'],
+    [[example('names.yaml'), '--json', '{}'], 'give a behaviour file or --json, not both'],
+  ])('usage error %j: exit 2, one line of reason, then the pointer to --help', async (args, reason) => {
+    expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr: `mcp-fixture: ${reason}\nrun \`mcp-fixture --help\` for usage\n` })
+  })
+
+  it('exits 2 naming each problem of an invalid behaviour', async () => {
+    const invalid = await runCli(['--json', JSON.stringify({ tools: [{ nmae: 'x' }] })])
     expect(invalid.code).toBe(2)
     expect(invalid.stderr).toContain('tools[0].nmae: unknown key')
-    const usage = await run([example('names.yaml'), '--transport', 'pigeon'])
-    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown transport pigeon') })
+    expect(invalid.stderr).not.toContain('--help')
   })
 })

@@ -18,6 +18,8 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['watch', '--log-level', 'debug'])).toEqual({ ok: true, command: { kind: 'watch', config: 'cordis.yml', logLevel: 'debug' } })
     expect(parseCommandLine(['watch'])).toMatchObject({ command: { logLevel: 'info' } })
     expect(parseCommandLine(['tools', '--help'])).toEqual({ ok: true, command: { kind: 'help' } })
+    expect(parseCommandLine(['--version'])).toEqual({ ok: true, command: { kind: 'version' } })
+    expect(parseCommandLine(['call', 'x', '--version'])).toEqual({ ok: true, command: { kind: 'version' } })
   })
 
   it.each([
@@ -30,8 +32,11 @@ describe('parseCommandLine', () => {
     [['call', 'x', '{}', 'more'], /unexpected argument "more"/],
     [['watch', '--json'], /--json applies to tools and call/],
     [['tools', '--log-level', 'loud'], /--log-level must be error, warn, info or debug/],
-    [['tools', '--frob'], /Unknown option '--frob'/],
-    [['tools', '--config'], /argument missing/],
+    [['tools', '--frob'], /^unknown option --frob$/],
+    [['tools', '--config'], /^--config needs a value$/],
+    [['tools', '-c'], /^--config needs a value$/],
+    [['--config', '--json', 'tools'], /^--config needs a value \(write --config=VALUE for one that starts with "-"\)$/],
+    [['tools', '--json=yes'], /^--json takes no value$/],
   ])('rejects %j', (argv, message) => {
     const parsed = parseCommandLine(argv)
     expect(parsed.ok).toBe(false)

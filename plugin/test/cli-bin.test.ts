@@ -15,9 +15,12 @@ const everythingServer = require.resolve('@modelcontextprotocol/server-everythin
 const filesystemServer = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
 
 /**
- * Every process a run starts inherits its tag through the environment (the bridge keeps
- * non-secret variables), so after the CLI exits we can prove none of its servers outlived it.
+ * Every server this file's configs start carries TAG in its environment, set through the config's
+ * explicit `env` (which the bridge always passes, whatever it inherits from the parent), so after
+ * the CLI exits we can prove none of its servers outlived it. Runs are sequential, so one tag serves.
  */
+const TAG = randomUUID()
+
 function taggedPids(tag: string): number[] {
   const marker = `MCP_BRIDGE_TEST_RUN=${tag}`
   return readdirSync('/proc')
@@ -40,11 +43,10 @@ interface Run {
 }
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const tag = randomUUID()
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env, MCP_BRIDGE_TEST_RUN: tag } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-      resolve({ code, stdout, stderr, tag })
+      resolve({ code, stdout, stderr, tag: TAG })
     })
   })
 }
@@ -85,12 +87,12 @@ const servers = (extra: Record<string, unknown> = {}) => [
   {
     id: 'everything',
     name: '@mcp-bridge/plugin',
-    config: { serverName: 'everything', transport: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'], ...extra },
+    config: { serverName: 'everything', transport: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'], env: { MCP_BRIDGE_TEST_RUN: TAG }, ...extra },
   },
   {
     id: 'fs',
     name: 'mcp-client',
-    config: { serverName: 'fs', transport: 'stdio', command: process.execPath, args: [filesystemServer, join(dir, 'sandbox')] },
+    config: { serverName: 'fs', transport: 'stdio', command: process.execPath, args: [filesystemServer, join(dir, 'sandbox')], env: { MCP_BRIDGE_TEST_RUN: TAG } },
   },
 ]
 
@@ -164,13 +166,18 @@ describe('mcp-bridge usage errors exit 2 without starting anything', () => {
   it.each([
     [[], /missing command/],
     [['serve'], /unknown command "serve"/],
-    [['tools', '--nope'], /Unknown option '--nope'/],
+    [['tools', '--nope'], /unknown option --nope/],
     [['--config', '/nonexistent/cordis.yml', 'tools'], /the config file \/nonexistent\/cordis.yml does not exist/],
     [['call', 'mcp__everything__echo', '{not json'], /the arguments are not valid JSON/],
   ])('%j', async (args, message) => {
     const run = await runCli(args as string[])
     expect(run.code).toBe(2)
-    expect(run.stderr).toMatch(message)
+    // One line naming the reason, then the pointer to --help: never the whole usage.
+    const lines = run.stderr.split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^mcp-bridge: /)
+    expect(lines[0]).toMatch(message)
+    expect(lines.slice(1)).toEqual(['run `mcp-bridge --help` for usage', ''])
     expect(run.stdout).toBe('')
   })
 
@@ -179,6 +186,13 @@ describe('mcp-bridge usage errors exit 2 without starting anything', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Usage: mcp-bridge \[--config FILE\] <command>/)
     expect(run.stdout).toMatch(/Exit codes: 0 success; 1 .*\n2 usage error/)
+    expect(run.stderr).toBe('')
+  })
+
+  it('--version prints the version of its package.json on stdout and exits 0', async () => {
+    const run = await runCli(['--version'])
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toBe(`mcp-bridge ${(require('../package.json') as { version: string }).version}\n`)
   })
 })
 
@@ -186,9 +200,9 @@ describe('mcp-bridge watch', () => {
   it('hot-reloads the file, reloads on SIGHUP, and stops cleanly on SIGTERM', async () => {
     const file = join(dir, 'watch.yml')
     await writeFile(file, stringify(servers()))
-    const tag = randomUUID()
+    const tag = TAG
     const child = spawn(process.execPath, [bin, '--config', file, 'watch'], {
-      env: { ...process.env, MCP_BRIDGE_TEST_RUN: tag },
+      env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import type { LogLevel } from '../host/logging.ts'
 
 export const USAGE = `Usage: mcp-bridge [--config FILE] <command> [arguments]
+       mcp-bridge --help | --version
 
 Runs the MCP servers listed in a cordis.yml file through the bridge, the way a Cordis host does.
 
@@ -17,6 +18,7 @@ Options:
       --json            Print JSON on stdout (tools, call).
       --log-level LEVEL error, warn, info or debug (default: warn; info for watch).
   -h, --help            Show this help.
+      --version         Print the version.
 
 Data goes to stdout, logs to stderr.
 Exit codes: 0 success; 1 the call returned an error, or an entry of FILE failed to load;
@@ -30,6 +32,7 @@ interface Common {
 
 export type Command =
   | { kind: 'help' }
+  | { kind: 'version' }
   | (Common & { kind: 'tools'; json: boolean })
   | (Common & { kind: 'call'; json: boolean; tool: string; args: Record<string, unknown> })
   | (Common & { kind: 'watch' })
@@ -44,10 +47,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   try {
     parsed = parse(argv)
   } catch (error) {
-    return { ok: false, error: (error as Error).message }
+    return { ok: false, error: argvErrorMessage(error as Error) }
   }
   const { values, positionals } = parsed
   if (values.help) return { ok: true, command: { kind: 'help' } }
+  if (values.version) return { ok: true, command: { kind: 'version' } }
   const [name, ...rest] = positionals
   if (name === undefined) return { ok: false, error: 'missing command: tools, call or watch' }
   const logLevel = values['log-level'] ?? (name === 'watch' ? 'info' : 'warn')
@@ -89,8 +93,32 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
   })
+}
+
+/**
+ * A usage error as the three CLIs print it (mcp-conformance and mcp-fixture carry a copy; the
+ * packages share no code): one line naming the reason, then where the usage is.
+ */
+export function usageErrorLines(reason: string): [string, string] {
+  return [`mcp-bridge: ${reason}`, 'run `mcp-bridge --help` for usage']
+}
+
+/** parseArgs's errors in the CLIs' shared wording: lower case, one line, the option named once. */
+export function argvErrorMessage(error: Error & { code?: string }): string {
+  const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? ''
+  // "Option '-c, --config <value>' argument missing" names the option twice; keep the long form.
+  const parts = quoted.split(/[\s,]+/)
+  const option = parts.find((p) => p.startsWith('--')) ?? parts.find((p) => p.startsWith('-')) ?? quoted
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (error.message.includes('does not take an argument')) return `${option} takes no value`
+    if (error.message.includes('ambiguous')) return `${option} needs a value (write ${option}=VALUE for one that starts with "-")`
+    return `${option} needs a value`
+  }
+  return error.message.split('\n')[0] ?? error.message
 }
 
 /** The arguments of a call: a JSON object, or the message explaining why the text is not one. */

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { createFileHost, type FileHost } from '../loader/host.ts'
-import { parseCommandLine, USAGE, type Command } from './args.ts'
+import { parseCommandLine, usageErrorLines, USAGE, type Command } from './args.ts'
 import { formatResult, formatTools, resultJson, toolsJson } from './format.ts'
 
 export interface CliIo {
@@ -18,12 +19,14 @@ export interface CliIo {
   onReload(handler: () => void): () => void
 }
 
+/** This package's version: src/cli/ and dist/cli/ both sit two levels below package.json. */
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+
 /** Runs one command line; resolves with the exit code. Every host it starts is disposed before it returns. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommandLine(argv)
   if (!parsed.ok) {
-    io.stderr(`mcp-bridge: ${parsed.error}`)
-    io.stderr('Run "mcp-bridge --help" for usage.')
+    for (const line of usageErrorLines(parsed.error)) io.stderr(line)
     return 2
   }
   const { command } = parsed
@@ -31,12 +34,16 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout(USAGE)
     return 0
   }
+  if (command.kind === 'version') {
+    io.stdout(`mcp-bridge ${VERSION}\n`)
+    return 0
+  }
   const missing = await stat(command.config).then(
     (info) => (info.isFile() ? undefined : 'is not a file'),
     () => 'does not exist',
   )
   if (missing) {
-    io.stderr(`mcp-bridge: the config file ${command.config} ${missing} (pass --config FILE)`)
+    for (const line of usageErrorLines(`the config file ${command.config} ${missing} (pass --config FILE)`)) io.stderr(line)
     return 2
   }
 
