@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ClientRunOptions } from '../client/index.ts'
 import type { ToolCall } from '../server/probe/tools.ts'
-import { DEFAULT_SERVER_OPTIONS } from '../server/run.ts'
+import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import type { ServerTarget } from '../server/target.ts'
 import { argvErrorMessage, integerOption, MAX_TIMER_MS } from './argv.ts'
 

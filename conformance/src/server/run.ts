@@ -3,7 +3,9 @@
  * never hangs: each exchange is bounded, and anything unexpected becomes an `error` check.
  */
 import { createRequire } from 'node:module'
+import { configSecrets, createRedactor } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
+import { redactCheck } from '../report/redact.ts'
 import { verdict } from './check.ts'
 import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
@@ -14,6 +16,7 @@ import { LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire } from './wire/stdio.ts'
+import { DEFAULT_SERVER_OPTIONS } from './options.ts'
 import type { RpcOutcome, Wire } from './wire/types.ts'
 
 export interface ServerRunOptions {
@@ -30,7 +33,7 @@ export interface ServerRunOptions {
   onCheck?: (check: CheckResult) => void
 }
 
-export const DEFAULT_SERVER_OPTIONS: ServerRunOptions = { requestTimeoutMs: 10_000, startupTimeoutMs: 30_000, exitGraceMs: 5_000, calls: [] }
+export { DEFAULT_SERVER_OPTIONS }
 
 const CLIENT_INFO = { name: 'mcp-conformance', version: (createRequire(import.meta.url)('../../package.json') as { version: string }).version }
 
@@ -43,10 +46,13 @@ export async function runServerSuite(target: ServerTarget, overrides: Partial<Se
   const options = { ...DEFAULT_SERVER_OPTIONS, ...overrides }
   const started = performance.now()
   const checks: CheckResult[] = []
+  // Redacted where it enters the report model, so the console line and every report agree.
+  const redact = createRedactor(targetSecrets(target))
   const emit = (...items: CheckResult[]) => {
     for (const item of items) {
-      checks.push(item)
-      options.onCheck?.(item)
+      const clean = redactCheck(item, redact)
+      checks.push(clean)
+      options.onCheck?.(clean)
     }
   }
   try {
@@ -64,6 +70,11 @@ export async function runServerSuite(target: ServerTarget, overrides: Partial<Se
     checks,
     durationMs: Math.round(performance.now() - started),
   }
+}
+
+/** What the target's configuration holds that no report may show: header values, URL credentials, env values. */
+function targetSecrets(target: ServerTarget): string[] {
+  return target.kind === 'http' ? configSecrets({ headers: target.headers, url: target.url }) : configSecrets({ env: target.env ?? {} })
 }
 
 async function open(target: ServerTarget, options: ServerRunOptions): Promise<Wire | { error: string }> {

@@ -1,0 +1,105 @@
+/**
+ * Everything a parsed command does once it is more than --help or --version: list the scenarios,
+ * load the baseline, run the suites, write the reports, print the summary. Loaded on demand by
+ * cli.ts, so the runners (the SDK, the plugin, the fixtures) cost nothing until a run needs them.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { loadBaseline, type BaselineEntry } from '../baseline.ts'
+import { listScenarios, runClientScenarios, type ClientRunOptions } from '../client/index.ts'
+import { EXIT, type RunReport, type SuiteResult } from '../model.ts'
+import { formatGithubAnnotations } from '../report/annotations.ts'
+import { assembleReport, harnessErrorSuite } from '../report/assemble.ts'
+import { formatMarkdownSummary } from '../report/markdown.ts'
+import { formatSummary, progressLine } from '../report/summary.ts'
+import { writeReports } from '../report/write.ts'
+import { runServerSuite } from '../server/run.ts'
+import { everythingTarget } from '../server/target.ts'
+import type { Io } from '../cli.ts'
+import { TOOL } from './tool.ts'
+import type { Command, RunOptions } from './parse.ts'
+
+/** Runs a parsed command other than help and version; returns the exit code. */
+export async function runCommand(command: Exclude<Command, { kind: 'help' | 'version' }>, io: Io): Promise<number> {
+  if (command.kind === 'list') {
+    try {
+      for (const scenario of await listScenarios()) io.stdout(`${scenario.id}\t${scenario.title}\n`)
+      return EXIT.pass
+    } catch (error) {
+      io.stderr(`mcp-conformance: cannot list scenarios: ${messageOf(error)}\n`)
+      return EXIT.usage
+    }
+  }
+  let baseline: BaselineEntry[] = []
+  const baselinePath = command.baseline ?? (command.kind === 'default' ? DEFAULT_BASELINE : undefined)
+  if (baselinePath) {
+    const loaded = await loadBaseline(baselinePath)
+    if (!loaded.ok) {
+      io.stderr(`mcp-conformance: baseline ${loaded.error}\n`)
+      return EXIT.usage
+    }
+    baseline = loaded.entries
+  }
+  const startedAt = new Date()
+  const started = performance.now()
+  const suites = await runSuites(command, io)
+  const report = assembleReport({ suites, baseline, tool: TOOL, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started) })
+  return await publish(report, command, io)
+}
+
+/** The run's outputs: the report files, the optional Markdown summary and annotations, the summary on stderr. */
+async function publish(report: RunReport, command: RunOptions, io: Io): Promise<number> {
+  // Annotations first: a CI log shows them even when a file below cannot be written.
+  if (command.annotations === 'github') io.stdout(formatGithubAnnotations(report))
+  let written: string[] = []
+  try {
+    written = await writeReports(report, command.reportDir)
+  } catch (error) {
+    io.stderr(`${formatSummary(report)}mcp-conformance: cannot write reports to ${command.reportDir}: ${messageOf(error)}\n`)
+    return EXIT.usage
+  }
+  if (command.summaryMd) {
+    try {
+      await mkdir(dirname(command.summaryMd), { recursive: true })
+      await writeFile(command.summaryMd, formatMarkdownSummary(report), 'utf8')
+      written.push(command.summaryMd)
+    } catch (error) {
+      io.stderr(`${formatSummary(report, written)}mcp-conformance: cannot write the Markdown summary to ${command.summaryMd}: ${messageOf(error)}\n`)
+      return EXIT.usage
+    }
+  }
+  io.stderr(formatSummary(report, written))
+  return report.exitCode
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+const DEFAULT_BASELINE = fileURLToPath(new URL('../../examples/default.baseline.yaml', import.meta.url))
+
+async function runSuites(command: Extract<Command, { reportDir: string }>, io: Io): Promise<SuiteResult[]> {
+  const onCheck = (check: Parameters<typeof progressLine>[0]) => io.stderr(`${progressLine(check)}\n`)
+  const suites: SuiteResult[] = []
+  if (command.kind === 'client' || command.kind === 'default') {
+    const options = command.kind === 'client' ? command.options : { transports: command.transports, scenarioIds: [], updateSnapshots: false }
+    io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')})\n`)
+    suites.push(...(await clientSuites(options, io)))
+  }
+  if (command.kind === 'server' || command.kind === 'default') {
+    const { target, calls } = command.kind === 'server' ? command : everythingTarget()
+    const serverName = command.kind === 'server' ? command.serverName : undefined
+    const options = { calls, onCheck, requestTimeoutMs: command.timeoutMs, startupTimeoutMs: command.startupTimeoutMs, ...(serverName ? { serverName } : {}) }
+    io.stderr(`mcp-conformance: server checks against ${target.kind === 'http' ? target.url : [target.command, ...target.args].join(' ')}\n`)
+    suites.push(await runServerSuite(target, options))
+  }
+  return suites
+}
+
+async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: Io): Promise<SuiteResult[]> {
+  try {
+    return await runClientScenarios({ ...options, onProgress: (line) => io.stderr(`  ${line}\n`) })
+  } catch (error) {
+    // Until (or unless) the client runner works, the run still reports, as a harness error.
+    return [harnessErrorSuite('client', 'Client scenarios', 'client', 'mcp-bridge plugin', error)]
+  }
+}

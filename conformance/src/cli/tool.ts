@@ -1,0 +1,4 @@
+import { createRequire } from 'node:module'
+
+/** The kit's name and version, as reports and --version state them. */
+export const TOOL = { name: 'mcp-conformance', version: (createRequire(import.meta.url)('../../package.json') as { version: string }).version }
