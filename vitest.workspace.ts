@@ -13,4 +13,7 @@ export default [
   {
     test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
   },
+  // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
+  // Node and Node 22 (test/package/package.test.ts): the install alone may take minutes when cold.
+  { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000 } },
 ]
