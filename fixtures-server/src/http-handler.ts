@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { FixtureEngine } from './engine.ts'
+import { failure, flood, jsonError, quoteHeaders } from './http-answers.ts'
 import { prng, randomHex } from './prng.ts'
 import type { FaultSpec, HttpSpec } from './schema.ts'
 import type { TapTransport } from './tap.ts'
@@ -12,12 +13,6 @@ interface HttpSession {
   tap: TapTransport
   posts: number
 }
-
-const jsonError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
 
 /**
  * The fixture's Streamable HTTP endpoint as `Request -> outcome`, socket-free so it can also run
@@ -48,7 +43,8 @@ export class FixtureHttpHandler {
     if (this.closed) return { drop: true }
     const auth = this.spec?.auth
     if (auth && request.headers.get(auth.header) !== auth.value) {
-      return { response: jsonError(401, -32001, 'Unauthorized', { 'www-authenticate': 'Bearer realm="mcp-fixture"' }) }
+      const message = auth.echo ? `Unauthorized: expected ${auth.header}, received ${quoteHeaders(request)}` : 'Unauthorized'
+      return { response: jsonError(401, -32001, message, { 'www-authenticate': 'Bearer realm="mcp-fixture"' }) }
     }
     const text = request.method === 'POST' ? await request.text() : undefined
     const body = text === undefined ? undefined : parseJson(text)
@@ -63,7 +59,8 @@ export class FixtureHttpHandler {
     }
     if (request.method === 'POST') {
       const fault = this.matchFault(++this.posts, method, tool)
-      if (fault?.action === 'fail') return { response: jsonError(fault.status, -32603, `Scripted HTTP ${fault.status}`) }
+      if (fault?.action === 'fail') return { response: failure(fault, request) }
+      if (fault?.action === 'flood') return { response: flood(fault, requestId(body)) }
       if (fault?.action === 'drop') return { drop: true }
       if (fault?.action === 'never') return new Promise((resolve) => this.parked.add(() => resolve({ drop: true })))
     }
@@ -147,6 +144,12 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined
   }
+}
+
+/** The id of a POST's JSON-RPC request, which a scripted answer must carry. */
+function requestId(body: unknown): unknown {
+  const first = (Array.isArray(body) ? body[0] : body) as { id?: unknown } | undefined
+  return typeof first === 'object' && first !== null ? first.id : undefined
 }
 
 /** The method (and tool, for tools/call) of a POST's first JSON-RPC message. */

@@ -136,11 +136,29 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.flushHeaders()
   if (!response.body) return void res.end()
   const reader = response.body.getReader()
-  res.once('close', () => void reader.cancel().catch(() => {}))
+  let closed = false
+  res.once('close', () => {
+    closed = true
+    void reader.cancel().catch(() => {})
+  })
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) break
-    res.write(value)
+    if (done || closed) break
+    // Backpressure: a flood read by a client that gave up must not pile up in this process.
+    if (!res.write(value) && !closed) await drained(res)
   }
   res.end()
+}
+
+/** Resolves when the response can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }

@@ -192,16 +192,26 @@ const FaultSchema = z
     method: z.string().optional(),
     /** A tools/call of this tool. */
     tool: z.string().optional(),
-    action: z.enum(['fail', 'drop', 'never']),
+    /** fail: an HTTP error; drop: destroy the socket; never: no response; flood: a huge answer. */
+    action: z.enum(['fail', 'drop', 'never', 'flood']),
     status: z.int().min(400).max(599).default(500),
+    /** fail: the error body as written (default: a JSON-RPC error "Scripted HTTP <status>"). */
+    body: z.string().optional(),
+    /** fail: a hostile server that quotes every request header back in its error body. */
+    echoHeaders: z.boolean().optional(),
+    /** flood: a 200 answer whose one text block is this many bytes, produced lazily as it is read. */
+    bytes: positive.optional(),
+    /** flood: the answer as one JSON document (default) or as one SSE event. */
+    as: z.enum(['json', 'sse']).default('json'),
     /** Fire for the first N matches only; default every match. */
     times: positive.optional(),
   })
   .refine((f) => f.request !== undefined || f.method !== undefined || f.tool !== undefined, 'give request, method or tool')
+  .refine((f) => (f.action === 'flood') === (f.bytes !== undefined), { message: 'flood needs bytes, and only flood takes it', path: ['bytes'] })
 
 const HttpSchema = z.strictObject({
-  /** 401 unless this header carries this value. */
-  auth: z.strictObject({ header: z.string(), value: z.string() }).optional(),
+  /** 401 unless this header carries this value; `echo`: the 401 body quotes the header that was sent. */
+  auth: z.strictObject({ header: z.string(), value: z.string(), echo: z.boolean().default(false) }).optional(),
   /** A session serves this many POSTs (initialize included), then it is gone: 404. */
   sessionRequests: positive.optional(),
   faults: z.array(FaultSchema).default([]),
@@ -222,6 +232,8 @@ export const BehaviourSchema = z.strictObject({
   stderr: z.array(z.string()).optional(),
   /** JSONL wire log path; MCP_FIXTURE_WIRE overrides it. */
   wire: z.string().optional(),
+  /** stdio: at start, write the whole environment (names and values) as JSON to this file. */
+  envDump: z.string().optional(),
 })
 
 export type Behaviour = z.output<typeof BehaviourSchema>

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { FixtureEngine } from './engine.ts'
 import { endWithParent } from './lifetime.ts'
@@ -11,6 +12,8 @@ import type { Behaviour } from './schema.ts'
  */
 export async function runStdio(behaviour: Behaviour, options: RuntimeOptions = {}): Promise<void> {
   const runtime = prepareRuntime(behaviour, options)
+  // What this child was given, values included: canary tests search it for secrets.
+  if (behaviour.envDump) writeFileSync(behaviour.envDump, JSON.stringify(process.env))
   const engine = new FixtureEngine(behaviour, {
     start: runtime.start,
     wire: runtime.wire,

@@ -43,7 +43,7 @@ describe('behaviour schema', () => {
       'tools[0].name: Invalid input: expected string, received number',
       'tools[1].result.content[0].type: unknown block type (expected one of text, image, audio, resource, resource_link, echo, env, status, raw)',
       'http.faults[0].request: Too small: expected number to be >=1',
-      'http.faults[0].action: Invalid option: expected one of "fail"|"drop"|"never"',
+      'http.faults[0].action: Invalid option: expected one of "fail"|"drop"|"never"|"flood"',
     ])
   })
 

@@ -1,4 +1,7 @@
 import Schema from 'schemastery'
+import { unknownKey, type KeyTree } from './config-keys.ts'
+import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
+import { redactSecrets, redactUrl } from './redact.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -49,6 +52,8 @@ export interface StdioConfig extends CommonConfig {
   command: string
   args: string[]
   env: Record<string, string>
+  /** Variables of the host passed on (names or `*` globs), beyond the SDK's safe base. */
+  inheritEnv: string[]
   cwd?: string
   /** Grace period between SIGTERM and SIGKILL when the child is stopped. */
   killGraceMs: number
@@ -64,7 +69,7 @@ export type Config = StdioConfig | StreamableHttpConfig
 
 const delay = (fallback: number) => Schema.natural().min(1).max(MAX_TIMER_DELAY_MS).default(fallback)
 
-const Common = Schema.object({
+const CommonFields = {
   serverName: Schema.string()
     .required()
     .description('Stable local namespace of this server: tools appear as mcp__<serverName>__<tool>.'),
@@ -97,59 +102,100 @@ const Common = Schema.object({
     maxResultTextChars: 100_000,
     maxResultBytes: 16 * 1024 * 1024,
   }),
-})
+}
 
-const Stdio = Schema.object({
+const StdioFields = {
   transport: Schema.const('stdio').required(),
   command: Schema.string().description('Executable that starts the server, spawned without a shell.'),
   args: Schema.array(String).default([]),
-  env: Schema.dict(String).default({}).description('Added to the scrubbed parent environment; wins over it.'),
+  env: Schema.dict(String).default({}).description('Set for the child on top of what it inherits; wins over it.'),
+  inheritEnv: Schema.array(String)
+    .default([])
+    .description('Host variables passed on (names or * globs); the child otherwise gets only HOME, LOGNAME, PATH, SHELL, TERM, USER.'),
   cwd: Schema.string(),
   killGraceMs: delay(2_000).description('Wait between SIGTERM and SIGKILL on shutdown.'),
-})
+}
 
-const StreamableHttp = Schema.object({
+const HttpFields = {
   transport: Schema.const('streamable-http').required(),
   url: Schema.string().role('link').description('The server endpoint, http:// or https://.'),
   headers: Schema.dict(String).default({}).description('Sent with every request; never logged.'),
-})
+}
 
-const Shape = Schema.intersect([
-  Schema.object({
-    transport: Schema.union(['stdio', 'streamable-http']).required().description('How to reach the server.'),
-  }),
-  Schema.union([Stdio, StreamableHttp]),
-  Common,
-])
+const Stdio = Schema.object({ ...StdioFields, ...CommonFields })
+const StreamableHttp = Schema.object({ ...HttpFields, ...CommonFields })
+
+const TRANSPORTS = ['stdio', 'streamable-http'] as const
+const STDIO_ONLY = Object.keys(StdioFields).filter((key) => key !== 'transport')
+const HTTP_ONLY = Object.keys(HttpFields).filter((key) => key !== 'transport')
+
+/** Every key each transport knows, nested objects included (env and headers take any key). */
+function keyTree(fields: Record<string, Schema>): KeyTree {
+  const tree: KeyTree = {}
+  for (const [key, schema] of Object.entries(fields)) tree[key] = schema.type === 'object' && schema.dict ? keyTree(schema.dict) : true
+  return tree
+}
+const KNOWN = { stdio: keyTree({ ...StdioFields, ...CommonFields }), 'streamable-http': keyTree({ ...HttpFields, ...CommonFields }) }
+const ELSEWHERE = {
+  stdio: Object.fromEntries(HTTP_ONLY.map((key) => [key, 'streamable-http'])),
+  'streamable-http': Object.fromEntries(STDIO_ONLY.map((key) => [key, 'stdio'])),
+}
 
 /**
- * The plugin's config schema. Schemastery checks types and defaults; `checkConfig` then turns
- * the cross-field rules into messages that name the field and say how to fix it.
+ * The plugin's config schema. The transport is read first, so that every other field is checked
+ * against that transport's fields alone: a wrong value names its field instead of listing both
+ * transports' schemas, and a key neither knows (a typo, a field of the other transport) is an
+ * error that suggests the nearest known key. `checkConfig` then applies the cross-field rules.
+ * Messages never quote a value that could be a secret.
  */
-export const Config = Schema.transform(Shape, (value) => checkConfig(value as Config), true) as unknown as Schema<unknown, Config>
+export const Config = Schema.transform(Schema.any(), (raw: unknown) => parseConfig(raw), true) as unknown as Schema<unknown, Config>
+
+const fail = (field: string, message: string): never => {
+  // A ValidationError with an empty path keeps our wording intact in Cordis' report.
+  throw new Schema.ValidationError(`mcp-client config: ${field ? `${field} ` : ''}${message}`, { path: [] })
+}
+
+export function parseConfig(raw: unknown): Config {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(the whole config)', `must be an object with transport and serverName (got ${describeValue(raw)}).`)
+  const transport = (raw as Record<string, unknown>).transport
+  if (transport === undefined) {
+    throw new Schema.ValidationError('missing required value: set transport to "stdio" or "streamable-http"', { path: ['transport'] })
+  }
+  if (!TRANSPORTS.includes(transport as never)) fail('transport', `expected "stdio" | "streamable-http" (got ${describeValue(transport)}).`)
+  const kind = transport as Config['transport']
+  const unknown = unknownKey(raw, KNOWN[kind], ELSEWHERE[kind])
+  if (unknown) fail('', unknown)
+  let parsed: Config
+  try {
+    parsed = (kind === 'stdio' ? Stdio : StreamableHttp)(raw as never) as Config
+  } catch (error) {
+    throw Schema.ValidationError.is(error) ? withoutValue(error, raw) : error
+  }
+  return checkConfig(parsed)
+}
+
+/** Schemastery says "... but got <the value>"; the value may be a secret, so say its kind instead. */
+function withoutValue(error: InstanceType<typeof Schema.ValidationError>, raw: unknown): Error {
+  const path = (error.options.path ?? []).map(String)
+  const value = path.reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), raw)
+  // The constructor puts the "$.path " prefix back.
+  const message = error.message.replace(/^\$(\.\S+)? /, '').replace(/ but got [\s\S]*$/, '')
+  return new Schema.ValidationError(`${message} (got ${describeValue(value)})`, error.options)
+}
+
+/** Numbers and booleans as they are; a string only when it is short and shaped like no secret. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value)
+  if (typeof value === 'string') return value.length <= 40 && redactSecrets(value) === value ? JSON.stringify(value) : `a string of ${value.length} characters`
+  return Array.isArray(value) ? 'a list' : 'an object'
+}
 
 export function checkConfig(config: Config): Config {
-  const fail = (field: string, message: string): never => {
-    // A ValidationError with an empty path keeps our wording intact in Cordis' report.
-    throw new Schema.ValidationError(`mcp-client config: ${field} ${message}`, { path: [] })
-  }
   if (!SERVER_NAME_PATTERN.test(config.serverName)) {
-    fail('serverName', `"${config.serverName}" is invalid: use 1-32 characters from A-Z a-z 0-9 _ - (for example "github").`)
+    fail('serverName', `${describeValue(config.serverName)} is invalid: use 1-32 characters from A-Z a-z 0-9 _ - (for example "github").`)
   }
-  if (config.transport === 'stdio') {
-    if (!config.command) fail('command', 'is required with transport "stdio": set it to the executable that starts the server (for example "npx").')
-  } else {
-    if (!config.url) fail('url', 'is required with transport "streamable-http": set it to the endpoint (for example "http://127.0.0.1:3000/mcp").')
-    let url: URL | undefined
-    try {
-      url = new URL(config.url)
-    } catch {
-      fail('url', `"${config.url}" is not a valid URL: write an absolute http:// or https:// URL.`)
-    }
-    if (url && url.protocol !== 'http:' && url.protocol !== 'https:') {
-      fail('url', `uses "${url.protocol}": only http:// and https:// are supported.`)
-    }
-  }
+  if (config.transport === 'stdio') checkStdio(config)
+  else checkHttp(config)
   const { reconnect, toolCallTimeoutMs, maxTotalTimeoutMs } = config
   if (reconnect.initialDelayMs > reconnect.maxDelayMs) {
     fail('reconnect.initialDelayMs', `(${reconnect.initialDelayMs}) must not exceed reconnect.maxDelayMs (${reconnect.maxDelayMs}).`)
@@ -158,4 +204,40 @@ export function checkConfig(config: Config): Config {
     fail('maxTotalTimeoutMs', `(${maxTotalTimeoutMs}) must be at least toolCallTimeoutMs (${toolCallTimeoutMs}).`)
   }
   return config
+}
+
+function checkStdio(config: StdioConfig): void {
+  if (!config.command) fail('command', 'is required with transport "stdio": set it to the executable that starts the server (for example "npx").')
+  for (const [index, entry] of config.inheritEnv.entries()) {
+    if (!INHERIT_PATTERN.test(entry)) fail(`inheritEnv[${index}]`, `${describeValue(entry)} is not a variable name or a * glob of one (for example "LANG" or "LC_*").`)
+    if (!entry.includes('*') && LOADER_HIJACK.test(entry)) {
+      fail(`inheritEnv[${index}]`, `${entry} is never inherited (it can hijack the server's loader): set it in env if the server needs it.`)
+    }
+  }
+}
+
+function checkHttp(config: StreamableHttpConfig): void {
+  if (!config.url) fail('url', 'is required with transport "streamable-http": set it to the endpoint (for example "http://127.0.0.1:3000/mcp").')
+  let url: URL | undefined
+  try {
+    url = new URL(config.url)
+  } catch {
+    fail('url', `${describeValue(config.url)} is not a valid URL: write an absolute http:// or https:// URL.`)
+  }
+  if (url && url.protocol !== 'http:' && url.protocol !== 'https:') {
+    fail('url', `uses "${url.protocol}": only http:// and https:// are supported (${redactUrl(config.url).slice(0, 200)}).`)
+  }
+  for (const [name, value] of Object.entries(config.headers)) {
+    // fetch would refuse these on every request, and the bridge would retry them forever.
+    try {
+      new Headers([[name, 'x']])
+    } catch {
+      fail('headers', `has an invalid header name ${describeValue(name)}: use letters, digits and - only.`)
+    }
+    try {
+      new Headers([[name, value]])
+    } catch {
+      fail(`headers.${name}`, 'has an invalid value (a line break or a control character): fix the value where it is set.')
+    }
+  }
 }

@@ -8,6 +8,9 @@ import { planTools } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import type { ImageServices } from './image-admission.ts'
+import { SchemaCompiler } from './json-schema.ts'
+import { redactingLog, type Log } from './log.ts'
+import { configSecrets, createRedactor, type Redact } from './redact.ts'
 import { Session } from './session.ts'
 import type { ToolSet } from './tool-set.ts'
 
@@ -25,6 +28,10 @@ export interface ConnectionOptions {
   clock?: Clock
   /** The optional attachment and model-capability services, looked up per call. */
   imageServices?: () => ImageServices
+  /** Default: the configuration's secrets (see redact.ts) and every secret shape. */
+  redact?: Redact
+  /** The first failed attempt rejects activation (failOnStartupError): it is not retried. */
+  noRetryOnFirstFailure?: boolean
 }
 
 /**
@@ -46,9 +53,16 @@ export class ServerConnection {
   private syncPending = false
   private readonly listChanged: Debouncer
   private readonly clock: Clock
+  private readonly redact: Redact
+  private readonly log: Log
+  /** Inherited variables already warned about: a reconnect does not repeat the warning. */
+  private readonly warnedEnv = new Set<string>()
+  private firstAttempt = true
 
   constructor(private readonly options: ConnectionOptions) {
     this.clock = options.clock ?? systemClock
+    this.redact = options.redact ?? createRedactor(configSecrets(options.config))
+    this.log = redactingLog(options.logger, this.redact)
     const { debounceMs, maxWaitMs } = options.config.listChanged
     this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.enqueueSync('list_changed'))
     this.ready = this.attempt()
@@ -84,16 +98,12 @@ export class ServerConnection {
     this.options.tools.clear()
   }
 
-  private get log(): Logger {
-    return this.options.logger
-  }
-
   private async attempt(): Promise<{ error?: unknown }> {
     const { config } = this.options
     const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), this.disposing.signal])
     let session: Session | undefined
     try {
-      session = await Session.open(config, this.hooksFor(() => session), deadline)
+      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact)
     } catch (error) {
       return this.attemptFailed(error)
     }
@@ -124,20 +134,35 @@ export class ServerConnection {
   }
 
   private attemptFailed(error: unknown): { error: unknown } {
+    const first = this.firstAttempt
+    this.firstAttempt = false
     if (this.disposed) return { error }
+    const message = this.redact(errorMessage(error))
     if (BridgeError.is(error) && error.code === 'UNAUTHORIZED') {
       // Retrying with the same credentials cannot succeed, and hammering an auth endpoint is rude.
-      const reason = `the server refused the credentials (${errorMessage(error)}); fix the headers and reload the plugin`
-      this.state = { kind: 'stopped', reason }
-      this.log.error(reason)
-      return { error }
+      return this.stop(`the server refused the credentials (${message}); fix the headers and reload the plugin`, error)
     }
-    this.log.warn('connection attempt failed: %s', errorMessage(error))
+    if (BridgeError.is(error) && error.code === 'INVALID_CONFIG') {
+      // A missing cwd or command does not appear by retrying.
+      return this.stop(`${message}; then reload the plugin`, error)
+    }
+    if (first && this.options.noRetryOnFirstFailure) {
+      // Activation rejects with this error; announcing a retry for an instance that is being torn down would mislead.
+      return this.stop(`the first connection failed and failOnStartupError is set: ${message}`, error, 'warn')
+    }
+    this.log.warn('connection attempt failed: %s', message)
     this.scheduleReconnect(false)
     return { error }
   }
 
+  private stop(reason: string, error: unknown, level: 'error' | 'warn' = 'error'): { error: unknown } {
+    this.state = { kind: 'stopped', reason }
+    this.log[level](reason)
+    return { error }
+  }
+
   private markConnected(session: Session): void {
+    this.firstAttempt = false
     this.connectedAt = this.clock.now()
     this.state = { kind: 'connected', server: session.serverVersion }
     if (this.failures > 0) {
@@ -160,6 +185,13 @@ export class ServerConnection {
         this.scheduleReconnect(true)
       },
       onStderrLine: (line: string) => this.log.debug('stderr: %s', line),
+      onSecretLookingEnv: (names: string[]) => {
+        const fresh = names.filter((name) => !this.warnedEnv.has(name))
+        for (const name of fresh) this.warnedEnv.add(name)
+        if (fresh.length) {
+          this.log.warn('inheritEnv passes %s to the server, and the name or value looks like a credential: set it in env if that is intended, or narrow inheritEnv', fresh.join(', '))
+        }
+      },
     }
   }
 
@@ -225,11 +257,14 @@ export class ServerConnection {
     const plan = planTools(config.serverName, listed, config.limits)
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
     const options = {
+      // Validators belong to this generation's definitions and are freed with them.
+      compiler: new SchemaCompiler(),
       serverName: config.serverName,
       invoke: (raw: string, args: Record<string, unknown>, exec: ToolExecution) => this.invoke(raw, args, exec),
       limits: config.limits,
       imageServices: this.options.imageServices ?? (() => ({})),
-      warn: (message: string) => this.log.warn(message),
+      warn: (message: string) => this.log.warn('%s', message),
+      redact: this.redact,
     }
     const entries = plan.tools.map((tool) => ({ name: tool.publicName, signature: tool.signature, create: () => createDefinition(tool, options) }))
     this.options.tools.swap(entries)

@@ -3,8 +3,9 @@ import type { BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
 import type { ContentBlock, ToolDefinition, ToolExecution } from './host/types.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
-import { compileJsonSchema } from './json-schema.ts'
+import { SchemaCompiler } from './json-schema.ts'
 import { isImage, projectContent } from './projection.ts'
+import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
 
 /** The canonical value of a successful call: protocol-complete blocks for programmatic callers. */
 export interface McpResult {
@@ -21,6 +22,10 @@ export interface DefinitionOptions {
   limits: Pick<LimitsConfig, 'maxResultTextChars' | 'maxResultBytes'>
   imageServices: () => ImageServices
   warn: (message: string) => void
+  /** For the text of `isError` results, which becomes an error message. */
+  redact?: Redact
+  /** The generation's compiler: the outputSchema validator lives as long as the generation's definitions. */
+  compiler?: SchemaCompiler
 }
 
 interface Staged {
@@ -33,7 +38,7 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
   const { rawName } = tool
   const { limits } = options
   const render = (value: unknown) => projectContent((value as McpResult).content, rawName, undefined, limits.maxResultTextChars)
-  const checkStructured = structuredValidator(tool, options.warn)
+  const checkStructured = structuredValidator(tool, options.warn, options.compiler ?? new SchemaCompiler())
   // Rich projections are prepared during execute (which may do I/O) and handed to the registry
   // through finalizeContent, keyed by the exact execution so nothing leaks between calls.
   const staged = new WeakMap<ToolExecution, Staged>()
@@ -44,7 +49,7 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
     source: { kind: 'mcp', serverName: options.serverName, rawName },
     async execute(args, exec) {
       const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
-      const value = toCanonical(await options.invoke(rawName, input, exec), rawName, limits.maxResultBytes)
+      const value = toCanonical(await options.invoke(rawName, input, exec), rawName, limits, options.redact)
       checkStructured(value)
       if (value.content.some(isImage)) {
         const images = await admitImages(value.content, exec, options.imageServices())
@@ -64,8 +69,19 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
   }
 }
 
-/** Validates the result's outer shape; `isError` rejects before anything else happens to it. */
-export function toCanonical(result: unknown, rawName: string, maxBytes = Infinity): McpResult {
+/**
+ * Validates the result's outer shape and size; `isError` rejects before anything else happens to
+ * it. An error result obeys the same limits as a result: over `maxResultBytes` it is refused, and
+ * its text (which becomes an error message, shown to the model and often logged) is redacted and
+ * cut at `maxResultTextChars` with a notice.
+ */
+export function toCanonical(
+  result: unknown,
+  rawName: string,
+  limits: Partial<Pick<LimitsConfig, 'maxResultTextChars' | 'maxResultBytes'>> = {},
+  redact: Redact = redactSecrets,
+): McpResult {
+  const { maxResultBytes = Infinity, maxResultTextChars = Infinity } = limits
   if (typeof result !== 'object' || result === null || Array.isArray(result)) {
     throw new BridgeError(`${rawName} returned a result that is not an object`, 'INVALID_RESULT')
   }
@@ -73,16 +89,19 @@ export function toCanonical(result: unknown, rawName: string, maxBytes = Infinit
   if (content !== undefined && !Array.isArray(content)) {
     throw new BridgeError(`${rawName} returned "content" that is not an array`, 'INVALID_RESULT')
   }
+  if (Number.isFinite(maxResultBytes)) {
+    const size = Buffer.byteLength(JSON.stringify(result))
+    if (size > maxResultBytes) {
+      const what = isError === true ? 'an error result of' : ''
+      throw new BridgeError(`${rawName} returned ${what}${what ? ' ' : ''}${size} bytes, over limits.maxResultBytes (${maxResultBytes})`, 'INVALID_RESULT')
+    }
+  }
   const blocks = content ?? []
   if (isError === true) {
     const text = projectContent(blocks, rawName)
       .map((block) => (block.type === 'text' ? block.text : ''))
       .join('\n')
-    throw new BridgeError(text, 'TOOL_ERROR')
-  }
-  if (Number.isFinite(maxBytes)) {
-    const size = Buffer.byteLength(JSON.stringify(result))
-    if (size > maxBytes) throw new BridgeError(`${rawName} returned ${size} bytes, over limits.maxResultBytes (${maxBytes})`, 'INVALID_RESULT')
+    throw new BridgeError(quoteUntrusted(text, maxResultTextChars, redact), 'TOOL_ERROR')
   }
   return structuredContent === undefined ? { content: blocks } : { content: blocks, structuredContent }
 }
@@ -92,9 +111,9 @@ export function toCanonical(result: unknown, rawName: string, maxBytes = Infinit
  * that does not compile leaves results unconstrained (with one warning). A declared schema with no
  * structuredContent is accepted: many servers answer in text only, and refusing would hide it.
  */
-function structuredValidator(tool: BridgedTool, warn: (message: string) => void): (value: McpResult) => void {
+function structuredValidator(tool: BridgedTool, warn: (message: string) => void, compiler: SchemaCompiler): (value: McpResult) => void {
   if (!tool.outputSchema) return () => {}
-  const compiled = compileJsonSchema(tool.outputSchema)
+  const compiled = compiler.compile(tool.outputSchema)
   if (!compiled.ok) {
     warn(`outputSchema of "${tool.rawName}" cannot be compiled, results are not checked against it: ${compiled.reason}`)
     return () => {}

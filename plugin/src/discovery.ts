@@ -1,6 +1,7 @@
 import type { LimitsConfig } from './config.ts'
 import { BridgeError } from './errors.ts'
 import type { JsonSchema } from './host/types.ts'
+import { schemaProblem } from './json-schema.ts'
 import { publicToolName } from './naming.ts'
 
 /** One tools/list page as the server sent it; nothing in it is trusted yet. */
@@ -102,6 +103,9 @@ function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<
   if (!isObject(schema)) return 'inputSchema is missing or not an object'
   if (schema.type !== 'object') return 'inputSchema must have type "object"'
   if (size > limits.maxSchemaChars) return `inputSchema is ${size} characters, over limits.maxSchemaChars (${limits.maxSchemaChars})`
+  // Registered, a schema that is not JSON Schema would leave the tool's arguments unchecked.
+  const problem = schemaProblem(schema)
+  if (problem) return `inputSchema is not valid JSON Schema: ${problem.slice(0, 300)}`
   const execution = tool.execution
   if (isObject(execution) && execution.taskSupport === 'required') {
     return 'the tool requires task-based execution, which this bridge does not support'

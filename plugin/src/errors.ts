@@ -1,3 +1,5 @@
+import { quoteUntrusted, type Redact } from './redact.ts'
+
 /**
  * Stable string codes for failures the bridge and the reference host report. Wire errors keep
  * their JSON-RPC numeric codes inside `cause`; these codes are what callers branch on.
@@ -37,4 +39,29 @@ export class BridgeError extends Error {
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * Without stack frames: for errors about the configuration or the server, where a trace of the
+ * plugin's internals says nothing the message does not (hosts such as Cordis print `stack`).
+ */
+export function withoutStack<T extends Error>(error: T): T {
+  error.stack = `${error.name}: ${error.message}`
+  return error
+}
+
+/** The most of an upstream error's text any message quotes. */
+export const MAX_QUOTED_ERROR_CHARS = 2_000
+
+/**
+ * A stand-in for an error from the SDK or the network, fit to keep as a `cause`: its name and
+ * numeric code survive, its message is redacted and bounded, and it has no stack. The original
+ * may quote an HTTP body or a URL with credentials, and hosts log causes.
+ */
+export function safeCause(error: unknown, redact: Redact): Error {
+  const copy = new Error(quoteUntrusted(errorMessage(error), MAX_QUOTED_ERROR_CHARS, redact))
+  if (error instanceof Error) copy.name = error.name
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'number' || typeof code === 'string') Object.assign(copy, { code })
+  return withoutStack(copy)
 }

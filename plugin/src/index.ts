@@ -1,14 +1,26 @@
 import type { Context } from 'cordis'
 import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
-import { BridgeError } from './errors.ts'
+import { BridgeError, errorMessage, withoutStack } from './errors.ts'
 import { ToolSet } from './tool-set.ts'
 
 export { Config } from './config.ts'
 export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedConfig, LimitsConfig } from './config.ts'
 export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
-export { childEnvironment, isSecretName, isSecretValue, redactSecrets } from './env.ts'
+export { childEnvironment } from './env.ts'
+export {
+  configSecrets,
+  createRedactor,
+  isSecretName,
+  isSecretValue,
+  quoteUntrusted,
+  redactSecrets,
+  redactUrl,
+  urlSecrets,
+  REDACTED,
+  type Redact,
+} from './redact.ts'
 export { ServerConnection, type ConnectionState } from './connection.ts'
 export type { McpResult } from './definition.ts'
 // The contract between the plugin and its host; the reference host services themselves are in
@@ -30,9 +42,12 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   reserved.set(ctx.root, names)
   ctx.effect(() => {
     if (names.has(config.serverName)) {
-      throw new BridgeError(
-        `mcp-client: serverName "${config.serverName}" is already used by another mcp-client instance; give each server a unique serverName`,
-        'INVALID_CONFIG',
+      // A configuration error: its message says everything, a stack trace of the plugin would not.
+      throw withoutStack(
+        new BridgeError(
+          `mcp-client: serverName "${config.serverName}" is already used by another mcp-client instance; give each server a unique serverName`,
+          'INVALID_CONFIG',
+        ),
       )
     }
     names.add(config.serverName)
@@ -47,13 +62,19 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     logger,
     tools,
     imageServices: () => ({ attachments: ctx.get('attachments'), llm: ctx.get('llm') }),
+    noRetryOnFirstFailure: config.failOnStartupError,
   })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
   exposeConnection(ctx, connection)
 
   const outcome = await connection.ready
   if (outcome.error !== undefined && config.failOnStartupError) {
-    throw new Error(`mcp-client(${config.serverName}): initial connection or tool discovery failed`, { cause: outcome.error })
+    // One line, no cause and no stack: Cordis prints the stack and then every cause, and the
+    // connection's own message (already redacted) says what failed.
+    const code = BridgeError.is(outcome.error) ? outcome.error.code : 'SERVER_UNAVAILABLE'
+    throw withoutStack(
+      new BridgeError(`mcp-client(${config.serverName}): initial connection or tool discovery failed (failOnStartupError): ${errorMessage(outcome.error)}`, code),
+    )
   }
 }
 

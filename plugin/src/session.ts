@@ -5,20 +5,24 @@ import * as z from 'zod'
 import type { Config } from './config.ts'
 import { withAbortScope } from './abort-scope.ts'
 import { drainToolPages } from './discovery.ts'
-import { BridgeError, errorMessage } from './errors.ts'
+import { BridgeError, errorMessage, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
+import { quoteUntrusted, type Redact } from './redact.ts'
+import { OVERSIZED_MARK } from './response-limits.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
 import { waitAtMost } from './wait.ts'
 
 /** Results are validated by the bridge itself, so the SDK only checks they are objects. */
 const AnyObject = z.object({}).passthrough()
 const CLOSE_TIMEOUT_MS = 10_000
+const QUOTE_MARGIN_CHARS = 500
 
 export interface SessionHooks {
   onToolListChanged(): void
   /** The transport closed on its own: a child exited or the connection was lost. */
   onLost(reason: string): void
   onStderrLine(line: string): void
+  onSecretLookingEnv(names: string[]): void
 }
 
 /**
@@ -34,20 +38,21 @@ export class Session {
     private readonly handle: TransportHandle,
     private readonly config: Config,
     private readonly hooks: SessionHooks,
+    private readonly redact: Redact,
   ) {}
 
   /** Spawns or dials the server and initializes, all within `connectTimeoutMs`. */
-  static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal): Promise<Session> {
+  static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact): Promise<Session> {
     const client = new Client({ name: 'mcp-bridge', version: '0.1.0' }, { capabilities: {} })
-    const handle = createTransport(config, hooks.onStderrLine)
-    const session = new Session(client, handle, config, hooks)
+    const handle = createTransport(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
+    const session = new Session(client, handle, config, hooks, redact)
     // Registered before connect so a list_changed that races the first sync is queued, not lost.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
     client.onclose = () => session.reportLost('the connection closed')
     // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
     // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
     client.onerror = (error) => {
-      if (isServerGone(error)) session.reportLost(errorMessage(error))
+      if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
     }
     try {
       await withAbortScope([deadline], (signal) => client.connect(handle.transport, { signal, timeout: config.connectTimeoutMs }))
@@ -111,18 +116,25 @@ export class Session {
         ceiling,
       )
     } catch (error) {
-      if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: error })
+      if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: safeCause(error, this.redact) })
       if (scope?.aborted && scope.reason === ceiling.reason) {
-        throw new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) despite progress; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
+        throw new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) despite progress; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', {
+          cause: safeCause(error, this.redact),
+        })
       }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new BridgeError(`${rawName} did not answer within ${toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause: error })
+        throw new BridgeError(`${rawName} did not answer within ${toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', {
+          cause: safeCause(error, this.redact),
+        })
       }
       if (isAuthFailure(error)) {
-        throw new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers`, 'UNAUTHORIZED', { cause: error })
+        throw new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers`, 'UNAUTHORIZED', {
+          cause: safeCause(error, this.redact),
+        })
       }
+      if (isOversized(error)) throw new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
       if (isConnectionLoss(error)) {
-        this.reportLost(errorMessage(error))
+        this.reportLost(this.quote(errorMessage(error)))
         throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
       }
       throw this.explain(error, `${rawName} failed`)
@@ -144,8 +156,22 @@ export class Session {
     this.hooks.onLost(tail.length ? `${reason}; last stderr lines: ${tail.slice(-5).join(' | ')}` : reason)
   }
 
-  /** Wraps an SDK error, quoting the child's last stderr lines when it has any. */
+  /**
+   * Server-supplied text (an error that embeds a body, say), redacted and bounded for quoting. An
+   * HTTP error body arrives already cut to maxResultTextChars (response-limits.ts): the margin is
+   * for the SDK's own words around it, so that the body's notice survives.
+   */
+  quote(text: string): string {
+    return quoteUntrusted(text, this.config.limits.maxResultTextChars + QUOTE_MARGIN_CHARS, this.redact)
+  }
+
+  /**
+   * Wraps an SDK error, quoting the child's last stderr lines when it has any. The SDK's text may
+   * embed what the server sent, so it is redacted and bounded like any server output; errors the
+   * bridge raised itself (a configuration error, an oversized answer) pass through.
+   */
   private explain(error: unknown, what: string): BridgeError {
+    if (BridgeError.is(error)) return error
     const tail = this.handle.stderrTail()
     const quoted = tail.length ? ` (server stderr: ${tail.slice(-5).join(' | ')})` : ''
     const code = isAuthFailure(error)
@@ -154,13 +180,20 @@ export class Session {
         ? 'CONNECT_TIMEOUT'
         : 'SERVER_UNAVAILABLE'
     const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? ` (HTTP ${error.code})` : ''
-    return new BridgeError(`${what}${status}: ${errorMessage(error)}${quoted}`, code, { cause: error })
+    return new BridgeError(`${what}${status}: ${this.quote(errorMessage(error))}${quoted}`, code, { cause: safeCause(error, this.redact) })
   }
 }
 
 /** The server refused our credentials; a new session would be refused the same way. */
 export function isAuthFailure(error: unknown): error is StreamableHTTPError & { code: 401 | 403 } {
   return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+}
+
+/** The request failed because its answer was over limits.maxResultBytes (see response-limits.ts). */
+export function isOversized(error: unknown): boolean {
+  if (BridgeError.is(error)) return error.code === 'INVALID_RESULT'
+  const data = error instanceof McpError ? (error.data as Record<string, unknown> | undefined) : undefined
+  return typeof data === 'object' && data !== null && data[OVERSIZED_MARK] === true
 }
 
 /** Transport errors (not request errors) that mean the server can no longer be reached. */

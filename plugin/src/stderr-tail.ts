@@ -1,24 +1,37 @@
-import { redactSecrets } from './env.ts'
+import { StringDecoder } from 'node:string_decoder'
+import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
 
 /**
  * A bounded tail of a child's stderr: complete lines are handed back for debug logging, and the
  * last few are kept so an error about a dead child can quote what it said.
+ *
+ * Bytes are decoded once, by a StringDecoder, so a character split across two chunks survives.
+ * Memory is bounded whatever the child writes: at most `maxLines` lines of `maxLineChars`, and an
+ * unterminated line stops growing past its first `maxLineChars` plus a redaction margin.
  */
 export class StderrTail {
+  private readonly decoder = new StringDecoder('utf8')
   private partial = ''
+  /** Characters of the current line that were dropped because it grew too long. */
+  private partialDropped = 0
   private readonly lines: string[] = []
 
   constructor(
+    private readonly redact: Redact = redactSecrets,
     private readonly maxLines = 20,
     private readonly maxLineChars = 500,
   ) {}
 
-  /** Appends raw output and returns the complete lines it finished. */
+  /** Appends raw output and returns the complete lines it finished, redacted and bounded. */
   push(chunk: Buffer | string): string[] {
-    const text = this.partial + chunk.toString()
-    const parts = text.split(/\r?\n/)
-    this.partial = (parts.pop() ?? '').slice(-this.maxLineChars * 4)
-    const complete = parts.filter((line) => line.length > 0).map((line) => this.bound(line))
+    const parts = (typeof chunk === 'string' ? chunk : this.decoder.write(chunk)).split(/\r?\n/)
+    const complete: string[] = []
+    for (let i = 0; i < parts.length; i++) {
+      this.append(parts[i]!)
+      if (i === parts.length - 1) break
+      if (this.partial.length > 0) complete.push(this.takeLine())
+      else this.partialDropped = 0
+    }
     this.lines.push(...complete)
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines)
     return complete
@@ -26,12 +39,30 @@ export class StderrTail {
 
   /** The last lines, including an unterminated final one. */
   tail(): string[] {
-    return this.partial ? [...this.lines, this.bound(this.partial)].slice(-this.maxLines) : [...this.lines]
+    return this.partial ? [...this.lines, this.bound(this.partial, this.partialDropped)].slice(-this.maxLines) : [...this.lines]
+  }
+
+  private append(text: string): void {
+    const room = this.maxLineChars + LINE_MARGIN - this.partial.length
+    if (text.length <= room) this.partial += text
+    else {
+      this.partial += text.slice(0, Math.max(0, room))
+      this.partialDropped += text.length - Math.max(0, room)
+    }
+  }
+
+  private takeLine(): string {
+    const line = this.bound(this.partial, this.partialDropped)
+    this.partial = ''
+    this.partialDropped = 0
+    return line
   }
 
   /** Lines are redacted before anything sees them: they reach logs, errors and the model. */
-  private bound(line: string): string {
-    const clean = redactSecrets(line)
-    return clean.length > this.maxLineChars ? `${clean.slice(0, this.maxLineChars)}…` : clean
+  private bound(line: string, dropped: number): string {
+    return quoteUntrusted(line, this.maxLineChars, this.redact, line.length + dropped)
   }
 }
+
+/** Kept beyond a line's limit so that a secret crossing the limit is still recognised and removed. */
+const LINE_MARGIN = 2048

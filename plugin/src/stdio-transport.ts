@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { BridgeError, withoutStack } from './errors.ts'
+import type { Redact } from './redact.ts'
 import { StderrTail } from './stderr-tail.ts'
 import { waitAtMost } from './wait.ts'
 
@@ -15,6 +18,8 @@ export interface StdioChildOptions {
   /** Largest single JSON-RPC line accepted from the child. */
   maxMessageBytes: number
   onStderrLine?: (line: string) => void
+  /** Applied to every stderr line before it is kept or handed on. */
+  redact?: Redact
 }
 
 /** Every child still alive, so a host that exits normally does not leave servers behind. */
@@ -33,12 +38,13 @@ export class StdioChildTransport implements Transport {
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
 
-  readonly stderr = new StderrTail()
+  readonly stderr: StderrTail
   private child?: ChildProcess
   private readonly readBuffer: ReadBuffer
   private exited?: Promise<void>
 
   constructor(private readonly options: StdioChildOptions) {
+    this.stderr = new StderrTail(options.redact)
     this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes })
   }
 
@@ -56,8 +62,9 @@ export class StdioChildTransport implements Transport {
       this.exited = new Promise((done) => child.once('close', () => done()))
       child.once('error', (error) => {
         liveChildren.delete(child)
-        reject(error)
-        this.onerror?.(error)
+        const explained = explainSpawnError(error, this.options)
+        reject(explained)
+        this.onerror?.(explained)
       })
       child.once('spawn', () => resolve())
       child.once('close', () => {
@@ -118,6 +125,25 @@ export class StdioChildTransport implements Transport {
       this.onmessage?.(message)
     }
   }
+}
+
+/**
+ * "spawn node ENOENT" names neither the field nor the fix, and is said both for a missing
+ * executable and for a missing working directory. These are configuration errors: retrying
+ * cannot fix them.
+ */
+export function explainSpawnError(error: NodeJS.ErrnoException, options: Pick<StdioChildOptions, 'command' | 'cwd' | 'env'>): Error {
+  const { command, cwd } = options
+  const config = (message: string) => withoutStack(new BridgeError(`mcp-client config: ${message}`, 'INVALID_CONFIG'))
+  if (cwd !== undefined && (!existsSync(cwd) || !statSync(cwd).isDirectory())) {
+    return config(`cwd "${cwd}" is not an existing directory: set cwd to the server's working directory, or leave it out to use the host's.`)
+  }
+  if (error.code === 'ENOENT') {
+    const where = command.includes('/') ? 'that path does not exist' : `it is not on the PATH the server is given (${options.env.PATH ?? 'no PATH'})`
+    return config(`command "${command}" was not found: ${where}; set command to an absolute path or add the directory to PATH with env.`)
+  }
+  if (error.code === 'EACCES') return config(`command "${command}" is not executable: check its permissions or point command at the right file.`)
+  return error
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

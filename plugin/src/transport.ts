@@ -2,29 +2,41 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Config } from './config.ts'
 import { childEnvironment } from './env.ts'
+import type { Redact } from './redact.ts'
 import { fetchWithRequestSignals } from './request-signals.ts'
+import { ENVELOPE_BYTES, fetchWithLimits } from './response-limits.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
 
 export interface TransportHandle {
   transport: Transport
-  /** Last stderr lines of a stdio child, for quoting in errors. */
+  /** Last stderr lines of a stdio child, for quoting in errors (redacted and bounded). */
   stderrTail(): string[]
   readonly pid?: number
   /** Ends the server side cleanly: HTTP DELETE of the session; the stdio child is stopped by close(). */
   terminate(): Promise<void>
 }
 
-export function createTransport(config: Config, onStderrLine: (line: string) => void): TransportHandle {
+export interface TransportOptions {
+  onStderrLine(line: string): void
+  redact: Redact
+  /** Inherited variables that look like credentials (the caller warns once per name). */
+  onSecretLookingEnv(names: string[]): void
+}
+
+export function createTransport(config: Config, options: TransportOptions): TransportHandle {
   if (config.transport === 'stdio') {
+    const { env, secretLooking } = childEnvironment(process.env, config.inheritEnv, config.env)
+    if (secretLooking.length) options.onSecretLookingEnv(secretLooking)
     const transport = new StdioChildTransport({
       command: config.command,
       args: config.args,
-      env: childEnvironment(process.env, config.env),
+      env,
       cwd: config.cwd || undefined,
       killGraceMs: config.killGraceMs,
       // Room for the largest result the bridge accepts, plus the JSON-RPC envelope.
-      maxMessageBytes: config.limits.maxResultBytes + 1024 * 1024,
-      onStderrLine,
+      maxMessageBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
+      onStderrLine: options.onStderrLine,
+      redact: options.redact,
     })
     return {
       transport,
@@ -35,9 +47,14 @@ export function createTransport(config: Config, onStderrLine: (line: string) => 
       },
     }
   }
-  const transport = new StreamableHTTPClientTransport(new URL(config.url), {
-    requestInit: { headers: config.headers },
-    fetch: fetchWithRequestSignals(),
+  const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: fetchWithLimits(fetchWithRequestSignals(), {
+      maxBytes: config.limits.maxResultBytes,
+      maxErrorChars: config.limits.maxResultTextChars,
+      redact: options.redact,
+    }),
   })
   return {
     transport,
@@ -46,4 +63,19 @@ export function createTransport(config: Config, onStderrLine: (line: string) => 
       if (transport.sessionId) await transport.terminateSession()
     },
   }
+}
+
+/**
+ * fetch refuses a URL with user-info (and its error quotes the URL, password included), so the
+ * credentials move into an Authorization: Basic header, unless one was configured.
+ */
+export function withCredentialsAsHeader(raw: string, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+  const url = new URL(raw)
+  if (!url.username && !url.password) return { url, headers }
+  const user = decodeURIComponent(url.username)
+  const password = decodeURIComponent(url.password)
+  url.username = ''
+  url.password = ''
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return { url, headers }
+  return { url, headers: { ...headers, authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } }
 }

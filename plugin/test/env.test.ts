@@ -1,62 +1,52 @@
 import { describe, expect, it } from 'vitest'
-import { childEnvironment, isSecretName, isSecretValue, redactSecrets } from '../src/index.ts'
-import { StderrTail } from '../src/stderr-tail.ts'
+import { childEnvironment } from '../src/index.ts'
 
-describe('child environment scrubbing', () => {
-  it.each([
-    'OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'AWS_SECRET_ACCESS_KEY', 'GH_PAT', 'SMTP_PASS', 'MYSQL_PASSWD',
-    'GOOGLE_APPLICATION_CREDENTIALS', 'BASIC_AUTH', 'SESSION_COOKIE', 'SENTRY_DSN', 'NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES',
-  ])('drops the credential-shaped name %s', (name) => {
-    expect(isSecretName(name)).toBe(true)
+const parent = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/home/me',
+  USER: 'me',
+  LANG: 'en_US.UTF-8',
+  LC_ALL: 'C',
+  PWD: '/work',
+  // The seed's denylist let every one of these through.
+  STRIPE_SK: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+  DATABASE_URL: 'mysql://db.internal/app?password=hunter2',
+  HF_HUB_TOK: 'hf_abcdefghijklmnopqrstuvwxyz0123',
+  MYSQL_PWD: 'hunter2',
+  PASSPHRASE: 'correct horse battery staple',
+  API_CREDS: 'user:pass',
+  NOTIFY_URL: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
+  NODE_OPTIONS: '--require /tmp/evil.js',
+  LD_PRELOAD: '/tmp/evil.so',
+  UNSET: undefined,
+}
+
+describe('the child environment is an allowlist', () => {
+  it('passes only the safe base when nothing is inherited: no secret reaches the child by default', () => {
+    const { env, secretLooking } = childEnvironment(parent)
+    expect(env).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/me', USER: 'me' })
+    expect(secretLooking).toEqual([])
   })
 
-  it.each(['PATH', 'HOME', 'LANG', 'PWD', 'TERM', 'SHELL', 'TZ', 'XDG_CONFIG_HOME', 'PATHEXT'])('keeps %s', (name) => {
-    expect(isSecretName(name)).toBe(false)
+  it('adds what inheritEnv names, by name or glob, then env on top', () => {
+    const { env } = childEnvironment(parent, ['LANG', 'LC_*'], { GITHUB_TOKEN: 'explicit', PATH: '/opt/bin' })
+    expect(env).toEqual({ PATH: '/opt/bin', HOME: '/home/me', USER: 'me', LANG: 'en_US.UTF-8', LC_ALL: 'C', GITHUB_TOKEN: 'explicit' })
   })
 
-  it.each([
-    'postgres://app:hunter2@db.internal:5432/prod',
-    'Bearer abc.def',
-    'ghp_0123456789abcdefghijABCDEFGHIJ012345',
-    'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz',
-    'xoxb-1234567890-abcdefghij',
-    'sk-proj-abcdefghijklmnopqrstuvwxyz',
-    'AKIAABCDEFGHIJKLMNOP',
-    '-----BEGIN OPENSSH PRIVATE KEY-----\nabc',
-    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc123',
-  ])('drops a credential-shaped value whatever its name: %s', (value) => {
-    expect(isSecretValue(value)).toBe(true)
+  it('reports inherited names or values that look like credentials, so the host can warn', () => {
+    const { env, secretLooking } = childEnvironment(parent, ['*'])
+    expect(secretLooking).toEqual(['API_CREDS', 'DATABASE_URL', 'HF_HUB_TOK', 'MYSQL_PWD', 'NOTIFY_URL', 'PASSPHRASE', 'STRIPE_SK'])
+    // PWD is the working directory, not a password.
+    expect(env.PWD).toBe('/work')
   })
 
-  it.each(['/usr/bin:/bin', 'https://example.com/path', 'en_US.UTF-8', 'postgres://db.internal:5432/prod'])('keeps the plain value %s', (value) => {
-    expect(isSecretValue(value)).toBe(false)
+  it('never inherits loader hijacks, even through "*"; only env can set them', () => {
+    expect(childEnvironment(parent, ['*']).env).not.toHaveProperty('NODE_OPTIONS')
+    expect(childEnvironment(parent, ['LD_*']).env).not.toHaveProperty('LD_PRELOAD')
+    expect(childEnvironment(parent, [], { NODE_OPTIONS: '--max-old-space-size=64' }).env.NODE_OPTIONS).toBe('--max-old-space-size=64')
   })
 
-  it('scrubs the parent, then lets explicit config win, unscrubbed', () => {
-    const env = childEnvironment(
-      { PATH: '/bin', GITHUB_TOKEN: 'ambient', DATABASE_URL: 'postgres://u:p@h/db', UNSET: undefined },
-      { GITHUB_TOKEN: 'explicit', EXTRA: '1' },
-    )
-    expect(env).toEqual({ PATH: '/bin', GITHUB_TOKEN: 'explicit', EXTRA: '1' })
-  })
-})
-
-describe('redacting server output', () => {
-  it.each([
-    ['fatal: cannot reach postgres://app:hunter2@db.internal:5432/prod', 'fatal: cannot reach postgres://app:<redacted>@db.internal:5432/prod'],
-    ['sending Authorization: Bearer abc.def.ghi', 'sending Authorization: Bearer <redacted>'],
-    ['using token ghp_0123456789abcdefghijABCDEFGHIJ012345 for GitHub', 'using token <redacted> for GitHub'],
-    ['env OPENAI_API_KEY=sk-live-123 DEBUG=1', 'env OPENAI_API_KEY=<redacted> DEBUG=1'],
-    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc123 rejected', 'jwt <redacted> rejected'],
-    ['listening on http://127.0.0.1:3000/mcp', 'listening on http://127.0.0.1:3000/mcp'],
-  ])('%s', (line, expected) => {
-    expect(redactSecrets(line)).toBe(expected)
-  })
-
-  it('redacts what a child prints before it is logged or quoted', () => {
-    const tail = new StderrTail()
-    expect(tail.push('boot\npanic: postgres://u:s3cret@db/x\n')).toEqual(['boot', 'panic: postgres://u:<redacted>@db/x'])
-    tail.push('DB_PASSWORD=s3cret')
-    expect(tail.tail().join('\n')).not.toContain('s3cret')
+  it('skips exported shell functions in the base, like the SDK', () => {
+    expect(childEnvironment({ SHELL: '() { :; }; echo pwned', PATH: '/bin' }).env).toEqual({ PATH: '/bin' })
   })
 })

@@ -163,15 +163,20 @@ describe('validateConfig against the bridge schema', () => {
     expect(invalid({ transport: 'stdio', serverName: 'bad name!', command: 'node' })).toEqual([
       { field: 'config', message: expect.stringMatching(/^serverName "bad name!" is invalid: use 1-32 characters/) },
     ])
-    expect(invalid({ serverName: 'a' })).toEqual([{ field: 'config.transport', message: 'missing required value' }])
+    expect(invalid({ serverName: 'a' })).toEqual([
+      { field: 'config.transport', message: 'missing required value: set transport to "stdio" or "streamable-http"' },
+    ])
     expect(invalid({ transport: 'stdio', serverName: 'a', command: 'x', reconnect: { maxAttempts: -1 } })).toEqual([
-      { field: 'config.reconnect.maxAttempts', message: 'expected number >= 1 but got -1' },
+      { field: 'config.reconnect.maxAttempts', message: 'expected number >= 1 (got -1)' },
     ])
   })
 
-  it('lists options the schema dropped, so typos do not pass silently', () => {
+  it('refuses a typo in the bridge config, suggesting the key that was meant', () => {
     const result = validateConfig(Config, { transport: 'stdio', serverName: 'a', command: 'x', toolCallTimoutMs: 5 })
-    expect(result).toMatchObject({ ok: true, ignored: ['config.toolCallTimoutMs'] })
+    expect(result).toEqual({ ok: false, issues: [{ field: 'config', message: 'unknown key "toolCallTimoutMs": did you mean "toolCallTimeoutMs"?' }] })
+  })
+
+  it('lists options a lenient schema dropped, so typos do not pass silently', () => {
     const nested = validateConfig({ '~standard': { validate: () => ({ value: { a: { kept: 1 } } }) } }, { a: { kept: 1, typo: 2 } })
     expect(nested).toMatchObject({ ok: true, ignored: ['config.a.typo'] })
   })

@@ -34,7 +34,8 @@ export const bridgeAdapter: ClientAdapter = {
     try {
       await fiber
     } catch (error) {
-      logs.push(`[error] load failed: ${String(error)}`)
+      // The plugin redacts its own logs; this line is the adapter's, so it redacts it too.
+      logs.push(`[error] load failed: ${bridge.createRedactor(bridge.configSecrets(resolved))(String(error))}`)
     }
     return session(ctx, fiber, resolved.serverName as string, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
   },

@@ -1,5 +1,7 @@
 import { join, dirname } from 'node:path'
+import { configSecrets, createRedactor, type Redact } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
+import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
 import type { ClientAdapter, ClientSession } from './adapter.ts'
 import { callMismatches, checkExpectations } from './expectations.ts'
@@ -26,6 +28,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const checks: CheckResult[] = []
   const events: ModelEvent[] = []
   const fixture = new FixtureHandle(scenario.server, transport)
+  // Checks, wire excerpts and snapshots never show what the scenario configured as a secret.
+  const redact = scenarioRedactor(scenario)
   const observer = new Observer()
   const restoreEnv = setEnv(scenario.hostEnv)
   let session: ClientSession | undefined
@@ -84,18 +88,21 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   if (session) {
     const wire = fixture.wire()
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
-    checks.push(snapshotCheck(file, scenario, transport, events, wire, options))
+    checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
   fixture.removeFiles()
-  return {
-    id: scenario.id,
-    title: scenario.title,
-    kind: 'client',
-    target: adapter.name,
-    transport,
-    checks,
-    durationMs: Math.round(performance.now() - started),
-  }
+  return redactSuite(
+    {
+      id: scenario.id,
+      title: scenario.title,
+      kind: 'client',
+      target: adapter.name,
+      transport,
+      checks,
+      durationMs: Math.round(performance.now() - started),
+    },
+    redact,
+  )
 
   async function runCall(call: CallSpec, index: number): Promise<void> {
     const tool = session!.tools().find((t) => t.rawName === call.tool)
@@ -203,8 +210,23 @@ function setEnv(vars: Record<string, string>): () => void {
   }
 }
 
-function snapshotCheck(file: string, scenario: Scenario, transport: string, events: ModelEvent[], wire: Parameters<typeof formatWireTranscript>[0], options: RunOptions): CheckResult {
+function snapshotCheck(
+  file: string,
+  scenario: Scenario,
+  transport: string,
+  events: ModelEvent[],
+  wire: Parameters<typeof formatWireTranscript>[0],
+  options: RunOptions,
+  redact: Redact,
+): CheckResult {
   const sections = [`# ${scenario.id} over ${transport}`, '', '## what the model sees', formatModelTranscript(events)]
   sections.push('## wire', scenario.transcript.wire ? formatWireTranscript(wire) : `(not recorded: ${scenario.transcript.reason ?? 'not deterministic'})\n`)
-  return compareSnapshot(join(dirname(file), `${scenario.id}.${transport}.snap`), sections.join('\n'), options.updateSnapshots)
+  // Snapshots are committed files: a secret the server echoed must not land in the repository.
+  return compareSnapshot(join(dirname(file), `${scenario.id}.${transport}.snap`), redact(sections.join('\n')), options.updateSnapshots)
+}
+
+/** The scenario's configured secrets (client headers and env, the host environment it plants) and every secret shape. */
+function scenarioRedactor(scenario: Scenario): Redact {
+  const client = scenario.client as { headers?: Record<string, string>; env?: Record<string, string>; url?: string }
+  return createRedactor([...configSecrets(client), ...Object.values(scenario.hostEnv)])
 }

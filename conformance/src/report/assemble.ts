@@ -1,6 +1,8 @@
 /** Pure: suites + baseline → the versioned RunReport, including the exit code it implies. */
+import { redactSecrets } from '@mcp-bridge/plugin'
 import { applyBaseline, type BaselineEntry } from '../baseline.ts'
 import { countStatuses, EXIT, FORMAT_VERSION, type RunReport, type SuiteResult } from '../model.ts'
+import { redactSuite } from './redact.ts'
 
 export interface AssembleInput {
   suites: SuiteResult[]
@@ -11,7 +13,9 @@ export interface AssembleInput {
 }
 
 export function assembleReport(input: AssembleInput): RunReport {
-  const { suites, stale } = applyBaseline(input.suites, input.baseline)
+  // Suites redact their own configured secrets; this pass catches secret shapes in anything else.
+  const redacted = input.suites.map((suite) => redactSuite(suite, redactSecrets))
+  const { suites, stale } = applyBaseline(redacted, input.baseline)
   return {
     formatVersion: FORMAT_VERSION,
     tool: input.tool,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 import { BridgeError, errorMessage } from '../errors.ts'
-import { compileJsonSchema } from '../json-schema.ts'
+import { SchemaCompiler, type CompiledSchema } from '../json-schema.ts'
 import type {
   ContentBlock,
   ExecuteOptions,
@@ -31,7 +31,11 @@ export class ToolRegistry extends Service implements ToolsService {
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
-    this.state = new RegistryState((names) => ctx.root.emit('tools/change', names))
+    const logger = ctx.logger('tools')
+    this.state = new RegistryState(
+      (names) => ctx.root.emit('tools/change', names),
+      (message) => logger.warn('%s', message),
+    )
     // Methods still see the caller as `this.ctx` through the tracing proxy; skipping the per-access
     // shadow method Cordis would otherwise build saves tens of microseconds on every call.
     ;(this as unknown as Record<symbol, { noShadow?: boolean }>)[Service.tracker]!.noShadow = true
@@ -78,8 +82,17 @@ class RegistryState {
   /** The names each calling fiber registered; one Cordis effect per fiber, not per tool. */
   private readonly owners = new Map<object, Set<string>>()
   private changeQueued = false
+  /**
+   * Argument validators, compiled on a tool's first call by the compiler of the batch that
+   * registered it: keyed weakly, so they go when the tool goes.
+   */
+  private readonly compilers = new WeakMap<ToolDefinition, SchemaCompiler>()
+  private readonly validators = new WeakMap<ToolDefinition, CompiledSchema>()
 
-  constructor(private readonly emitChange: (names: string[]) => void) {}
+  constructor(
+    private readonly emitChange: (names: string[]) => void,
+    private readonly warn: (message: string) => void,
+  ) {}
 
   registerMany(definitions: readonly ToolDefinition[], caller: Context): Array<() => void> {
     const batch = new Set<string>()
@@ -93,9 +106,11 @@ class RegistryState {
     if (!definitions.length) return []
     const owned = this.ownedBy(caller)
     this.queueChange()
+    const compiler = new SchemaCompiler()
     return definitions.map((definition) => {
       const { name } = definition
       this.definitions.set(name, definition)
+      this.compilers.set(definition, compiler)
       owned.add(name)
       return () => {
         if (this.definitions.get(name) !== definition) return
@@ -116,8 +131,10 @@ class RegistryState {
     const definition = this.definitions.get(name)
     if (!definition) return failure('UNKNOWN_TOOL', `unknown tool "${name}"`)
     const input = args ?? {}
-    const schema = compileJsonSchema(definition.parameters)
-    const violations = schema.ok ? schema.validate(input) : []
+    const schema = this.validatorOf(definition)
+    // A tool whose arguments cannot be checked is not run unchecked.
+    if (!schema.ok) return failure('INVALID_ARGS', `"${name}" cannot be called: its parameters schema does not compile (${schema.reason})`)
+    const violations = schema.validate(input)
     if (violations.length) {
       return failure('INVALID_ARGS', `invalid arguments for "${name}": ${violations.join('; ')}`)
     }
@@ -136,6 +153,15 @@ class RegistryState {
     for (const hook of this.postExecute) result = hook(exec, result) ?? result
     const finalized = definition.finalizeContent?.(exec, result)
     return finalized ? { ...result, content: finalized } : result
+  }
+
+  private validatorOf(definition: ToolDefinition): CompiledSchema {
+    let compiled = this.validators.get(definition)
+    if (compiled) return compiled
+    compiled = (this.compilers.get(definition) ?? new SchemaCompiler()).compile(definition.parameters)
+    this.validators.set(definition, compiled)
+    if (!compiled.ok) this.warn(`tool "${definition.name}": its parameters schema does not compile, so it is refused: ${compiled.reason}`)
+    return compiled
   }
 
   private ownedBy(caller: Context): Set<string> {

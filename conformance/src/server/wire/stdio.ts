@@ -69,8 +69,10 @@ export class StdioWire implements Wire {
       })
     })
     child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk))
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)
+    // Decoded once, by the stream: a character split across two chunks survives.
+    child.stderr?.setEncoding('utf8')
+    child.stderr?.on('data', (text: string) => {
+      this.stderr = (this.stderr + text).slice(-STDERR_TAIL_CHARS)
     })
     // Writing to a dead server raises EPIPE on stdin; the exit handler already reports it.
     child.stdin?.on('error', () => {})

@@ -1,0 +1,60 @@
+/**
+ * Pure: the first key of a config that no schema knows, said as one line that names it and
+ * suggests the nearest known key (a typo such as `toolCallTimeoutMS`), or the transport it
+ * belongs to (`url` on a stdio instance). Keys starting with `$` are left to the host (Cordis
+ * loaders use them for their own options).
+ */
+
+/** Known keys; a nested object's keys under its own name. */
+export interface KeyTree {
+  [key: string]: KeyTree | true
+}
+
+export function unknownKey(value: unknown, known: KeyTree, elsewhere: Record<string, string>, path: string[] = []): string | undefined {
+  if (!isRecord(value)) return undefined
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.startsWith('$')) continue
+    const node = known[key]
+    if (node === undefined) return describe([...path, key], Object.keys(known), path.length === 0 ? elsewhere[key] : undefined)
+    if (node !== true) {
+      const deeper = unknownKey(inner, node, elsewhere, [...path, key])
+      if (deeper) return deeper
+    }
+  }
+  return undefined
+}
+
+function describe(path: string[], candidates: string[], otherTransport: string | undefined): string {
+  const key = path.join('.')
+  if (otherTransport) return `"${key}" only applies to transport "${otherTransport}": remove it, or set transport to "${otherTransport}".`
+  const nearest = nearestKey(path[path.length - 1]!, candidates)
+  const parent = path.slice(0, -1).join('.')
+  const suggestion = nearest ? `did you mean "${parent ? `${parent}.` : ''}${nearest}"?` : `known keys${parent ? ` of ${parent}` : ''}: ${candidates.join(', ')}.`
+  return `unknown key "${key}": ${suggestion}`
+}
+
+/** The candidate closest to `key` by edit distance (case-insensitive), when it is close enough to be a typo. */
+export function nearestKey(key: string, candidates: string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined
+  for (const candidate of candidates) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase())
+    if (!best || distance < best.distance) best = { candidate, distance }
+  }
+  return best && best.distance <= Math.max(1, Math.floor(key.length / 3)) ? best.candidate : undefined
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

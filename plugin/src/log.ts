@@ -1,0 +1,25 @@
+import type { Logger } from 'cordis'
+import type { Redact } from './redact.ts'
+
+/** The logging the bridge does; every line is redacted on its way out. */
+export interface Log {
+  error(format: string, ...args: unknown[]): void
+  warn(format: string, ...args: unknown[]): void
+  info(format: string, ...args: unknown[]): void
+  debug(format: string, ...args: unknown[]): void
+}
+
+/**
+ * Wraps a Cordis logger so that no argument reaches an exporter unredacted: log lines quote
+ * server output and error texts, and exporters write them to files, consoles and CI artifacts.
+ * Errors are passed as their redacted message (never the object: Cordis prints its stack and
+ * its cause, which may quote what the server sent).
+ */
+export function redactingLog(logger: Pick<Logger, keyof Log>, redact: Redact): Log {
+  const clean = (arg: unknown) => (typeof arg === 'string' ? redact(arg) : arg instanceof Error ? redact(arg.message) : arg)
+  const level =
+    (name: keyof Log) =>
+    (format: string, ...args: unknown[]) =>
+      logger[name](redact(format), ...args.map(clean))
+  return { error: level('error'), warn: level('warn'), info: level('info'), debug: level('debug') }
+}

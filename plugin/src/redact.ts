@@ -1,0 +1,207 @@
+/**
+ * The one redaction rule of the plugin and the conformance kit. Everything a server says about
+ * itself (HTTP bodies, error texts, stderr) and everything built from configuration (URLs, header
+ * values, env values) passes through here before it reaches a model, a log, a connection state or
+ * a report. Pure: no I/O, no state beyond the compiled patterns of one redactor.
+ *
+ * Two kinds of secret are removed:
+ * - values the configuration declared (`headers`, `env`, URL user-info and secret-looking query
+ *   parameters), found wherever they appear, whatever surrounds them;
+ * - secret shapes, by name (key=value, key: value, JSON members, --flag value) and by value
+ *   (bearer/basic credentials, URL credentials, PEM private keys, JWTs, well-known token formats).
+ */
+
+export const REDACTED = '<redacted>'
+
+/** Turns untrusted or secret-bearing text into text that may be shown. */
+export type Redact = (text: string) => string
+
+/** Name substrings that mark a credential (the seed's rule, plus spellings it missed). */
+const SECRET_SUBSTRINGS = ['KEY', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'SECRET', 'TOKEN', 'CREDENTIAL', 'APIKEY']
+/** Whole words (split on `_`, `-`, `.` and camelCase) that mark a credential. */
+const SECRET_WORDS = new Set([
+  'PASS', 'PWD', 'AUTH', 'AUTHORIZATION', 'CREDS', 'COOKIE', 'COOKIES', 'PAT', 'PRIVATE', 'SESSION', 'DSN', 'SIGNATURE', 'SIG',
+  'WEBHOOK', 'OTP', 'BEARER', 'JWT', 'SALT', 'TOK', 'SK', 'PW',
+])
+
+/** Protocol and everyday names that contain a secret word but hold no secret (MCP's progressToken...). */
+const NOT_SECRET = new Set([
+  'PWD', 'PROGRESSTOKEN', 'TOKENS', 'MAXTOKENS', 'INPUTTOKENS', 'OUTPUTTOKENS', 'TOTALTOKENS', 'TOKENCOUNT',
+  'KEYS', 'KEYWORD', 'KEYWORDS', 'KEYBOARD', 'PRIMARYKEY', 'FOREIGNKEY', 'SORTKEY',
+])
+
+/** `GH_PAT`, `apiKey`, `x-api-key`, `MYSQL_PWD`, `clientSecret`... but not `PWD` (the working directory). */
+export function isSecretName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean)
+  const joined = words.join('')
+  if (NOT_SECRET.has(joined)) return false
+  return SECRET_SUBSTRINGS.some((part) => joined.includes(part)) || words.some((word) => SECRET_WORDS.has(word))
+}
+
+/** A value carries a credential when redacting it changes it (a URL password, a token, a key...). */
+export function isSecretValue(value: string): boolean {
+  return redactShapes(value) !== value
+}
+
+/** Known token formats; each is specific enough to be removed wherever it appears, even glued to other text. */
+const TOKEN_FORMATS = [
+  String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}`, // AWS access key ids
+  String.raw`gh[pousr]_[A-Za-z0-9]{20,}`, // GitHub
+  String.raw`github_pat_[A-Za-z0-9_]{20,}`,
+  String.raw`npm_[A-Za-z0-9]{30,}`, // npm
+  String.raw`xox[abposre]-[A-Za-z0-9-]{10,}`, // Slack
+  String.raw`hf_[A-Za-z0-9]{20,}`, // Hugging Face
+  String.raw`(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}`, // OpenAI, Anthropic (sk-ant-)...; not the end of "task-…"
+  String.raw`(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}`, // Stripe
+  String.raw`whsec_[A-Za-z0-9]{20,}`,
+  String.raw`AIza[0-9A-Za-z_-]{35}`, // Google API keys
+  String.raw`glpat-[A-Za-z0-9_-]{20,}`, // GitLab
+  String.raw`eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`, // JWT (an unsigned one has no third part)
+]
+const NAME = String.raw`[A-Za-z][A-Za-z0-9_.-]*`
+/** A value after `=` or `:`: quoted, an auth scheme and its credential, or a run up to a delimiter. */
+const VALUE = String.raw`(?!(?:(?:Bearer|Basic|Token|Digest)\s+)?<redacted>)(?:"[^"\n]*"|'[^'\n]*'|(?:(?:Bearer|Basic|Token|Digest)\s+)?[^\s"',;&<>}\]]+)`
+
+/** [pattern, replacement]; applied in order, each to the output of the one before. */
+const SHAPES: Array<[RegExp, string | ((...match: string[]) => string)]> = [
+  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g, '<redacted private key>'],
+  // scheme://user:password@host: the password goes, the user and host stay (they say where).
+  [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@"'<>]*:)[^/\s@"'<>]+@/gi, `$1${REDACTED}@`],
+  [/\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[^\s"'<>)]+/gi, `$1${REDACTED}`],
+  [/\b(discord(?:app)?\.com\/api\/webhooks\/)[^\s"'<>)]+/gi, `$1${REDACTED}`],
+  [new RegExp(TOKEN_FORMATS.join('|'), 'g'), REDACTED],
+  // An auth scheme and its credential; a plain lower-case word after it is prose ("Basic authentication").
+  [/\b([Bb]earer|[Bb]asic|[Dd]igest|BEARER|BASIC)(\s+)(?!realm=)(?![a-z]+(?![A-Za-z0-9._~+/=:-]))[A-Za-z0-9._~+/=:-]{4,}/g, `$1$2${REDACTED}`],
+  // JSON members, also inside JSON that is itself a string ("{\"apiKey\":\"…\"}").
+  [
+    new RegExp(String.raw`((\\*)(["'])(${NAME})\2\3\s*:\s*)(?:(\\*["'])(?:(?!\5).)*\5|[^\s,}\]]+)`, 'g'),
+    (whole, head, _escapes, _quote, name, valueQuote) => (isSecretName(name!) ? `${head}${valueQuote ?? ''}${REDACTED}${valueQuote ?? ''}` : whole!),
+  ],
+  // --password value, --token=value
+  [
+    new RegExp(String.raw`(?<![A-Za-z0-9_-])(--?(${NAME}))(=|\s+)(?!-)${VALUE}`, 'g'),
+    (whole, flag, name, separator) => (isSecretName(name!) ? `${flag}${separator}${REDACTED}` : whole!),
+  ],
+  // key=value, key: value, ?token=…&, ;Password=…; (PWD in a connection string is a password)
+  [
+    new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})(\s*(?:=|:)\s*)(?!//)${VALUE}`, 'g'),
+    (whole, name, separator) => (isSecretName(name!) || /^pwd$/i.test(name!) ? `${name}${separator}${REDACTED}` : whole!),
+  ],
+]
+
+function redactShapes(text: string): string {
+  let out = text
+  for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement as string)
+  return out
+}
+
+/** Redacts secret shapes only; for text with no configuration behind it. */
+export function redactSecrets(text: string): string {
+  return redactShapes(text)
+}
+
+/** Shorter configured values are not searched for: they would erase ordinary words. */
+const MIN_KNOWN_CHARS = 6
+
+/**
+ * A redactor that also removes the given values (and their URL- and JSON-escaped spellings)
+ * wherever they appear. Longest first, so a value that contains another goes as a whole.
+ */
+export function createRedactor(known: Iterable<string> = []): Redact {
+  const spellings = new Set<string>()
+  for (const value of known) {
+    if (typeof value !== 'string' || value.length < MIN_KNOWN_CHARS) continue
+    spellings.add(value)
+    spellings.add(encodeURIComponent(value))
+    spellings.add(JSON.stringify(value).slice(1, -1))
+    spellings.add(JSON.stringify(JSON.stringify(value)).slice(3, -3))
+  }
+  const ordered = [...spellings].sort((a, b) => b.length - a.length)
+  const pattern = ordered.length ? new RegExp(ordered.map(escapeRegExp).join('|'), 'g') : undefined
+  return (text) => {
+    const shaped = redactShapes(text)
+    return pattern ? shaped.replace(pattern, REDACTED) : shaped
+  }
+}
+
+/** The values a configuration declares that must never be shown. */
+export function configSecrets(config: { headers?: Record<string, string>; env?: Record<string, string>; url?: string }): string[] {
+  const secrets: string[] = []
+  for (const value of Object.values(config.headers ?? {})) {
+    secrets.push(value)
+    // The credential alone, as a server may echo it without its scheme.
+    const scheme = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(value)
+    if (scheme) secrets.push(scheme[1]!)
+  }
+  for (const [name, value] of Object.entries(config.env ?? {})) {
+    if (isSecretName(name) || isSecretValue(value) || looksRandom(value)) secrets.push(value)
+  }
+  if (config.url) secrets.push(...urlSecrets(config.url))
+  return secrets
+}
+
+/** The password of a URL's user-info and the values of its secret-looking query parameters. */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return []
+  }
+  const secrets: string[] = []
+  if (parsed.password) {
+    const user = decodeURIComponent(parsed.username)
+    const password = decodeURIComponent(parsed.password)
+    // The Basic credential the bridge sends for them (see transport.ts), as a server may echo it.
+    secrets.push(parsed.password, password, Buffer.from(`${user}:${password}`).toString('base64'))
+  }
+  for (const [name, value] of parsed.searchParams) if (isSecretName(name) && value) secrets.push(value)
+  return secrets
+}
+
+/** A URL fit to show: without the user-info password and with secret-looking query values redacted. */
+export function redactUrl(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return redactSecrets(url)
+  }
+  if (parsed.password) parsed.password = 'redacted'
+  for (const name of [...new Set(parsed.searchParams.keys())]) if (isSecretName(name)) parsed.searchParams.set(name, 'redacted')
+  return redactSecrets(parsed.href)
+}
+
+/**
+ * Untrusted text made fit to quote: redacted, then cut to `maxChars` with a notice of the
+ * original length (`totalChars`: Infinity when the source was not read to its end). Only a window of the text is redacted, so a 400 MB body costs no more than
+ * its first `maxChars`; the window's last part is dropped, since a secret cut by the window's end
+ * is no longer recognisable.
+ */
+export function quoteUntrusted(text: string, maxChars: number, redact: Redact = redactSecrets, totalChars = text.length): string {
+  const windowed = text.length > maxChars + WINDOW_MARGIN
+  const redacted = redact(windowed ? text.slice(0, maxChars + WINDOW_MARGIN) : text)
+  const limit = windowed ? Math.max(0, Math.min(maxChars, redacted.length - WINDOW_MARGIN)) : maxChars
+  if (redacted.length <= limit && totalChars === text.length) return redacted
+  const shown = redacted.slice(0, limit)
+  // Infinity: the source was abandoned after `text`, its real length is unknown.
+  const of = totalChars === Infinity ? `more than ${text.length}` : String(totalChars)
+  return `${shown}… [cut: showed ${shown.length} of ${of} characters]`
+}
+
+/** Longer than any secret shape the redactor recognises, except PEM keys (removed to the end). */
+const WINDOW_MARGIN = 2048
+
+/** Token-like: long, no spaces, letters and digits mixed. Not a path. */
+function looksRandom(value: string): boolean {
+  if (value.length < 12 || /\s/.test(value) || /^(\/|[A-Za-z]:\\|\.)/.test(value)) return false
+  return /[0-9]/.test(value) && /[A-Za-z]/.test(value)
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

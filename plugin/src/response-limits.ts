@@ -1,0 +1,169 @@
+import { BridgeError } from './errors.ts'
+import { quoteUntrusted, type Redact } from './redact.ts'
+
+/**
+ * A fetch for the SDK's Streamable HTTP transport that bounds what a server can make the host
+ * hold, at the source: the SDK would otherwise buffer a whole answer (`response.json()`,
+ * `response.text()`) before anything could check its size.
+ *
+ * - An error response's body is read up to what can be quoted, then abandoned; what is kept is
+ *   redacted and cut to `maxErrorChars` with a notice, so the SDK's error text (which embeds the
+ *   body) is safe to show.
+ * - A JSON answer larger than `maxBytes` (plus room for the JSON-RPC envelope) is abandoned: the
+ *   body errors with INVALID_RESULT, which fails the request.
+ * - An SSE event larger than that is abandoned too; the stream then carries, in its place, a
+ *   JSON-RPC error for the request, so the call fails at once instead of waiting for its timeout.
+ */
+export interface ResponseLimits {
+  maxBytes: number
+  maxErrorChars: number
+  redact: Redact
+}
+
+/** Room for the JSON-RPC envelope around a result of `maxResultBytes` (the stdio reader allows the same). */
+export const ENVELOPE_BYTES = 1024 * 1024
+
+/** Marks the JSON-RPC error this module puts in place of an oversized SSE event. */
+export const OVERSIZED_MARK = 'mcp-bridge/oversized'
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
+
+export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typeof fetch {
+  const maxBytes = limits.maxBytes + ENVELOPE_BYTES
+  return async (input, init) => {
+    const response = await base(input, init)
+    if (!response.body || NULL_BODY_STATUS.has(response.status)) return response
+    if (!response.ok) return boundedError(response, limits)
+    const type = (response.headers.get('content-type') ?? '').toLowerCase()
+    const body = type.startsWith('text/event-stream')
+      ? limitSse(response.body, maxBytes, limits.maxBytes, requestIdOf(init?.body))
+      : limitBody(response.body, maxBytes, limits.maxBytes)
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}
+
+/** The error body, read no further than can be quoted, redacted and cut with a notice. */
+async function boundedError(response: Response, limits: ResponseLimits): Promise<Response> {
+  // A character takes at most 4 bytes; the margin lets the redactor see a secret cut by the limit.
+  const readBytes = Math.min(limits.maxBytes, limits.maxErrorChars * 4 + 8192)
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  let abandoned = false
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes += value.byteLength
+      text += decoder.decode(value, { stream: true })
+      if (bytes > readBytes) {
+        abandoned = true
+        break
+      }
+    }
+  } catch {
+    // A body cut by the network is quoted as far as it came.
+  } finally {
+    void reader.cancel().catch(() => {})
+  }
+  const quoted = quoteUntrusted(text, limits.maxErrorChars, limits.redact, abandoned ? Infinity : text.length)
+  const statusText = quoteUntrusted(response.statusText, 200, limits.redact)
+  return new Response(quoted, { status: response.status, statusText, headers: response.headers })
+}
+
+function oversized(maxResultBytes: number, read: number): BridgeError {
+  return new BridgeError(
+    `the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes`,
+    'INVALID_RESULT',
+  )
+}
+
+/** Passes a JSON body through, erroring it once it exceeds `maxBytes`. */
+function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number): ReadableStream<Uint8Array> {
+  const reader = source.getReader()
+  let read = 0
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (done) return controller.close()
+        read += value.byteLength
+        if (read <= maxBytes) return controller.enqueue(value)
+        void reader.cancel().catch(() => {})
+        controller.error(oversized(maxResultBytes, read))
+      } catch (error) {
+        controller.error(error)
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+}
+
+/**
+ * Passes an SSE stream through, counting the bytes of the event in progress. An event over
+ * `maxBytes` ends the stream: the partial event is closed under a name the SDK ignores (so its
+ * data is never parsed), then a JSON-RPC error answers the request the stream belongs to.
+ */
+function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number, requestId: unknown): ReadableStream<Uint8Array> {
+  const reader = source.getReader()
+  const encoder = new TextEncoder()
+  const scanner = new EventSizeScanner()
+  let read = 0
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (done) return controller.close()
+        read += value.byteLength
+        if (scanner.push(value) <= maxBytes) return controller.enqueue(value)
+        void reader.cancel().catch(() => {})
+        const error = oversized(maxResultBytes, read)
+        let tail = '\nevent: mcp-bridge-discarded\n\n'
+        if (typeof requestId === 'string' || typeof requestId === 'number') {
+          const answer = { jsonrpc: '2.0', id: requestId, error: { code: -32603, message: error.message, data: { [OVERSIZED_MARK]: true } } }
+          tail += `event: message\ndata: ${JSON.stringify(answer)}\n\n`
+        }
+        controller.enqueue(encoder.encode(tail))
+        controller.close()
+      } catch (error) {
+        controller.error(error)
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+}
+
+/** Bytes of the SSE event in progress: an empty line (two line ends in a row) ends an event. */
+class EventSizeScanner {
+  private eventBytes = 0
+  private lineBytes = 0
+
+  /** Feeds bytes; returns the largest size the current event reached within them. */
+  push(chunk: Uint8Array): number {
+    let largest = this.eventBytes
+    for (let start = 0; ; ) {
+      const newline = chunk.indexOf(0x0a, start)
+      const end = newline < 0 ? chunk.length : newline
+      const length = end - start - (end > start && chunk[end - 1] === 0x0d ? 1 : 0)
+      this.lineBytes += length
+      this.eventBytes += length
+      largest = Math.max(largest, this.eventBytes)
+      if (newline < 0) return largest
+      if (this.lineBytes === 0) this.eventBytes = 0
+      this.lineBytes = 0
+      start = newline + 1
+    }
+  }
+}
+
+/** The id of the JSON-RPC request a POST carries (the SDK sends one message per POST). */
+function requestIdOf(body: unknown): unknown {
+  if (typeof body !== 'string') return undefined
+  try {
+    const message = JSON.parse(body) as { id?: unknown; method?: unknown }
+    return typeof message === 'object' && message !== null && typeof message.method === 'string' ? message.id : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import { configSecrets, createRedactor, isSecretName, isSecretValue, quoteUntrusted, redactSecrets, redactUrl } from '../src/index.ts'
+import { StderrTail } from '../src/stderr-tail.ts'
+
+describe('secret shapes are removed from free text', () => {
+  it.each([
+    ['fatal: cannot reach postgres://app:hunter2@db.internal:5432/prod', 'fatal: cannot reach postgres://app:<redacted>@db.internal:5432/prod'],
+    ['mysql://db/app?user=u&password=hunter2&ssl=1', 'mysql://db/app?user=u&password=<redacted>&ssl=1'],
+    ['Server=db;Uid=sa;Pwd=Secret1;', 'Server=db;Uid=sa;Pwd=<redacted>;'],
+    ['sending Authorization: Bearer abc.def.ghi', 'sending Authorization: Bearer <redacted>'],
+    ['Authorization: Basic dXNlcjpwYXNz', 'Authorization: Basic <redacted>'],
+    ['env OPENAI_API_KEY=sk-live-123 DEBUG=1', 'env OPENAI_API_KEY=<redacted> DEBUG=1'],
+    ['GH_PAT: 0123abcd', 'GH_PAT: <redacted>'],
+    ['x-api-key: k3y-value', 'x-api-key: <redacted>'],
+    ['{"apiKey":"abc123","name":"x"}', '{"apiKey":"<redacted>","name":"x"}'],
+    ['{\\"clientSecret\\":\\"abc123\\"}', '{\\"clientSecret\\":\\"<redacted>\\"}'],
+    ['run --password hunter2 --verbose --token=abcd', 'run --password <redacted> --verbose --token=<redacted>'],
+    ['key AKIAABCDEFGHIJKLMNOP and ASIAABCDEFGHIJKLMNOP', 'key <redacted> and <redacted>'],
+    ['using ghp_0123456789abcdefghijABCDEFGHIJ012345 for GitHub', 'using <redacted> for GitHub'],
+    ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '<redacted>'],
+    ['npm_abcdefghijklmnopqrstuvwxyz0123456789', '<redacted>'],
+    ['slack xoxb-1234567890-abcdefghij', 'slack <redacted>'],
+    ['post to https://hooks.slack.com/services/T000/B000/XXXXXXXX now', 'post to https://hooks.slack.com/services/<redacted> now'],
+    ['hf_abcdefghijklmnopqrstuvwxyz12', '<redacted>'],
+    ['sk-ant-api03-abcdefghijklmnopqrstuvwxyz', '<redacted>'],
+    ['stripe sk_live_abcdefghijklmnop rk_live_abcdefghijklmnop', 'stripe <redacted> <redacted>'],
+    ['AIzaSyA1234567890abcdefghijklmnopqrstuv', '<redacted>'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc123 rejected', 'jwt <redacted> rejected'],
+    ['-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- after', '<redacted private key> after'],
+    ['-----BEGIN PRIVATE KEY-----\nMIIEvQ (cut off)', '<redacted private key>'],
+  ])('%s', (line, expected) => {
+    expect(redactSecrets(line)).toBe(expected)
+  })
+
+  it.each([
+    'listening on http://127.0.0.1:3000/mcp',
+    'Bearer realm="mcp-fixture"',
+    'Basic authentication failed',
+    'MCP error -32603: Scripted HTTP 500',
+    'tool "x" not registered: inputSchema must have type "object"',
+    'PATH=/usr/bin:/bin',
+    'task-abcdefghijklmnopqrstuvwxyz',
+  ])('leaves ordinary text alone: %s', (line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+
+  it('is idempotent', () => {
+    const once = redactSecrets('Authorization: Bearer abc.def token=xyz https://u:p4ss@h/')
+    expect(redactSecrets(once)).toBe(once)
+  })
+})
+
+describe('names and values', () => {
+  it.each(['OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'GH_PAT', 'MYSQL_PWD', 'PASSPHRASE', 'API_CREDS', 'HF_HUB_TOK', 'STRIPE_SK', 'apiKey', 'x-api-key', 'clientSecret', 'SESSION_COOKIE', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL'])(
+    '%s is a secret name',
+    (name) => expect(isSecretName(name)).toBe(true),
+  )
+
+  it.each(['PATH', 'HOME', 'LANG', 'PWD', 'TERM', 'SHELL', 'TZ', 'XDG_CONFIG_HOME', 'DATABASE_URL'])('%s is not', (name) => {
+    expect(isSecretName(name)).toBe(false)
+  })
+
+  it.each(['postgres://app:hunter2@db/prod', 'mysql://db/app?password=x', 'Bearer abc.def', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'https://hooks.slack.com/services/T0/B0/X'])(
+    'a value carrying a credential is recognised whatever its name: %s',
+    (value) => expect(isSecretValue(value)).toBe(true),
+  )
+})
+
+describe('configured secrets are removed wherever they appear', () => {
+  const redact = createRedactor(
+    configSecrets({
+      headers: { authorization: 'Bearer plain-looking-credential', 'x-tenant': 'ab' },
+      env: { API_TOKEN: 'short1', CONFIG_BLOB: 'n0t-shaped-like-4-secret', MODE: 'production', DATA_DIR: '/var/lib/data/v2' },
+      url: 'https://alice:open-sesame@mcp.example/mcp?access_token=tok-value-123&page=2',
+    }),
+  )
+
+  it('header values, with and without their scheme, in any spelling', () => {
+    expect(redact('echo: Bearer plain-looking-credential')).toBe('echo: Bearer <redacted>')
+    expect(redact('the server said plain-looking-credential')).toBe('the server said <redacted>')
+    expect(redact(JSON.stringify({ note: 'plain-looking-credential' }))).toBe('{"note":"<redacted>"}')
+    expect(redact('q=plain-looking-credential')).toBe('q=<redacted>')
+  })
+
+  it('env values that are secret by name or look random; ordinary words and paths stay', () => {
+    expect(redact('got short1 and n0t-shaped-like-4-secret')).toBe('got <redacted> and <redacted>')
+    expect(redact('running in production from /var/lib/data/v2')).toBe('running in production from /var/lib/data/v2')
+  })
+
+  it('URL passwords, the Basic credential made of them, and secret query values', () => {
+    const basic = Buffer.from('alice:open-sesame').toString('base64')
+    expect(redact(`open-sesame ${basic} tok-value-123`)).toBe('<redacted> <redacted> <redacted>')
+    expect(redactUrl('https://alice:open-sesame@mcp.example/mcp?access_token=tok-value-123&page=2')).toBe(
+      'https://alice:<redacted>@mcp.example/mcp?access_token=<redacted>&page=2',
+    )
+  })
+})
+
+describe('untrusted text is redacted, then bounded', () => {
+  it('cuts at the limit with a notice of the original length', () => {
+    expect(quoteUntrusted('x'.repeat(50), 10)).toBe(`${'x'.repeat(10)}… [cut: showed 10 of 50 characters]`)
+    expect(quoteUntrusted('short', 10)).toBe('short')
+  })
+
+  it('never leaves part of a secret that straddles the limit', () => {
+    const token = 'ghp_0123456789abcdefghijABCDEFGHIJ012345'
+    for (const at of [0, 5, 9, 15]) {
+      expect(quoteUntrusted(`${'x'.repeat(at)}${token}${'y'.repeat(100)}`, 20)).not.toMatch(/ghp_|0123456789/)
+    }
+  })
+
+  it('redacts only a window of a huge text, so its cost does not grow with the text', () => {
+    const huge = `token=abc ${'x'.repeat(20_000_000)}`
+    const started = performance.now()
+    expect(quoteUntrusted(huge, 100)).toMatch(/^token=<redacted> x+… \[cut: showed 100 of 20000010 characters\]$/)
+    expect(performance.now() - started).toBeLessThan(200)
+  })
+})
+
+describe('stderr of a child', () => {
+  it('is redacted before it is logged or quoted', () => {
+    const tail = new StderrTail()
+    expect(tail.push('boot\npanic: postgres://u:s3cret@db/x\n')).toEqual(['boot', 'panic: postgres://u:<redacted>@db/x'])
+    tail.push('DB_PASSWORD=s3cret')
+    expect(tail.tail().join('\n')).not.toContain('s3cret')
+  })
+
+  it('is decoded once, so a character split across chunks survives', () => {
+    const tail = new StderrTail()
+    const bytes = Buffer.from('Grüße aus Köln 🎉\n')
+    const lines: string[] = []
+    for (let i = 0; i < bytes.length; i++) lines.push(...tail.push(bytes.subarray(i, i + 1)))
+    expect(lines).toEqual(['Grüße aus Köln 🎉'])
+  })
+
+  it('stays bounded however long a line grows, and keeps no part of a secret that crosses the cut', () => {
+    const tail = new StderrTail(undefined, 3, 100)
+    tail.push(`${'a'.repeat(90)} AKIAABCDEFGHIJKLMNOP`)
+    for (let i = 0; i < 1000; i++) tail.push('b'.repeat(10_000))
+    const [line] = tail.tail()
+    expect(line!.length).toBeLessThan(200)
+    expect(line).toMatch(/^a{90} <redacted… \[cut: showed 100 of 10000111 characters\]$/)
+    for (let i = 0; i < 10; i++) tail.push(`line ${i}\n`)
+    expect(tail.tail()).toEqual(['line 7', 'line 8', 'line 9'])
+  })
+})
