@@ -43,7 +43,36 @@ export interface SuiteResult {
   transport?: 'stdio' | 'http'
   checks: CheckResult[]
   durationMs: number
+  /** Client runs: what happened on the wire and around it, for the report's sequence diagram. */
+  transcript?: RunTranscript
 }
+
+/**
+ * A client scenario run as the report draws it. Optional and additive: a report without it (an
+ * older results.json, a server run) simply has no diagram.
+ */
+export interface RunTranscript {
+  /** The run's transcript as text, as `scenarios/<id>.<transport>.snap` holds it (bounded). */
+  text: string
+  /** In time order. Times are ms since the run started, as the runner observed them. */
+  events: TimelineEvent[]
+}
+
+export type TimelineEvent =
+  /** A normalised JSON-RPC message (ids renumbered c1/s1 as in the text), bounded like wire excerpts. */
+  | { at: number; kind: 'message'; from: 'client' | 'server'; message: unknown }
+  /** The server's process (stdio) or listener (HTTP) started or ended. */
+  | { at: number; kind: 'process'; what: 'start' | 'exit'; text: string }
+  /**
+   * The runner began a phase: 0 is the client's start, 1..n the scenario's steps, and the one
+   * marked `end` the end of the run (expectations judged, client disposed, invariants). `call` is
+   * the call's number, as in `expect/call-N`; `failed` marks the step that could not go on.
+   */
+  | { at: number; kind: 'step'; step: number; text: string; call?: number; end?: true; failed?: true }
+  /** A line the client logged (debug lines left out). */
+  | { at: number; kind: 'log'; text: string }
+  /** Where events were left out to keep the transcript bounded (a storm of notifications, say). */
+  | { at: number; kind: 'omitted'; count: number }
 
 export interface StatusCounts {
   pass: number

@@ -14,6 +14,10 @@ export class FixtureHandle {
   readonly stateFile = join(this.dir, 'state.json')
   private http?: HttpFixture
   private port?: number
+  /** Listeners whose end was already told. */
+  private readonly over = new WeakSet<HttpFixture>()
+  /** Told when the HTTP listener starts or ends, for the run's timeline (stdio processes are the client's). */
+  onLifecycle?: (what: 'start' | 'exit', text: string) => void
 
   constructor(
     private readonly behaviour: Behaviour,
@@ -36,6 +40,7 @@ export class FixtureHandle {
   /** HTTP: the listener goes away as in a crash. stdio: the caller kills the client's child. */
   async kill(): Promise<void> {
     await this.http?.close()
+    this.ended(this.http, 'HTTP server closed, as in a crash')
   }
 
   /** HTTP: a fresh fixture at the same URL (stdio fixtures are restarted by the client). */
@@ -45,6 +50,7 @@ export class FixtureHandle {
 
   async close(): Promise<void> {
     await this.http?.close()
+    this.ended(this.http, 'HTTP server closed')
   }
 
   /** After the run has been judged: the wire log and start counter are no longer needed. */
@@ -53,7 +59,16 @@ export class FixtureHandle {
   }
 
   private async startHttp(): Promise<void> {
-    this.http = await startHttpFixture(this.behaviour, { wireFile: this.wireFile, stateFile: this.stateFile, port: this.port })
-    this.port = this.http.port
+    const http = await startHttpFixture(this.behaviour, { wireFile: this.wireFile, stateFile: this.stateFile, port: this.port })
+    this.http = http
+    this.port = http.port
+    this.onLifecycle?.('start', 'HTTP server listening')
+    void http.exited.then((code) => this.ended(http, `HTTP server exited by script (code ${code})`))
+  }
+
+  private ended(http: HttpFixture | undefined, text: string): void {
+    if (!http || this.over.has(http)) return
+    this.over.add(http)
+    this.onLifecycle?.('exit', text)
   }
 }

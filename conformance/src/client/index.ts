@@ -15,6 +15,8 @@ export interface ClientRunOptions {
   updateSnapshots: boolean
   shard?: { index: number; count: number }
   onProgress?: (line: string) => void
+  /** Told as each scenario run starts (no suite yet) and ends, with its place among them all. */
+  onRun?: (run: { id: string; transport: 'stdio' | 'http'; index: number; total: number; suite?: SuiteResult }) => void
   /** The client under test; our plugin by default. */
   adapter?: ClientAdapter
   /** Where scenarios live; `scenarios/` by default. */
@@ -36,13 +38,15 @@ export async function runClientScenarios(options: ClientRunOptions): Promise<Sui
   const adapter = options.adapter ?? bridgeAdapter
   const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
   const results: SuiteResult[] = []
-  for (const loaded of selected) {
-    for (const transport of loaded.scenario.transports.filter((t) => options.transports.includes(t))) {
-      const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots })
-      const failed = result.checks.filter((c) => c.status === 'fail' || c.status === 'error')
-      options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${transport}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
-      results.push(result)
-    }
+  const runs = selected.flatMap((loaded) => loaded.scenario.transports.filter((t) => options.transports.includes(t)).map((transport) => ({ loaded, transport })))
+  for (const [index, { loaded, transport }] of runs.entries()) {
+    const place = { id: loaded.scenario.id, transport, index, total: runs.length }
+    options.onRun?.(place)
+    const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots })
+    options.onRun?.({ ...place, suite: result })
+    const failed = result.checks.filter((c) => c.status === 'fail' || c.status === 'error')
+    options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${transport}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
+    results.push(result)
   }
   return results
 }

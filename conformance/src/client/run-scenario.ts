@@ -1,8 +1,9 @@
 import { join, dirname } from 'node:path'
 import { configSecrets, createRedactor, type Redact } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
-import { redactSuite } from '../report/redact.ts'
+import { redactSuite, redactValue } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
+import { buildTranscript, stepLabel } from '../transcript/timeline.ts'
 import type { ClientAdapter, ClientSession } from './adapter.ts'
 import { callMismatches, checkExpectations } from './expectations.ts'
 import { FixtureHandle } from './fixture.ts'
@@ -11,6 +12,7 @@ import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
 import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
 import { compareSnapshot } from './snapshot.ts'
+import { TimelineRecorder } from './timeline.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
@@ -31,19 +33,24 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   // Checks, wire excerpts and snapshots never show what the scenario configured as a secret.
   const redact = scenarioRedactor(scenario)
   const observer = new Observer()
+  const recorder = new TimelineRecorder(fixture.wireFile)
+  fixture.onLifecycle = (what, text) => recorder.process(what, text)
   const restoreEnv = setEnv(scenario.hostEnv)
   let session: ClientSession | undefined
   let disposed = false
   try {
+    recorder.step(0, 'the client starts')
     const target = await fixture.target()
     session = await adapter.start(target, scenario.client)
     observer.watch(session)
+    recorder.watch(session)
     events.push({ kind: 'tools', tools: session.tools() })
     let duplicateRejected: boolean | undefined
     if (scenario.expect.duplicateServerNameRejected !== undefined) duplicateRejected = await adapter.rejectsDuplicate?.(session, target, scenario.client)
     let callIndex = 0
     try {
       for (const [stepIndex, step] of scenario.steps.entries()) {
+        recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
         if ('call' in step) await runCall(step.call, ++callIndex)
         else if ('wait' in step) await waitFor(session, fixture, step.wait)
         else if ('kill' in step) await kill(session, fixture)
@@ -59,8 +66,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       }
     } catch (error) {
       if (!(error instanceof StepFailed)) throw error
+      recorder.stepFailed()
       checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
     }
+    recorder.step(scenario.steps.length + 1, 'end of run: expectations, dispose, invariants', { end: true })
     if (disposed) {
       checks.push({ id: 'expect/end-state', title: 'End-of-run expectations', status: 'skip', message: 'the scenario disposed the client in a step, so there is no end state to judge', spec: scenario.spec[0] })
     } else {
@@ -85,11 +94,15 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const afterDispose = session ? await dispose().catch(() => []) : []
   await fixture.close().catch(() => {})
   const orphans = await survivors([...observer.pids])
+  const observed = recorder.stop()
   if (session) {
     const wire = fixture.wire()
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
+  // For the report's diagram; redacted here because redactSuite walks only the checks.
+  const text = session ? transcriptText(scenario, transport, events, fixture.wire()) : ''
+  const transcript = redactValue(buildTranscript(observed, text, transport), redact)
   fixture.removeFiles()
   return redactSuite(
     {
@@ -100,6 +113,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       transport,
       checks,
       durationMs: Math.round(performance.now() - started),
+      transcript,
     },
     redact,
   )
@@ -219,10 +233,15 @@ function snapshotCheck(
   options: RunOptions,
   redact: Redact,
 ): CheckResult {
+  // Snapshots are committed files: a secret the server echoed must not land in the repository.
+  return compareSnapshot(join(dirname(file), `${scenario.id}.${transport}.snap`), redact(transcriptText(scenario, transport, events, wire)), options.updateSnapshots)
+}
+
+/** The run's transcript as the snapshot file holds it, before redaction. */
+function transcriptText(scenario: Scenario, transport: string, events: ModelEvent[], wire: Parameters<typeof formatWireTranscript>[0]): string {
   const sections = [`# ${scenario.id} over ${transport}`, '', '## what the model sees', formatModelTranscript(events)]
   sections.push('## wire', scenario.transcript.wire ? formatWireTranscript(wire) : `(not recorded: ${scenario.transcript.reason ?? 'not deterministic'})\n`)
-  // Snapshots are committed files: a secret the server echoed must not land in the repository.
-  return compareSnapshot(join(dirname(file), `${scenario.id}.${transport}.snap`), redact(sections.join('\n')), options.updateSnapshots)
+  return sections.join('\n')
 }
 
 /** The scenario's configured secrets (client headers and env, the host environment it plants) and every secret shape. */
