@@ -9,6 +9,7 @@ export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedCon
 export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export { childEnvironment } from './env.ts'
+export { withCredentialsAsHeader } from './transport.ts'
 export {
   configSecrets,
   createRedactor,

@@ -67,7 +67,7 @@ const NAME = String.raw`[A-Za-z][A-Za-z0-9_.-]*`
 const VALUE = String.raw`(?!(?:(?:Bearer|Basic|Token|Digest)\s+)?<redacted>)(?:"[^"\n]*"|'[^'\n]*'|(?:(?:Bearer|Basic|Token|Digest)\s+)?[^\s"',;&<>}\]]+)`
 
 /** [pattern, replacement]; applied in order, each to the output of the one before. */
-const SHAPES: Array<[RegExp, string | ((...match: string[]) => string)]> = [
+const SHAPES: Array<[RegExp, string]> = [
   [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g, '<redacted private key>'],
   // scheme://user:password@host: the password goes, the user and host stay (they say where).
   [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@"'<>]*:)[^/\s@"'<>]+@/gi, `$1${REDACTED}@`],
@@ -76,26 +76,72 @@ const SHAPES: Array<[RegExp, string | ((...match: string[]) => string)]> = [
   [new RegExp(TOKEN_FORMATS.join('|'), 'g'), REDACTED],
   // An auth scheme and its credential; a plain lower-case word after it is prose ("Basic authentication").
   [/\b([Bb]earer|[Bb]asic|[Dd]igest|BEARER|BASIC)(\s+)(?!realm=)(?![a-z]+(?![A-Za-z0-9._~+/=:-]))[A-Za-z0-9._~+/=:-]{4,}/g, `$1$2${REDACTED}`],
-  // JSON members, also inside JSON that is itself a string ("{\"apiKey\":\"…\"}").
-  [
-    new RegExp(String.raw`((\\*)(["'])(${NAME})\2\3\s*:\s*)(?:(\\*["'])(?:(?!\5).)*\5|[^\s,}\]]+)`, 'g'),
-    (whole, head, _escapes, _quote, name, valueQuote) => (isSecretName(name!) ? `${head}${valueQuote ?? ''}${REDACTED}${valueQuote ?? ''}` : whole!),
-  ],
-  // --password value, --token=value
-  [
-    new RegExp(String.raw`(?<![A-Za-z0-9_-])(--?(${NAME}))(=|\s+)(?!-)${VALUE}`, 'g'),
-    (whole, flag, name, separator) => (isSecretName(name!) ? `${flag}${separator}${REDACTED}` : whole!),
-  ],
-  // key=value, key: value, ?token=…&, ;Password=…; (PWD in a connection string is a password)
-  [
-    new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})(\s*(?:=|:)\s*)(?!//)${VALUE}`, 'g'),
-    (whole, name, separator) => (isSecretName(name!) || /^pwd$/i.test(name!) ? `${name}${separator}${REDACTED}` : whole!),
-  ],
 ]
+
+/**
+ * Shapes found by their name: a head (the name and its separator) and, when the name is a
+ * secret's, the value after it. A head whose name is not a secret's is passed over at once, so
+ * its value is scanned too (`env: TOKEN=…`, `{"a":{"apiKey":…}}`) and no input costs more than
+ * linear time.
+ */
+interface NamedShape {
+  head: RegExp
+  /** Whether the head names a secret. */
+  secret(head: RegExpExecArray): boolean
+  /** Sticky: the value, matched where the head ends. */
+  value: RegExp
+  /** What replaces the head and the value. */
+  replace(head: RegExpExecArray, value: RegExpExecArray): string
+}
+
+const NAMED: NamedShape[] = [
+  // JSON members, also inside JSON that is itself a string ("{\"apiKey\":\"…\"}").
+  {
+    head: new RegExp(String.raw`((\\*)(["'])(${NAME})\2\3\s*:\s*)`, 'g'),
+    secret: ([, , , , name]) => isSecretName(name!),
+    value: /(\\*["'])(?:(?!\1).)*\1|[^\s,}\]{[]+/y,
+    replace: ([, head], [, quote]) => `${head}${quote ?? ''}${REDACTED}${quote ?? ''}`,
+  },
+  // --password value, --token=value
+  {
+    head: new RegExp(String.raw`(?<![A-Za-z0-9_-])(--?(${NAME}))(=|\s+)(?!-)`, 'g'),
+    secret: ([, , name]) => isSecretName(name!),
+    value: new RegExp(VALUE, 'y'),
+    replace: ([, flag, , separator]) => `${flag}${separator}${REDACTED}`,
+  },
+  // key=value, key: value, ?token=…&, ;Password=…; (PWD in a connection string is a password)
+  {
+    head: new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})(\s*(?:=|:)\s*)(?!//)`, 'g'),
+    secret: ([, name]) => isSecretName(name!) || /^pwd$/i.test(name!),
+    value: new RegExp(VALUE, 'y'),
+    replace: ([, name, separator]) => `${name}${separator}${REDACTED}`,
+  },
+]
+
+function replaceNamed(text: string, shape: NamedShape): string {
+  const { head, value } = shape
+  let out = ''
+  let copied = 0
+  head.lastIndex = 0
+  for (let match = head.exec(text); match; match = head.exec(text)) {
+    // The name first: a value is read only after a secret's name, which keeps `a=a=a=…` linear.
+    value.lastIndex = match.index + match[0].length
+    const found = shape.secret(match) ? value.exec(text) : null
+    if (!found) {
+      head.lastIndex = match.index + 1
+      continue
+    }
+    out += text.slice(copied, match.index) + shape.replace(match, found)
+    copied = value.lastIndex
+    head.lastIndex = copied
+  }
+  return out + text.slice(copied)
+}
 
 function redactShapes(text: string): string {
   let out = text
-  for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement as string)
+  for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement)
+  for (const shape of NAMED) out = replaceNamed(out, shape)
   return out
 }
 

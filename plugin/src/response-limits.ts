@@ -11,13 +11,15 @@ import { quoteUntrusted, type Redact } from './redact.ts'
  *   body) is safe to show.
  * - A JSON answer larger than `maxBytes` (plus room for the JSON-RPC envelope) is abandoned: the
  *   body errors with INVALID_RESULT, which fails the request.
- * - An SSE event larger than that is abandoned too; the stream then carries, in its place, a
- *   JSON-RPC error for the request, so the call fails at once instead of waiting for its timeout.
+ * - An SSE event larger than that is abandoned too: the stream errors, and `onOversized` answers
+ *   the request with a JSON-RPC error, so the call fails at once instead of waiting for its timeout.
  */
 export interface ResponseLimits {
   maxBytes: number
   maxErrorChars: number
   redact: Redact
+  /** Delivers the answer to a request whose SSE response was abandoned (the transport's onmessage). */
+  onOversized?: (answer: { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: Record<string, boolean> } }) => void
 }
 
 /** Room for the JSON-RPC envelope around a result of `maxResultBytes` (the stdio reader allows the same). */
@@ -36,7 +38,7 @@ export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typ
     if (!response.ok) return boundedError(response, limits)
     const type = (response.headers.get('content-type') ?? '').toLowerCase()
     const body = type.startsWith('text/event-stream')
-      ? limitSse(response.body, maxBytes, limits.maxBytes, requestIdOf(init?.body))
+      ? limitSse(response.body, maxBytes, limits, requestIdOf(init?.body))
       : limitBody(response.body, maxBytes, limits.maxBytes)
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
@@ -102,36 +104,63 @@ function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResu
 
 /**
  * Passes an SSE stream through, counting the bytes of the event in progress. An event over
- * `maxBytes` ends the stream: the partial event is closed under a name the SDK ignores (so its
- * data is never parsed), then a JSON-RPC error answers the request the stream belongs to.
+ * `maxBytes` errors the stream, which drops what the SDK's parser holds of it (closing the event
+ * instead would have the parser copy it once more), and its request gets a JSON-RPC error.
+ *
+ * The bytes of an unfinished event are held here, compactly, and handed on once it has ended:
+ * the SDK's parser joins every chunk to the unfinished line and copies it whole each time, which
+ * for a large event churns through many times its size (RSS up to 30 MiB over an 8 MiB limit,
+ * varying with GC timing). Nothing waits that could be used earlier: an event is only dispatched
+ * once it has ended, and an abandoned event never reaches the parser at all.
  */
-function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number, requestId: unknown): ReadableStream<Uint8Array> {
+function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: ResponseLimits, requestId: unknown): ReadableStream<Uint8Array> {
   const reader = source.getReader()
-  const encoder = new TextEncoder()
   const scanner = new EventSizeScanner()
   let read = 0
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      const batch: Uint8Array[] = []
+      let batchBytes = 0
       try {
-        const { done, value } = await reader.read()
-        if (done) return controller.close()
-        read += value.byteLength
-        if (scanner.push(value) <= maxBytes) return controller.enqueue(value)
-        void reader.cancel().catch(() => {})
-        const error = oversized(maxResultBytes, read)
-        let tail = '\nevent: mcp-bridge-discarded\n\n'
-        if (typeof requestId === 'string' || typeof requestId === 'number') {
-          const answer = { jsonrpc: '2.0', id: requestId, error: { code: -32603, message: error.message, data: { [OVERSIZED_MARK]: true } } }
-          tail += `event: message\ndata: ${JSON.stringify(answer)}\n\n`
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) {
+            if (batch.length) controller.enqueue(concat(batch, batchBytes))
+            return controller.close()
+          }
+          read += value.byteLength
+          const { largest, ended } = scanner.push(value)
+          if (largest > maxBytes) return abandon(controller)
+          batch.push(value)
+          batchBytes += value.byteLength
+          if (ended) return controller.enqueue(concat(batch, batchBytes))
         }
-        controller.enqueue(encoder.encode(tail))
-        controller.close()
       } catch (error) {
         controller.error(error)
       }
     },
     cancel: (reason) => reader.cancel(reason),
   })
+
+  function abandon(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    void reader.cancel().catch(() => {})
+    const error = oversized(limits.maxBytes, read)
+    if (typeof requestId === 'string' || typeof requestId === 'number') {
+      limits.onOversized?.({ jsonrpc: '2.0', id: requestId, error: { code: -32603, message: error.message, data: { [OVERSIZED_MARK]: true } } })
+    }
+    controller.error(error)
+  }
+}
+
+function concat(chunks: Uint8Array[], bytes: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(bytes)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
 }
 
 /** Bytes of the SSE event in progress: an empty line (two line ends in a row) ends an event. */
@@ -139,9 +168,10 @@ class EventSizeScanner {
   private eventBytes = 0
   private lineBytes = 0
 
-  /** Feeds bytes; returns the largest size the current event reached within them. */
-  push(chunk: Uint8Array): number {
+  /** Feeds bytes; returns the largest size the current event reached within them, and whether an event ended. */
+  push(chunk: Uint8Array): { largest: number; ended: boolean } {
     let largest = this.eventBytes
+    let ended = false
     for (let start = 0; ; ) {
       const newline = chunk.indexOf(0x0a, start)
       const end = newline < 0 ? chunk.length : newline
@@ -149,8 +179,11 @@ class EventSizeScanner {
       this.lineBytes += length
       this.eventBytes += length
       largest = Math.max(largest, this.eventBytes)
-      if (newline < 0) return largest
-      if (this.lineBytes === 0) this.eventBytes = 0
+      if (newline < 0) return { largest, ended }
+      if (this.lineBytes === 0) {
+        this.eventBytes = 0
+        ended = true
+      }
       this.lineBytes = 0
       start = newline + 1
     }

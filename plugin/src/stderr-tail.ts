@@ -14,6 +14,7 @@ export class StderrTail {
   private partial = ''
   /** Characters of the current line that were dropped because it grew too long. */
   private partialDropped = 0
+  private inPrivateKey = false
   private readonly lines: string[] = []
 
   constructor(
@@ -52,10 +53,23 @@ export class StderrTail {
   }
 
   private takeLine(): string {
-    const line = this.bound(this.partial, this.partialDropped)
+    const line = this.keyLine(this.partial) ?? this.bound(this.partial, this.partialDropped)
     this.partial = ''
     this.partialDropped = 0
     return line
+  }
+
+  /**
+   * A private key printed line by line: its body lines carry no marker of their own, so the
+   * lines between BEGIN and END are replaced whole.
+   */
+  private keyLine(line: string): string | undefined {
+    if (this.inPrivateKey) {
+      if (/-----END [A-Z0-9 ]*PRIVATE KEY/.test(line)) this.inPrivateKey = false
+      return '<redacted private key>'
+    }
+    if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(line) && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(line)) this.inPrivateKey = true
+    return undefined
   }
 
   /** Lines are redacted before anything sees them: they reach logs, errors and the model. */

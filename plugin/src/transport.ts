@@ -48,12 +48,14 @@ export function createTransport(config: Config, options: TransportOptions): Tran
     }
   }
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
-  const transport = new StreamableHTTPClientTransport(url, {
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
     fetch: fetchWithLimits(fetchWithRequestSignals(), {
       maxBytes: config.limits.maxResultBytes,
       maxErrorChars: config.limits.maxResultTextChars,
       redact: options.redact,
+      // An abandoned SSE answer is answered here, as if the server had refused the request.
+      onOversized: (answer) => transport.onmessage?.(answer),
     }),
   })
   return {

@@ -144,3 +144,11 @@ describe('stderr of a child', () => {
     expect(tail.tail()).toEqual(['line 7', 'line 8', 'line 9'])
   })
 })
+
+describe('a private key printed line by line', () => {
+  it('loses every line from BEGIN to END, not only the marker lines', () => {
+    const tail = new StderrTail()
+    const lines = tail.push('loading key\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nq1w2e3r4t5y6\n-----END RSA PRIVATE KEY-----\nready\n')
+    expect(lines).toEqual(['loading key', '<redacted private key>', '<redacted private key>', '<redacted private key>', '<redacted private key>', 'ready'])
+  })
+})

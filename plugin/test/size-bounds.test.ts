@@ -67,6 +67,16 @@ describe('an HTTP answer larger than limits.maxResultBytes is abandoned as it st
     return JSON.parse(out) as { before: number; after: number; isError: boolean; code?: string; message?: string }
   }
 
+  it.each(['json', 'sse'] as const)('an answer under the limit as %s passes whole', async (as) => {
+    const fixture = await startHttpFixture({ tools: [{ name: 'big' }], http: { faults: [{ tool: 'big', action: 'flood', bytes: 4 * MiB, as }] } })
+    afterTest(fixture, (f) => f.close())
+    const host = await startHost()
+    await host.load({ transport: 'streamable-http', serverName: 'under', url: fixture.url, limits: { maxResultBytes: limit, maxResultTextChars: 10 * MiB } })
+    const result = await host.tools.execute('mcp__under__big', {})
+    expect(result.isError).toBe(false)
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^x{4194304}$/) })
+  })
+
   it.each(['json', 'sse'] as const)('400 MiB as %s: the call fails INVALID_RESULT and host RSS grows by less than 3 x the limit', async (as) => {
     const fixture = await spawnHttpFixture({
       tools: [{ name: 'small' }, { name: 'flood' }],

@@ -3,7 +3,7 @@
  * never hangs: each exchange is bounded, and anything unexpected becomes an `error` check.
  */
 import { createRequire } from 'node:module'
-import { configSecrets, createRedactor } from '@mcp-bridge/plugin'
+import { configSecrets, createRedactor, withCredentialsAsHeader } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactCheck } from '../report/redact.ts'
 import { verdict } from './check.ts'
@@ -63,9 +63,9 @@ export async function runServerSuite(target: ServerTarget, overrides: Partial<Se
   }
   return {
     id: 'server',
-    title: `Server checks: ${describeTarget(target)}`,
+    title: redact(`Server checks: ${describeTarget(target)}`),
     kind: 'server',
-    target: describeTarget(target),
+    target: redact(describeTarget(target)),
     transport: target.kind,
     checks,
     durationMs: Math.round(performance.now() - started),
@@ -78,7 +78,11 @@ function targetSecrets(target: ServerTarget): string[] {
 }
 
 async function open(target: ServerTarget, options: ServerRunOptions): Promise<Wire | { error: string }> {
-  if (target.kind === 'http') return new HttpWire({ url: target.url, headers: target.headers }, options.requestTimeoutMs)
+  if (target.kind === 'http') {
+    // fetch refuses a URL with user-info (quoting it, password included): send it as Basic, as the plugin does.
+    const { url, headers } = withCredentialsAsHeader(target.url, target.headers)
+    return new HttpWire({ url: url.href, headers }, options.requestTimeoutMs)
+  }
   return StdioWire.start(target)
 }
 
