@@ -27,6 +27,7 @@ export function redactCheck(check: CheckResult, redact: Redact): CheckResult {
   return redactValue(check, redact)
 }
 
+/** The whole suite, every field: a field added to the model later is covered without a change here. */
 export function redactSuite(suite: SuiteResult, redact: Redact): SuiteResult {
-  return { ...suite, title: redact(suite.title), target: redact(suite.target), checks: suite.checks.map((check) => redactCheck(check, redact)) }
+  return redactValue(suite, redact)
 }
