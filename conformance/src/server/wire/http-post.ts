@@ -63,8 +63,15 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
   return info
 }
 
+/** A server's answer is read no further than this (the plugin's default limits.maxResultBytes plus 1 MiB). */
+const MAX_BODY_BYTES = 17 * 1024 * 1024
+
 async function readDocument(response: Response, info: HttpResponseInfo, options: ExchangeOptions): Promise<void> {
-  const text = await response.text()
+  const { text, cut } = await readBounded(response.body)
+  if (cut) {
+    info.text = `${text.slice(0, MAX_TEXT)}… [the body was longer than ${MAX_BODY_BYTES} bytes and was not read further]`
+    return
+  }
   if (text.trim() === '') return
   try {
     const value: unknown = JSON.parse(text)
@@ -75,14 +82,40 @@ async function readDocument(response: Response, info: HttpResponseInfo, options:
   }
 }
 
+/** The body as text, read as a stream and abandoned past MAX_BODY_BYTES (a huge answer must not exhaust the kit). */
+async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<{ text: string; cut: boolean }> {
+  if (!body) return { text: '', cut: false }
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return { text: text + decoder.decode(), cut: false }
+      bytes += value.byteLength
+      if (bytes > MAX_BODY_BYTES) return { text, cut: true }
+      text += decoder.decode(value, { stream: true })
+    }
+  } finally {
+    reader.cancel().catch(() => {})
+  }
+}
+
 async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo, options: ExchangeOptions): Promise<void> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const parser = new SseParser()
+  let bytes = 0
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) return
+      bytes += value.byteLength
+      if (bytes > MAX_BODY_BYTES) {
+        info.text = `${info.text ?? ''}[the stream was longer than ${MAX_BODY_BYTES} bytes and was not read further]`
+        return
+      }
       for (const event of parser.push(decoder.decode(value, { stream: true }))) {
         if (event.event !== 'message' || event.data.trim() === '') continue
         let message: unknown
