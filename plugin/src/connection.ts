@@ -157,7 +157,7 @@ export class ServerConnection {
 
   private stop(reason: string, error: unknown, level: 'error' | 'warn' = 'error'): { error: unknown } {
     this.state = { kind: 'stopped', reason }
-    this.log[level](reason)
+    this.log[level]('%s', reason)
     return { error }
   }
 
@@ -202,7 +202,7 @@ export class ServerConnection {
         ? 'connection lost and reconnect is disabled: registered tools will fail until the plugin is reloaded'
         : 'connection failed and reconnect is disabled: reload the plugin to connect'
       this.state = { kind: 'stopped', reason }
-      this.log.error(reason)
+      this.log.error('%s', reason)
       return
     }
     // The budget is per outage: it refills only after a connection stayed up for maxDelayMs.
@@ -213,7 +213,7 @@ export class ServerConnection {
       const reason = `gave up after ${reconnect.maxAttempts} consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect`
       this.state = { kind: 'stopped', reason }
       this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
-      this.log.error(reason)
+      this.log.error('%s', reason)
       return
     }
     const delayMs = backoffDelay(reconnect, this.failures)
