@@ -54,10 +54,6 @@ export class SchemaCompiler {
   }
 }
 
-/** Compiles one schema with a compiler of its own: for a schema whose owner is the caller. */
-export function compileJsonSchema(schema: unknown): CompiledSchema {
-  return new SchemaCompiler().compile(schema)
-}
 
 /**
  * Meta-schema checks only: `validateSchema` compiles nothing and stores nothing, so these two
