@@ -16,9 +16,16 @@ export interface Io {
   stdout: (text: string) => void
   stderr: (text: string) => void
   cwd: string
+  /** stderr is a terminal: a live progress line, and colour unless NO_COLOR. Absent: plain lines. */
+  terminal?: { columns: number }
 }
 
-const defaultIo: Io = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), cwd: process.cwd() }
+const defaultIo: Io = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+  ...(process.stderr.isTTY ? { terminal: { columns: process.stderr.columns || 80 } } : {}),
+}
 
 /** Runs one invocation and returns its exit code. Never throws. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {

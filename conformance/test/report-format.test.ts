@@ -8,26 +8,7 @@ import { formatJson } from '../src/report/json.ts'
 import { formatJunit } from '../src/report/junit.ts'
 import { formatSummary } from '../src/report/summary.ts'
 import { hostileReport } from './report-fixture.ts'
-
-/** A minimal well-formedness check: balanced tags, and no raw '<' or bare '&' in text or attributes. */
-function assertWellFormedXml(xml: string): void {
-  const body = xml.replace(/^<\?xml[^>]*\?>\s*/, '')
-  const stack: string[] = []
-  const tag = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w-]+="[^"<]*")*)\s*(\/?)>/g
-  let last = 0
-  for (let m = tag.exec(body); m; m = tag.exec(body)) {
-    const text = body.slice(last, m.index)
-    expect(text, 'text between tags').not.toMatch(/<|&(?!(amp|lt|gt|quot|apos|#\d+);)/)
-    expect(m[3] ?? '', 'attributes').not.toMatch(/&(?!(amp|lt|gt|quot|apos|#\d+);)/)
-    if (m[1]) expect(stack.pop()).toBe(m[2])
-    else if (!m[4]) stack.push(m[2] as string)
-    last = tag.lastIndex
-  }
-  expect(body.slice(last).trim()).toBe('')
-  expect(stack).toEqual([])
-  // eslint-disable-next-line no-control-regex -- asserting their absence
-  expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/)
-}
+import { assertWellFormedXml } from './support/well-formed.ts'
 
 describe('escaping primitives', () => {
   it('escape markup and quotes, replace what XML cannot carry', () => {
@@ -95,6 +76,7 @@ describe('report.html', () => {
     expect(html).toContain(`style-src '${hash(STYLE)}'`)
     expect(html).toContain(`script-src '${hash(SCRIPT)}'`)
     expect(html.match(/<script>/g)).toHaveLength(1)
+    expect(html).not.toMatch(/\sstyle=/)
   })
 
   it('has a filter per status with counts, and one expandable entry per check', () => {
@@ -103,14 +85,77 @@ describe('report.html', () => {
     expect(html).toContain('<span class="expected">expected</span>')
     expect(html).toContain('Stale baseline entries')
   })
+
+  it('says first, in words, what the exit code means, and counts expected failures apart from new ones', () => {
+    expect(html).toMatch(/<div class="headline could-not-run"><strong>Could not run\.<\/strong> Exit code 2: 1 check could not run/)
+    const counts = /<div class="counts">(.*?)<\/div>/.exec(html)?.[1] ?? ''
+    expect([...counts.matchAll(/class="count (\w+)"[^>]*>(\d+) (\w+)</g)].map((m) => `${m[2]} ${m[3]}`)).toEqual(['1 error', '1 fail', '1 expected', '1 warn', '1 pass', '1 skip'])
+    const passed = { ...hostileReport(), exitCode: 0 as const }
+    expect(formatHtml(passed)).toMatch(/<div class="headline passed"><strong>Passed\.<\/strong>/)
+  })
+
+  it('puts a matrix of server areas × revision first; each cell has one colour, its count, and a link to an anchor that exists', () => {
+    const matrix = /<table class="matrix">[\s\S]*?<\/table>/.exec(html)?.[0] ?? ''
+    expect(matrix).toContain('<th scope="col">2025-11-25 · stdio</th>')
+    const cells = [...matrix.matchAll(/<th scope="row">([^<]+)<\/th><td><a class="cell (\w+)" href="#([^"]+)" data-tone="\w+" data-count="(\d+)" data-total="(\d+)"/g)].map((m) => ({ area: m[1], tone: m[2], anchor: m[3], count: Number(m[4]), total: Number(m[5]) }))
+    expect(cells.map(({ area, tone, count, total }) => `${area} ${tone} ${count}/${total}`)).toEqual(['lifecycle pass 1/1', 'tools fail 1/3', 'prompts skip 1/1', 'harness error 1/1'])
+    for (const { anchor } of cells) expect(html).toContain(`id="${anchor}"`)
+    expect(html.indexOf('class="matrix"')).toBeLessThan(html.indexOf('class="suite"'))
+  })
+
+  it('a failure the baseline expects has its own colour and word, not the colour of a new failure', () => {
+    const report = hostileReport()
+    report.suites[0]!.checks[1]!.status = 'pass'
+    const page = formatHtml(report)
+    expect(page).toMatch(/<th scope="row">tools<\/th><td><a class="cell expected" [^>]*>1 expected<small>1 warn · 1 pass<\/small><\/a>/)
+    expect(page).toMatch(/<span class="badge expected">FAIL<\/span><span class="id">tools\/call\/x<\/span>/)
+  })
+
+  it('shows client scenarios as rows and transports as columns, a missing transport as a dash', () => {
+    const report = hostileReport()
+    const client = (id: string, transport: 'stdio' | 'http', status: 'pass' | 'fail') => ({ id, title: `${id} title`, kind: 'client' as const, target: 'mcp-bridge', transport, durationMs: 1, checks: [{ id: 'expect/tools', title: 't', status, message: 'm' }] })
+    report.suites = [client('a', 'stdio', 'pass'), client('a', 'http', 'fail'), client('b', 'http', 'pass'), ...report.suites]
+    const matrix = /<table class="matrix">[\s\S]*?<\/table>/.exec(formatHtml(report))?.[0] ?? ''
+    expect(matrix).toMatch(/<th scope="col">scenario<\/th><th scope="col">stdio<\/th><th scope="col">http<\/th>/)
+    expect(matrix).toMatch(/<th scope="row" title="a title">a<\/th><td><a class="cell pass" href="#suite-0"[^>]*>1 pass<\/a><\/td><td><a class="cell fail" href="#suite-1"[^>]*>1 fail<\/a>/)
+    expect(matrix).toMatch(/<th scope="row" title="b title">b<\/th><td><span class="cell none">—<\/span><\/td><td><a class="cell pass" href="#suite-2"/)
+  })
+
+  it('folds passing checks into one line per suite, so the failures are what a reader sees', () => {
+    expect(html).toMatch(/<details class="passed"><summary>1 passed check<\/summary>\n<details class="check" data-status="pass">/)
+  })
 })
 
 describe('the stderr summary', () => {
+  const text = formatSummary(hostileReport(), ['/r/results.json'])
+
   it('lists what needs attention and explains the exit code', () => {
-    const text = formatSummary(hostileReport(), ['/r/results.json'])
     expect(text).toContain('Total: 1 passed, 2 failed (1 expected by the baseline), 1 warnings, 1 skipped, 1 errors')
     expect(text).toContain('Stale baseline entries (no longer failing; remove them): server:tools/gone')
-    expect(text).toContain('Exit code 2: a check could not run')
+    expect(text).toContain('Exit code 2: 1 check could not run (a harness error')
     expect(text).not.toContain('lifecycle/initialize')
+  })
+
+  it('has one line per area, as the matrix has, with the checks that need a look under it', () => {
+    const lines = text.split('\n')
+    const at = lines.findIndex((line) => line.startsWith('  ✗ tools'))
+    expect(lines[at]).toBe('  ✗ tools      1 fail, 1 expected, 1 warn')
+    expect(lines[at + 1]).toMatch(/^ {6}✗ fail {2}tools\/names-unique — duplicate <script>/)
+    expect(lines[at + 2]).toBe('      ✗ fail  tools/call/x (expected) — known problem')
+    expect(lines[at + 3]).toMatch(/^ {6}! warn {2}tools\/descriptions — /)
+    expect(lines).toContain('  ✓ lifecycle  1 pass')
+    expect(lines).toContain('  E harness    1 error')
+  })
+
+  it('has no escape codes without colour, not even ones a server put in its messages', () => {
+    const report = hostileReport()
+    report.suites[0]!.checks[1]!.message = 'red \u001b[31m alarm \u001b]0;title\u0007 \u009b2J'
+    const plainText = formatSummary(report)
+    // eslint-disable-next-line no-control-regex -- asserting their absence
+    expect(plainText).not.toMatch(/[\u001b\u0007\u009b]/)
+    expect(plainText).toContain('red ?[31m alarm ?]0;title? ?2J')
+    const coloured = formatSummary(report, [], { color: true })
+    expect(coloured).toContain('\u001b[31m✗ fail \u001b[0m tools/names-unique')
+    expect(coloured).toContain('red ?[31m alarm')
   })
 })

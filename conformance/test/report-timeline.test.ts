@@ -45,7 +45,7 @@ describe('boundEvents', () => {
       { at: 30, kind: 'step', step: 2, text: 'end', end: true },
     ]
     const bounded = boundEvents(storm, 6)
-    expect(bounded.map((e) => (e.kind === 'log' ? e.text : e.kind === 'omitted' ? `(${e.count} omitted)` : e.text))).toEqual([
+    expect(bounded.map((e) => (e.kind === 'omitted' ? `(${e.count} omitted)` : 'text' in e ? e.text : e.kind))).toEqual([
       'wait',
       'line 0',
       'line 1',

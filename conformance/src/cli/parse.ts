@@ -20,6 +20,8 @@ export const USAGE = `Usage:
 Run options (the default run, server and client):
   --report-dir DIR        where results.json, junit.xml and report.html are written (default ./reports)
   --baseline FILE         YAML file of expected failures ("<suite>:<check>"); stale entries fail the run
+  --compare FILE          a previous results.json: the summary and report.html show what changed
+                          (new failures, fixed checks, new and removed checks)
   --summary-md FILE       also write a Markdown summary of the run (e.g. to $GITHUB_STEP_SUMMARY)
   --annotations FORMAT    github: print ::error/::warning/::notice workflow commands for the checks
                           that did not pass on stdout; none (the default): print nothing on stdout
@@ -49,6 +51,8 @@ export type Transport = 'stdio' | 'http'
 export interface RunOptions {
   reportDir: string
   baseline?: string
+  /** A previous results.json to compare this run with. */
+  compare?: string
   summaryMd?: string
   annotations: Annotations
 }
@@ -71,6 +75,7 @@ const OPTIONS = {
   version: { type: 'boolean' },
   'report-dir': { type: 'string' },
   baseline: { type: 'string' },
+  compare: { type: 'string' },
   'summary-md': { type: 'string' },
   annotations: { type: 'string' },
   url: { type: 'string' },
@@ -86,7 +91,7 @@ const OPTIONS = {
 } as const
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
-const RUN = ['report-dir', 'baseline', 'summary-md', 'annotations']
+const RUN = ['report-dir', 'baseline', 'compare', 'summary-md', 'annotations']
 const ALLOWED: Record<string, string[]> = {
   default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
   server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name'],
@@ -139,6 +144,7 @@ function runOptions(values: Values, cwd: string): RunOptions | string {
   return {
     reportDir: resolve(cwd, values['report-dir'] ?? 'reports'),
     ...(values.baseline !== undefined ? { baseline: resolve(cwd, values.baseline) } : {}),
+    ...(values.compare !== undefined ? { compare: resolve(cwd, values.compare) } : {}),
     ...(values['summary-md'] !== undefined ? { summaryMd: resolve(cwd, values['summary-md']) } : {}),
     annotations,
   }

@@ -3,22 +3,24 @@
  * load the baseline, run the suites, write the reports, print the summary. Loaded on demand by
  * cli.ts, so the runners (the SDK, the plugin, the fixtures) cost nothing until a run needs them.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadBaseline, type BaselineEntry } from '../baseline.ts'
 import { listScenarios, runClientScenarios, type ClientRunOptions } from '../client/index.ts'
 import { EXIT, type RunReport, type SuiteResult } from '../model.ts'
 import { formatGithubAnnotations } from '../report/annotations.ts'
 import { assembleReport, harnessErrorSuite } from '../report/assemble.ts'
+import { compareRuns, parsePreviousResults, type Comparison } from '../report/compare.ts'
 import { formatMarkdownSummary } from '../report/markdown.ts'
 import { formatSummary, progressLine } from '../report/summary.ts'
 import { writeReports } from '../report/write.ts'
 import { runServerSuite } from '../server/run.ts'
-import { everythingTarget } from '../server/target.ts'
+import { describeTarget, everythingTarget } from '../server/target.ts'
 import type { Io } from '../cli.ts'
 import { TOOL } from './tool.ts'
 import type { Command, RunOptions } from './parse.ts'
+import { LiveLine, useColor } from './terminal.ts'
 
 /** Runs a parsed command other than help and version; returns the exit code. */
 export async function runCommand(command: Exclude<Command, { kind: 'help' | 'version' }>, io: Io): Promise<number> {
@@ -41,22 +43,51 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
     }
     baseline = loaded.entries
   }
+  // Read before the run, like the baseline: a run that ends in a usage error is time lost.
+  let previous: RunReport | undefined
+  if (command.compare) {
+    const loaded = await loadPrevious(command.compare)
+    if (typeof loaded === 'string') {
+      io.stderr(`mcp-conformance: --compare ${command.compare} ${loaded}\n`)
+      return EXIT.usage
+    }
+    previous = loaded
+  }
   const startedAt = new Date()
   const started = performance.now()
   const suites = await runSuites(command, io)
   const report = assembleReport({ suites, baseline, tool: TOOL, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started) })
-  return await publish(report, command, io)
+  const comparison = previous && command.compare ? compareRuns(previous, report, shortPath(command.compare, io.cwd)) : undefined
+  return await publish(report, command, io, comparison)
+}
+
+async function loadPrevious(path: string): Promise<RunReport | string> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    return `cannot be read: ${messageOf(error)}`
+  }
+  const parsed = parsePreviousResults(text)
+  return parsed.ok ? parsed.report : parsed.error
+}
+
+/** The path as a reader typed it, more or less: relative to the working directory when inside it. */
+function shortPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path)
+  return rel && !rel.startsWith('..') ? rel : path
 }
 
 /** The run's outputs: the report files, the optional Markdown summary and annotations, the summary on stderr. */
-async function publish(report: RunReport, command: RunOptions, io: Io): Promise<number> {
+async function publish(report: RunReport, command: RunOptions, io: Io, comparison?: Comparison): Promise<number> {
+  const summary = (written: string[] = []) => formatSummary(report, written, { comparison, color: useColor(process.env, io.terminal !== undefined) })
   // Annotations first: a CI log shows them even when a file below cannot be written.
   if (command.annotations === 'github') io.stdout(formatGithubAnnotations(report))
   let written: string[] = []
   try {
-    written = await writeReports(report, command.reportDir)
+    written = await writeReports(report, command.reportDir, { comparison })
   } catch (error) {
-    io.stderr(`${formatSummary(report)}mcp-conformance: cannot write reports to ${command.reportDir}: ${messageOf(error)}\n`)
+    io.stderr(`${summary()}mcp-conformance: cannot write reports to ${command.reportDir}: ${messageOf(error)}\n`)
     return EXIT.usage
   }
   if (command.summaryMd) {
@@ -65,11 +96,11 @@ async function publish(report: RunReport, command: RunOptions, io: Io): Promise<
       await writeFile(command.summaryMd, formatMarkdownSummary(report), 'utf8')
       written.push(command.summaryMd)
     } catch (error) {
-      io.stderr(`${formatSummary(report, written)}mcp-conformance: cannot write the Markdown summary to ${command.summaryMd}: ${messageOf(error)}\n`)
+      io.stderr(`${summary(written)}mcp-conformance: cannot write the Markdown summary to ${command.summaryMd}: ${messageOf(error)}\n`)
       return EXIT.usage
     }
   }
-  io.stderr(formatSummary(report, written))
+  io.stderr(summary(written))
   return report.exitCode
 }
 
@@ -78,26 +109,44 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 const DEFAULT_BASELINE = fileURLToPath(new URL('../../examples/default.baseline.yaml', import.meta.url))
 
 async function runSuites(command: Extract<Command, { reportDir: string }>, io: Io): Promise<SuiteResult[]> {
-  const onCheck = (check: Parameters<typeof progressLine>[0]) => io.stderr(`${progressLine(check)}\n`)
+  // On a terminal one line tells where the run is, and only what needs a look stays on screen;
+  // elsewhere every finished run and check is a line of the log.
+  const live = io.terminal ? new LiveLine(io.stderr, io.terminal.columns) : undefined
+  let serverChecks = 0
+  const onCheck = (check: Parameters<typeof progressLine>[0]) => {
+    if (!live) return io.stderr(`${progressLine(check)}\n`)
+    if (check.status !== 'pass' && check.status !== 'skip') live.line(`${progressLine(check)}\n`)
+    live.set(`server checks: ${++serverChecks} done, last ${check.id}`)
+  }
   const suites: SuiteResult[] = []
   if (command.kind === 'client' || command.kind === 'default') {
     const options = command.kind === 'client' ? command.options : { transports: command.transports, scenarioIds: [], updateSnapshots: false }
     io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')})\n`)
-    suites.push(...(await clientSuites(options, io)))
+    suites.push(...(await clientSuites(options, io, live)))
   }
   if (command.kind === 'server' || command.kind === 'default') {
     const { target, calls } = command.kind === 'server' ? command : everythingTarget()
     const serverName = command.kind === 'server' ? command.serverName : undefined
     const options = { calls, onCheck, requestTimeoutMs: command.timeoutMs, startupTimeoutMs: command.startupTimeoutMs, ...(serverName ? { serverName } : {}) }
-    io.stderr(`mcp-conformance: server checks against ${target.kind === 'http' ? target.url : [target.command, ...target.args].join(' ')}\n`)
+    io.stderr(`mcp-conformance: server checks against ${describeTarget(target)}\n`)
     suites.push(await runServerSuite(target, options))
   }
+  live?.clear()
   return suites
 }
 
-async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: Io): Promise<SuiteResult[]> {
+async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: Io, live: LiveLine | undefined): Promise<SuiteResult[]> {
+  let failing = 0
+  const onRun: ClientRunOptions['onRun'] = ({ id, transport, index, total, suite }) => {
+    if (!suite) return live?.set(`[${index + 1}/${total}] ${id} [${transport}]${failing ? ` · ${failing} failing so far` : ''}`)
+    if (suite.checks.some((c) => c.status === 'fail' || c.status === 'error')) failing++
+  }
+  const onProgress = (line: string) => {
+    if (!live) io.stderr(`  ${line}\n`)
+    else if (line.startsWith('FAIL')) live.line(`  ${line}\n`)
+  }
   try {
-    return await runClientScenarios({ ...options, onProgress: (line) => io.stderr(`  ${line}\n`) })
+    return await runClientScenarios({ ...options, onProgress, onRun })
   } catch (error) {
     // Until (or unless) the client runner works, the run still reports, as a harness error.
     return [harnessErrorSuite('client', 'Client scenarios', 'client', 'mcp-bridge plugin', error)]

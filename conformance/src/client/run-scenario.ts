@@ -1,7 +1,7 @@
 import { join, dirname } from 'node:path'
 import { configSecrets, createRedactor, type Redact } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
-import { redactSuite, redactValue } from '../report/redact.ts'
+import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
 import { buildTranscript, stepLabel } from '../transcript/timeline.ts'
 import type { ClientAdapter, ClientSession } from './adapter.ts'
@@ -69,7 +69,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       recorder.stepFailed()
       checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
     }
-    recorder.step(scenario.steps.length + 1, 'end of run: expectations, dispose, invariants', { end: true })
+    recorder.step(scenario.steps.length + 1, 'expectations judged, the client disposed, invariants', { end: true })
     if (disposed) {
       checks.push({ id: 'expect/end-state', title: 'End-of-run expectations', status: 'skip', message: 'the scenario disposed the client in a step, so there is no end state to judge', spec: scenario.spec[0] })
     } else {
@@ -100,9 +100,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
-  // For the report's diagram; redacted here because redactSuite walks only the checks.
+  // For the report's diagram (redactSuite below covers it like the checks).
   const text = session ? transcriptText(scenario, transport, events, fixture.wire()) : ''
-  const transcript = redactValue(buildTranscript(observed, text, transport), redact)
+  const transcript = buildTranscript(observed, text, transport)
   fixture.removeFiles()
   return redactSuite(
     {

@@ -1,21 +1,31 @@
 /**
- * Pure: a self-contained report.html. Every value from a run is escaped (server strings are
- * untrusted), only http(s) spec links become links, and a CSP that admits nothing but the
- * page's own hashed style and script backs the escaping up.
+ * Pure: a self-contained report.html. The overview comes first (the verdict in words, the
+ * matrices, what changed), then one section per suite. Every value from a run is escaped
+ * (server and client strings are untrusted), only http(s) spec links become links, and a CSP
+ * that admits nothing but the page's own hashed style and script backs the escaping up. The
+ * wire diagrams are inline SVG, which needs neither.
  */
 import { createHash } from 'node:crypto'
-import type { CheckResult, CheckStatus, RunReport, SuiteResult } from '../model.ts'
-import { escapeHtml, safeUrl } from './escape.ts'
+import type { CheckStatus, RunReport } from '../model.ts'
+import type { Comparison } from './compare.ts'
+import { escapeHtml } from './escape.ts'
+import { expectedFailures } from './headline.ts'
 import { SCRIPT, STYLE } from './html-assets.ts'
+import { formatHeadline, formatOverview } from './html-overview.ts'
+import { formatSuite } from './html-suite.ts'
 
 const STATUSES: CheckStatus[] = ['fail', 'error', 'warn', 'pass', 'skip']
 const LABEL: Record<CheckStatus, string> = { fail: 'Failures', error: 'Errors', warn: 'Warnings', pass: 'Passed', skip: 'Skipped' }
 
-export function formatHtml(report: RunReport): string {
+export interface HtmlOptions {
+  /** What changed against a previous run (`--compare`). */
+  comparison?: Comparison
+}
+
+export function formatHtml(report: RunReport, options: HtmlOptions = {}): string {
   const csp = `default-src 'none'; style-src '${sha256(STYLE)}'; script-src '${sha256(SCRIPT)}'; base-uri 'none'; form-action 'none'`
   const total = report.suites.reduce((n, s) => n + s.checks.length, 0)
-  const expected = report.suites.flatMap((s) => s.checks).filter((c) => c.expected).length
-  const counts = STATUSES.map((s) => `<span class="count ${s}">${report.summary[s]} ${s}</span>`).join('')
+  const expected = expectedFailures(report)
   const filters = [
     `<button type="button" data-filter="all" aria-pressed="true">All (${total})</button>`,
     ...STATUSES.map((s) => `<button type="button" data-filter="${s}" aria-pressed="false">${LABEL[s]} (${report.summary[s]})</button>`),
@@ -41,11 +51,11 @@ export function formatHtml(report: RunReport): string {
 <header>
 <h1>MCP conformance report</h1>
 <p class="meta">${meta.join(' · ')}</p>
-<div class="counts">${counts}</div>
-<nav class="filters" aria-label="Filter checks by status">${filters}</nav>
+${formatHeadline(report)}
 </header>
 <main>
-${formatStale(report.staleBaseline)}${report.suites.map(formatSuite).join('\n')}
+${formatOverview(report, options.comparison)}${formatStale(report.staleBaseline)}<nav class="filters" aria-label="Filter checks by status">${filters}</nav>
+${report.suites.map(formatSuite).join('\n')}
 <p class="empty" hidden>No checks with this status.</p>
 </main>
 <script>${SCRIPT}</script>
@@ -58,34 +68,6 @@ function formatStale(stale: string[]): string {
   if (stale.length === 0) return ''
   const items = stale.map((entry) => `<li><code>${escapeHtml(entry)}</code></li>`).join('')
   return `<section class="stale"><strong>Stale baseline entries</strong> (they no longer fail; remove them):<ul>${items}</ul></section>\n`
-}
-
-function formatSuite(suite: SuiteResult): string {
-  const counts = STATUSES.map((s) => [s, suite.checks.filter((c) => c.status === s).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${s}`)
-    .join(', ')
-  const info = [suite.kind === 'client' ? suite.id : '', suite.kind, suite.transport, `${suite.durationMs} ms`, counts].filter(Boolean).map((x) => escapeHtml(String(x)))
-  return `<section class="suite" data-suite="${escapeHtml(suite.id)}">
-<h2>${escapeHtml(suite.title)}</h2>
-<p class="target">${[...(suite.title.includes(suite.target) ? [] : [escapeHtml(suite.target)]), ...info].join(' · ')}</p>
-${suite.checks.map(formatCheck).join('\n')}
-</section>`
-}
-
-function formatCheck(check: CheckResult): string {
-  const href = safeUrl(check.spec?.url)
-  const specLine = check.spec
-    ? `<p class="spec">Spec: ${href ? `<a href="${escapeHtml(href)}" rel="noreferrer noopener" target="_blank">${escapeHtml(check.spec.ref)}</a>` : escapeHtml(check.spec.ref)}</p>`
-    : ''
-  const sections = [
-    check.details !== undefined ? `<h3>Details</h3><pre>${escapeHtml(JSON.stringify(check.details, null, 2))}</pre>` : '',
-    check.wire?.length ? `<h3>Wire</h3><pre>${escapeHtml(JSON.stringify(check.wire, null, 2))}</pre>` : '',
-  ].join('')
-  return `<details class="check" data-status="${escapeHtml(check.status)}">
-<summary><span class="badge ${escapeHtml(check.status)}">${escapeHtml(check.status.toUpperCase())}</span><span class="id">${escapeHtml(check.id)}</span><span class="title">${escapeHtml(check.title)}</span>${check.expected ? '<span class="expected">expected</span>' : ''}</summary>
-<div class="body"><p class="message">${escapeHtml(check.message)}</p>${specLine}${sections}</div>
-</details>`
 }
 
 function sha256(text: string): string {

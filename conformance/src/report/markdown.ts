@@ -4,6 +4,7 @@
  * untrusted: it is flattened to one line, truncated and escaped so it stays literal text.
  */
 import type { CheckResult, CheckStatus, RunReport } from '../model.ts'
+import { exitMeaning } from './headline.ts'
 
 export interface MarkdownOptions {
   /** Rows of the non-passing table; the rest are counted, not listed (a job page has a size limit). */
@@ -26,7 +27,7 @@ export function formatMarkdownSummary(report: RunReport, options: MarkdownOption
   const lines = [
     `## ${HEADLINE[report.exitCode]}`,
     '',
-    meaning(report, expected),
+    exitMeaning(report),
     '',
     '| passed | failed | warnings | skipped | errors |',
     '| ---: | ---: | ---: | ---: | ---: |',
@@ -48,20 +49,6 @@ export function formatMarkdownSummary(report: RunReport, options: MarkdownOption
   lines.push('', `${escapeMarkdown(`${report.tool.name} ${report.tool.version}`)}, ${report.suites.length} suite${report.suites.length === 1 ? '' : 's'} in ${seconds} s; details in report.html.`)
   return `${lines.join('\n')}\n`
 }
-
-/** The exit code in words: what it means for this run, not only in general. */
-function meaning(report: RunReport, expected: number): string {
-  const { fail, error } = report.summary
-  const stale = report.staleBaseline.length
-  if (report.exitCode === 2) return `Exit code 2: ${count(error, 'check')} could not run (a harness error: the kit failed, which says nothing about the target).`
-  if (report.exitCode === 1) {
-    const reasons = [fail - expected > 0 ? `${count(fail - expected, 'check')} failed that the baseline does not expect` : '', stale ? `${count(stale, 'baseline entry', 'baseline entries')} ${stale === 1 ? 'is' : 'are'} stale` : '']
-    return `Exit code 1: ${reasons.filter(Boolean).join(', and ')}.`
-  }
-  return `Exit code 0: every check passed${expected ? `, apart from ${count(expected, 'failure')} the baseline expects` : ''}; warnings and skips are allowed.`
-}
-
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 const ORDER: Record<CheckStatus, number> = { error: 0, fail: 1, warn: 2, skip: 4, pass: 5 }
 /** Worst first: what broke the run, what costs clients something, what the baseline accepts, what did not apply. */

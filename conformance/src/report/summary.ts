@@ -1,42 +1,114 @@
-/** Pure: the human-readable lines for stderr — progress per check and the closing summary. */
+/**
+ * Pure: the human-readable lines for stderr. The closing summary groups the run as the report's
+ * matrices do (one line per client scenario, with a column per transport; one line per server
+ * area), expands what needs a look under its line, and ends with the verdict in words.
+ * Colour is opt-in (the caller decides: a terminal, and no NO_COLOR); without it the text has
+ * no escape codes at all, also none that a server put in a message: every string from a run
+ * loses its control characters before it reaches a terminal.
+ */
 import type { CheckResult, CheckStatus, RunReport } from '../model.ts'
+import type { CheckChange, Comparison } from './compare.ts'
+import { exitMeaning } from './headline.ts'
+import { areasOf, clientMatrix, serverMatrix, tally, toneOf, TONES, worstTone, type Cell, type Matrix, type Tone } from './overview.ts'
 
 const MARK: Record<CheckStatus, string> = { pass: '✓', fail: '✗', warn: '!', skip: '-', error: 'E' }
+const TONE_MARK: Record<Tone | 'none', string> = { pass: '✓', fail: '✗', expected: '✗', warn: '!', skip: '-', error: 'E', none: ' ' }
+/** SGR colours per tone: green, red, blue, yellow, grey, magenta. */
+const SGR: Record<Tone | 'none', string> = { pass: '32', fail: '31', expected: '34', warn: '33', skip: '90', error: '35', none: '90' }
+
+export interface SummaryOptions {
+  comparison?: Comparison
+  color?: boolean
+}
 
 export function progressLine(check: CheckResult): string {
   const expected = check.expected ? ' (expected)' : ''
-  return `  ${MARK[check.status]} ${check.status.padEnd(5)} ${check.id}${expected}${check.status === 'pass' ? '' : ` — ${oneLine(check.message)}`}`
+  return `  ${MARK[check.status]} ${check.status.padEnd(5)} ${plain(check.id)}${expected}${check.status === 'pass' ? '' : ` — ${oneLine(check.message)}`}`
 }
 
-export function formatSummary(report: RunReport, written: string[] = []): string {
-  const lines: string[] = ['']
-  for (const suite of report.suites) {
-    const counts = (['pass', 'fail', 'warn', 'skip', 'error'] as const)
-      .map((s) => [s, suite.checks.filter((c) => c.status === s).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([s, n]) => `${n} ${s}`)
-      .join(', ')
-    lines.push(`${suite.title} (${suite.durationMs} ms): ${counts || 'no checks'}`)
-    for (const check of suite.checks) {
-      if (check.status === 'fail' || check.status === 'error' || check.status === 'warn') lines.push(progressLine(check))
-    }
-  }
+export function formatSummary(report: RunReport, written: string[] = [], options: SummaryOptions = {}): string {
+  const paint = (text: string, tone: Tone | 'none') => (options.color ? `\x1b[${SGR[tone]}m${text}\x1b[0m` : text)
+  const lines: string[] = []
+  const client = clientMatrix(report)
+  const server = serverMatrix(report)
+  const clientTargets = [...new Set(report.suites.filter((s) => s.kind === 'client').map((s) => s.target))]
+  if (client) lines.push(...matrixLines(`Client scenarios · ${plain(clientTargets.join(', '))}`, client, report, paint))
+  if (server) lines.push(...matrixLines(`Server checks · ${plain(report.suites.filter((s) => s.kind === 'server').map((s) => s.target).join(', '))}`, server, report, paint))
   const s = report.summary
   const expected = report.suites.flatMap((x) => x.checks).filter((c) => c.expected).length
   lines.push('', `Total: ${s.pass} passed, ${s.fail} failed${expected ? ` (${expected} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.skip} skipped, ${s.error} errors`)
-  if (report.staleBaseline.length) lines.push(`Stale baseline entries (no longer failing; remove them): ${report.staleBaseline.join(', ')}`)
+  if (options.comparison) lines.push(...changeLines(options.comparison))
+  if (report.staleBaseline.length) lines.push(`Stale baseline entries (no longer failing; remove them): ${plain(report.staleBaseline.join(', '))}`)
   if (written.length) lines.push(`Reports: ${written.join(', ')}`)
-  lines.push(`Exit code ${report.exitCode}: ${EXIT_MEANING[report.exitCode]}`)
+  lines.push(paint(exitMeaning(report), report.exitCode === 0 ? 'pass' : report.exitCode === 1 ? 'fail' : 'error'))
   return `${lines.join('\n')}\n`
 }
 
-const EXIT_MEANING: Record<RunReport['exitCode'], string> = {
-  0: 'all checks pass (warnings and skips allowed)',
-  1: 'a check failed or a baseline entry is stale',
-  2: 'a check could not run (harness error) or the command was invalid',
+type Paint = (text: string, tone: Tone | 'none') => string
+
+/** A heading, then one line per row with a cell per column, and each row's checks that need a look under it. */
+function matrixLines(heading: string, matrix: Matrix, report: RunReport, paint: Paint): string[] {
+  const labels = matrix.rows.map((r) => plain(r.label))
+  const label = Math.max(...labels.map((l) => l.length), 8)
+  const texts = matrix.rows.map((row) => row.cells.map((cell) => (cell ? cellText(cell) : '—')))
+  const columns = matrix.columns.map(plain)
+  const widths = columns.map((column, i) => Math.max(column.length, ...texts.map((t) => t[i]!.length)))
+  const lines = ['', heading, `    ${''.padEnd(label)}  ${columns.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd()]
+  matrix.rows.forEach((row, r) => {
+    const present = row.cells.filter((c): c is Cell => c !== undefined)
+    const tone = worstTone(tally(present.flatMap((c) => checksOf(c, report))))
+    const cells = row.cells.map((cell, i) => paint(texts[r]![i]!.padEnd(widths[i]!), cell ? cell.tone : 'none'))
+    lines.push(`  ${paint(TONE_MARK[tone], tone)} ${labels[r]!.padEnd(label)}  ${cells.join('  ')}`.trimEnd())
+    for (const [i, cell] of row.cells.entries()) {
+      if (!cell) continue
+      const where = columns.length > 1 ? ` [${columns[i]}]` : ''
+      for (const check of checksOf(cell, report).filter((c) => c.status !== 'pass' && c.status !== 'skip')) {
+        lines.push(`      ${paint(`${MARK[check.status]} ${check.status.padEnd(5)}`, toneOf(check))} ${plain(check.id)}${where}${check.expected ? ' (expected)' : ''} — ${oneLine(check.message)}`)
+      }
+    }
+  })
+  return lines
 }
 
-function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ')
+function checksOf(cell: Cell, report: RunReport): CheckResult[] {
+  const suite = report.suites[cell.suite]!
+  return cell.area === undefined ? suite.checks : (areasOf(suite)[cell.area]?.checks ?? [])
+}
+
+/** Worst first: "9 pass", "2 fail, 8 pass", "1 expected, 1 warn, 15 pass". */
+function cellText(cell: Cell): string {
+  if (cell.tone === 'none') return 'no checks'
+  return TONES.filter((tone) => cell.counts[tone] > 0)
+    .map((tone) => `${cell.counts[tone]} ${tone}`)
+    .join(', ')
+}
+
+const MAX_CHANGES = 20
+
+function changeLines(comparison: Comparison): string[] {
+  const kinds: Array<[string, string, CheckChange[], (c: CheckChange) => string]> = [
+    ['new failure', 'new failures', comparison.newFailures, (c) => `${c.before} → ${c.after}`],
+    ['fixed', 'fixed', comparison.fixed, (c) => `${c.before} → ${c.after}`],
+    ['new check', 'new checks', comparison.added, (c) => `${c.after}`],
+    ['removed', 'removed', comparison.removed, (c) => `was ${c.before}`],
+    ['other change', 'other changes', comparison.changed, (c) => `${c.before} → ${c.after}`],
+  ]
+  const counts = kinds.map(([one, many, changes]) => `${changes.length} ${changes.length === 1 ? one : many}`).join(', ')
+  const lines = [`Since ${plain(comparison.against)}: ${counts}; ${comparison.unchanged} unchanged`]
+  for (const [one, , changes, status] of kinds) {
+    for (const change of changes.slice(0, MAX_CHANGES)) lines.push(`  ${one.padEnd(12)} ${plain(`${change.suite}:${change.check} (${status(change)})`)}`)
+    if (changes.length > MAX_CHANGES) lines.push(`  ${one.padEnd(12)} … and ${changes.length - MAX_CHANGES} more (report.html lists them all)`)
+  }
+  return lines
+}
+
+export function oneLine(text: string, max = 200): string {
+  const flat = plain(text).replace(/\s+/g, ' ')
   return flat.length <= max ? flat : `${flat.slice(0, max)}…`
+}
+
+/** Untrusted text for a terminal: C0 and C1 controls (ESC starts every escape sequence) become "?"; line breaks and tabs stay. */
+export function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '?')
 }
