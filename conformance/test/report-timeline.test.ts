@@ -1,5 +1,9 @@
-/** The pure timeline behind a scenario run's sequence diagram: order, normalisation, bounds. */
+/** The timeline behind a scenario run's sequence diagram: what the runner records, then the pure order, normalisation and bounds. */
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { TimelineRecorder } from '../src/client/timeline.ts'
 import type { TimelineEvent } from '../src/model.ts'
 import { boundEvents, buildTranscript, stepLabel, type Observed } from '../src/transcript/timeline.ts'
 
@@ -12,6 +16,28 @@ const observed: Observed = [
   { at: 9, kind: 'log', text: '[warn] connection lost' },
   { at: 9, kind: 'process', what: 'exit', text: 'server process ended (pid 1)' },
 ]
+
+describe('TimelineRecorder', () => {
+  it('reads the wire log as it grows, whole lines only, even when a write ends inside a character', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-timeline-'))
+    try {
+      const file = join(dir, 'wire.jsonl')
+      const recorder = new TimelineRecorder(file)
+      recorder.step(0, 'the client starts')
+      const line = Buffer.from(`${JSON.stringify({ dir: 'recv', msg: { jsonrpc: '2.0', id: 1, method: 'café' } })}\n`)
+      const split = line.indexOf(Buffer.from('é')) + 1 // between the two bytes of "é"
+      appendFileSync(file, line.subarray(0, split))
+      recorder.step(1, 'call x', { call: 1 })
+      appendFileSync(file, Buffer.concat([line.subarray(split), Buffer.from('not json\n')]))
+      recorder.step(2, 'end', { end: true })
+      const seen = recorder.stop()
+      expect(seen.map((item) => (item.kind === 'wire' ? (item.msg as { method: string }).method : item.kind === 'step' ? item.text : item.kind))).toEqual(['the client starts', 'call x', 'café', 'end'])
+      expect(seen.every((item, i) => i === 0 || item.at >= seen[i - 1]!.at)).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('buildTranscript', () => {
   it('keeps the order the runner saw things in, with ids renumbered as in the text transcript', () => {

@@ -58,6 +58,15 @@ export class TimelineRecorder {
   }
 
   private poll(): void {
+    try {
+      this.observe()
+    } catch {
+      // The timeline is evidence for a picture: it must never fail a run, let alone crash the
+      // process from a timer. What could not be read is simply not drawn.
+    }
+  }
+
+  private observe(): void {
     for (const pid of this.session?.pids() ?? []) this.alive.add(pid)
     // The wire before the exits: a process that answered and died between two polls did so in that order.
     for (const entry of this.readNewEntries()) this.seen.push({ at: this.now(), kind: 'wire', dir: entry.dir, msg: entry.msg })
@@ -97,7 +106,13 @@ export class TimelineRecorder {
       .toString('utf8')
       .split('\n')
       .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as WireEntry)
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as WireEntry]
+        } catch {
+          return [] // Not a wire entry; the fixture's own reader would fail the run on it, not this.
+        }
+      })
   }
 }
 
