@@ -3,7 +3,9 @@ import type { BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
 import type { ContentBlock, ToolDefinition, ToolExecution } from './host/types.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
+import { jsonEqual } from './json-equal.ts'
 import { SchemaCompiler } from './json-schema.ts'
+import { bridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
 import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
 
@@ -42,6 +44,9 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
   // Rich projections are prepared during execute (which may do I/O) and handed to the registry
   // through finalizeContent, keyed by the exact execution so nothing leaks between calls.
   const staged = new WeakMap<ToolExecution, Staged>()
+  // Built apart from the literal below: host/types.ts types `output` by the reference registry's
+  // contract alone, and this one also carries what the harness' ToolRuntime needs (output-contract.ts).
+  const output = bridgeOutput(tool.outputSchema, render)
   return {
     name: tool.publicName,
     description: tool.description,
@@ -58,13 +63,19 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
       }
       return value
     },
-    output: { render },
+    output,
     finalizeContent(exec, result) {
       const entry = staged.get(exec)
       staged.delete(exec)
-      // A post-execute policy that replaced the value or the content stays authoritative.
-      if (!entry || result.isError || result.value !== entry.value || JSON.stringify(result.content) !== entry.fallback) return undefined
-      return entry.content
+      if (!entry || result.isError) return undefined
+      // A post-execute policy that replaced the value or the content stays authoritative. Compared
+      // as JSON, not by identity: a host may hand back a frozen copy of the value (ToolRuntime does).
+      try {
+        return jsonEqual(result.value, entry.value) && JSON.stringify(result.content) === entry.fallback ? entry.content : undefined
+      } catch {
+        // A value too deep to compare is not proven unchanged.
+        return undefined
+      }
     },
   }
 }

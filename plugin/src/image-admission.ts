@@ -1,12 +1,14 @@
 import { errorMessage } from './errors.ts'
-import type { AttachmentsService, ModelInfoService, ToolExecution } from './host/types.ts'
+import type { AttachmentsService, ToolExecution } from './host/types.ts'
 import { decodeBase64, IMAGE_MEDIA_TYPES, type ImageMediaType } from './images.ts'
+import { resolveModelInfo, routeOf, type AnyModelInfoService } from './model-route.ts'
 import { isImage, type ImageOutcome } from './projection.ts'
 
 /** The optional host services images need; looked up per call because either may come and go. */
 export interface ImageServices {
   attachments?: AttachmentsService
-  llm?: ModelInfoService
+  /** The reference ModelCatalog or the harness' LlmRuntime: model-route.ts tells them apart. */
+  llm?: AnyModelInfoService
 }
 
 /**
@@ -23,15 +25,16 @@ export async function admitImages(blocks: unknown[], exec: ToolExecution, servic
   const refuse = (reason: string): ImageOutcome => ({ kind: 'refused', reasons: images.map(() => reason) })
   const { attachments, llm } = services
   if (!attachments) return refuse('no attachment store is mounted')
-  if (!exec.route) return refuse('the calling model route is unknown')
+  const route = routeOf(exec)
+  if (!route) return refuse('the calling model route is unknown')
   if (!llm) return refuse('no model capability service is mounted, so image input cannot be verified')
   let modalities: readonly string[] | undefined
   try {
-    modalities = (await llm.resolveModelInfo(exec.route)).inputModalities
+    modalities = (await resolveModelInfo(llm, route, exec.signal)).inputModalities
   } catch (error) {
     return refuse(`the model route could not be resolved: ${errorMessage(error)}`)
   }
-  if (!modalities?.includes('image')) return refuse(`model "${exec.route.provider}/${exec.route.model}" does not declare image input`)
+  if (!modalities?.includes('image')) return refuse(`model "${route.provider}/${route.model}" does not declare image input`)
   if (exec.signal.aborted) return refuse('the call was aborted before image storage')
   try {
     const refs = await attachments.saveImages(decoded as Array<{ data: Uint8Array; mediaType: ImageMediaType }>)
