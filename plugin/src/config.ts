@@ -81,7 +81,8 @@ const CommonFields = {
     enabled: Schema.boolean().default(true),
     initialDelayMs: delay(500),
     maxDelayMs: delay(30_000),
-    maxAttempts: Schema.natural().min(1).max(1000).default(10),
+    // The seed's bound: a configuration written for it must load unchanged here.
+    maxAttempts: Schema.natural().min(1).max(Number.MAX_SAFE_INTEGER).default(10),
   }).default({ enabled: true, initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 }),
   listChanged: Schema.object({
     debounceMs: Schema.natural().max(60_000).default(50),
