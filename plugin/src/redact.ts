@@ -109,9 +109,10 @@ const NAMED: NamedShape[] = [
     value: new RegExp(VALUE, 'y'),
     replace: ([, flag, , separator]) => `${flag}${separator}${REDACTED}`,
   },
-  // key=value, key: value, ?token=…&, ;Password=…; (PWD in a connection string is a password)
+  // key=value, key: value, ?token=…&, ;Password=…; (PWD in a connection string is a password).
+  // Name, separator and value share a line: "session-expiry.snap:\nline 12" is a file and a line.
   {
-    head: new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})(\s*(?:=|:)\s*)(?!//)`, 'g'),
+    head: new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})([ \t]*(?:=|:)[ \t]*)(?!//)`, 'g'),
     secret: ([, name]) => isSecretName(name!) || /^pwd$/i.test(name!),
     value: new RegExp(VALUE, 'y'),
     replace: ([, name, separator]) => `${name}${separator}${REDACTED}`,

@@ -40,6 +40,7 @@ describe('secret shapes are removed from free text', () => {
     'tool "x" not registered: inputSchema must have type "object"',
     'PATH=/usr/bin:/bin',
     'task-abcdefghijklmnopqrstuvwxyz',
+    'transcript differs from scenarios/http-404-session-expiry.http.snap:\nline 12: expected x',
   ])('leaves ordinary text alone: %s', (line) => {
     expect(redactSecrets(line)).toBe(line)
   })
