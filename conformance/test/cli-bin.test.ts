@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listScenarios } from '../src/client/index.ts'
 import type { RunReport } from '../src/model.ts'
@@ -14,6 +15,15 @@ function run(args: string[], cwd: string): Promise<{ code: number; stdout: strin
     execFile(process.execPath, [BIN, ...args], { cwd, timeout: 110_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
       done({ code, stdout, stderr })
+    })
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => done(port))
     })
   })
 }
@@ -60,5 +70,19 @@ describe('bin/mcp-conformance.js', () => {
     expect(help.stdout).toMatch(/^Usage:\n {2}mcp-conformance \[run options\]/)
     const { version } = JSON.parse(await readFile(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
     expect(await run(['--version'], dir)).toEqual({ code: 0, stdout: `mcp-conformance ${version}\n`, stderr: '' })
+  })
+
+  it('a server URL with credentials is never printed: not in the header line, the summary or the reports', async () => {
+    // A port that was just free refuses the connection at once: initialize fails, and the run says so.
+    const url = `http://kit-user:Pa55-canary-word@127.0.0.1:${await freePort()}/mcp?token=tok-canary-123`
+    const { code, stdout, stderr } = await run(['server', '--report-dir', 'leak', '--startup-timeout', '2000', '--url', url], dir)
+    expect(code).toBe(1)
+    expect(stderr).toContain('lifecycle/initialize')
+    expect(stderr).toContain('server checks against http://')
+    const reports = await Promise.all(['results.json', 'junit.xml', 'report.html'].map((file) => readFile(join(dir, 'leak', file), 'utf8')))
+    for (const text of [stdout, stderr, ...reports]) {
+      expect(text).not.toContain('Pa55-canary-word')
+      expect(text).not.toContain('tok-canary-123')
+    }
   })
 })
