@@ -74,7 +74,8 @@ export class FixtureEngine {
   private readonly timers = new Timers()
   private readonly cancellations: CancellationRecord[] = []
   private readonly start: number
-  private readonly misbehaving: boolean
+  /** False once `crash.starts` healthy starts are reached: scripted faults apply only while true. */
+  readonly misbehaving: boolean
   private calls = 0
   private answeredCalls = 0
   private timelineStarted = false

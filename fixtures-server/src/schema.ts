@@ -217,6 +217,27 @@ const HttpSchema = z.strictObject({
   faults: z.array(FaultSchema).default([]),
 })
 
+/** What a stdio fixture does with its pipes and signals; HTTP ignores the section. */
+const StdioSchema = z.strictObject({
+  /**
+   * Right after the answer named by `after` is written: exit at once (crash.exitCode), stop
+   * reading stdin for good, close stdout and live on, or send one endless line on stdout.
+   */
+  fault: z.enum(['exit', 'stop-reading', 'close-stdout', 'flood-stdout']).optional(),
+  /** The request whose (first) answer sets the fault off. */
+  after: z.enum(['initialize', 'tools/list']).default('initialize'),
+  /** Keep running when stdin closes. */
+  ignoreEof: z.boolean().default(false),
+  /** Survive SIGTERM (it is logged on stderr); SIGKILL still ends the process. */
+  ignoreSigterm: z.boolean().default(false),
+  /** Do not end when the parent dies (a fixture normally polls its ppid): an orphan candidate. */
+  outliveParent: z.boolean().default(false),
+  /** Write stderr lines as fast as the pipe takes them, forever. */
+  floodStderr: z.boolean().default(false),
+  /** Start one child that lives until killed, in the fixture's process group ("grandchild PID" on stderr). */
+  grandchild: z.boolean().default(false),
+})
+
 export const BehaviourSchema = z.strictObject({
   name: z.string().default('mcp-fixture'),
   version: z.string().default('0.0.0'),
@@ -228,6 +249,7 @@ export const BehaviourSchema = z.strictObject({
   listChanged: ListChangedSchema.optional(),
   crash: CrashSchema.optional(),
   http: HttpSchema.optional(),
+  stdio: StdioSchema.optional(),
   /** Lines written to stderr at start. */
   stderr: z.array(z.string()).optional(),
   /** JSONL wire log path; MCP_FIXTURE_WIRE overrides it. */
@@ -246,4 +268,5 @@ export type ListChangedSpec = z.output<typeof ListChangedSchema>
 export type PaginationSpec = z.output<typeof PaginationSchema>
 export type CrashSpec = z.output<typeof CrashSchema>
 export type HttpSpec = z.output<typeof HttpSchema>
+export type StdioSpec = z.output<typeof StdioSchema>
 export type FaultSpec = z.output<typeof FaultSchema>

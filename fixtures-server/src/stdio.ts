@@ -4,6 +4,7 @@ import { FixtureEngine } from './engine.ts'
 import { endWithParent } from './lifetime.ts'
 import { prepareRuntime, type RuntimeOptions } from './runtime.ts'
 import type { Behaviour } from './schema.ts'
+import { FaultyStdio, startProcessFaults } from './stdio-faults.ts'
 
 /**
  * Runs a fixture on this process's stdin/stdout. stdout carries JSON-RPC only; everything else
@@ -14,16 +15,20 @@ export async function runStdio(behaviour: Behaviour, options: RuntimeOptions = {
   const runtime = prepareRuntime(behaviour, options)
   // What this child was given, values included: canary tests search it for secrets.
   if (behaviour.envDump) writeFileSync(behaviour.envDump, JSON.stringify(process.env))
+  const host = {
+    exit: (code: number) => process.exit(code),
+    stderr: (line: string) => void process.stderr.write(`${line}\n`),
+  }
   const engine = new FixtureEngine(behaviour, {
     start: runtime.start,
     wire: runtime.wire,
-    host: {
-      exit: (code) => process.exit(code),
-      stderr: (line) => void process.stderr.write(`${line}\n`),
-      envNames: () => Object.keys(process.env),
-    },
+    host: { ...host, envNames: () => Object.keys(process.env) },
   })
+  // The pipe faults follow crash.starts like every scripted fault: healthy starts have none.
+  const faults = engine.misbehaving ? behaviour.stdio : undefined
+  if (faults) startProcessFaults(faults, host)
   engine.begin()
-  await engine.connect(new StdioServerTransport())
-  endWithParent(() => process.exit(0), true)
+  const transport = new StdioServerTransport()
+  await engine.connect(faults ? new FaultyStdio(transport, faults, host, behaviour.crash?.exitCode ?? 1) : transport)
+  if (!faults?.outliveParent) endWithParent(() => process.exit(0), !faults?.ignoreEof)
 }

@@ -48,6 +48,9 @@ export class ServerConnection {
   private connectedAt?: number
   private timer: unknown
   private disposed = false
+  private disposal?: Promise<void>
+  /** The connection attempt in flight, if any; it never rejects. */
+  private attempting?: Promise<{ error?: unknown }>
   private readonly disposing = new AbortController()
   private syncQueue: Promise<void> = Promise.resolve()
   private syncPending = false
@@ -65,7 +68,7 @@ export class ServerConnection {
     this.log = redactingLog(options.logger, this.redact)
     const { debounceMs, maxWaitMs } = options.config.listChanged
     this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.enqueueSync('list_changed'))
-    this.ready = this.attempt()
+    this.ready = this.runAttempt()
   }
 
   get status(): ConnectionState {
@@ -84,8 +87,16 @@ export class ServerConnection {
     return session.callTool(rawName, args, exec)
   }
 
-  async dispose(): Promise<void> {
-    if (this.disposed) return
+  /**
+   * Stops everything and resolves only when every process this connection started is gone: the
+   * live session, and an attempt in flight (a retry's child is stopped before this returns).
+   */
+  dispose(): Promise<void> {
+    this.disposal ??= this.teardown()
+    return this.disposal
+  }
+
+  private async teardown(): Promise<void> {
     this.disposed = true
     this.state = { kind: 'disposed' }
     this.disposing.abort(new Error('the plugin is being disposed'))
@@ -94,8 +105,19 @@ export class ServerConnection {
     const session = this.session
     this.session = undefined
     await session?.close()
+    // Aborted above: it closes its own session, on the same grace clock.
+    await this.attempting
     await this.syncQueue
     this.options.tools.clear()
+  }
+
+  private runAttempt(): Promise<{ error?: unknown }> {
+    const attempt = this.attempt()
+    this.attempting = attempt
+    void attempt.finally(() => {
+      if (this.attempting === attempt) this.attempting = undefined
+    })
+    return attempt
   }
 
   private async attempt(): Promise<{ error?: unknown }> {
@@ -226,7 +248,7 @@ export class ServerConnection {
     )
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined
-      if (!this.disposed) void this.attempt()
+      if (!this.disposed) void this.runAttempt()
     }, delayMs)
   }
 

@@ -10,11 +10,14 @@ import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
-import { waitAtMost } from './wait.ts'
+import { untilAborted, waitAtMost } from './wait.ts'
 
 /** Results are validated by the bridge itself, so the SDK only checks they are objects. */
 const AnyObject = z.object({}).passthrough()
-const CLOSE_TIMEOUT_MS = 10_000
+/** After the transport's own escalation (EOF, SIGTERM, SIGKILL on the grace clock): a margin. */
+const CLOSE_MARGIN_MS = 2_000
+/** HTTP has no kill grace: the session's DELETE gets as long as a stdio child's default EOF grace. */
+const HTTP_CLOSE_MS = 2_000
 const QUOTE_MARGIN_CHARS = 500
 
 export interface SessionHooks {
@@ -30,7 +33,7 @@ export interface SessionHooks {
  * Protocol to a single transport). Reconnecting means opening a new Session.
  */
 export class Session {
-  private closing = false
+  private closing?: Promise<void>
   private lostReported = false
 
   private constructor(
@@ -55,7 +58,14 @@ export class Session {
       if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
     }
     try {
-      await withAbortScope([deadline], (signal) => client.connect(handle.transport, { signal, timeout: config.connectTimeoutMs }))
+      // The deadline bounds the whole handshake, not only the initialize request: the SDK awaits
+      // the write of notifications/initialized with no timeout, and a server that dies right
+      // after answering would hold that write (and this attempt) forever.
+      await untilAborted(
+        withAbortScope([deadline], (signal) => client.connect(handle.transport, { signal, timeout: config.connectTimeoutMs })),
+        deadline,
+        () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
+      )
     } catch (error) {
       await session.close()
       throw session.explain(error, 'initialize failed')
@@ -76,15 +86,19 @@ export class Session {
   /** Drains tools/list under the given deadline. */
   async listTools(deadline: AbortSignal): Promise<unknown[]> {
     try {
-      return await drainToolPages(
-        (cursor) =>
-          withAbortScope([deadline], (signal) =>
-            this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
-              signal,
-              timeout: this.config.connectTimeoutMs,
-            }),
-          ) as Promise<{ tools: unknown[]; nextCursor?: unknown }>,
-        this.config.limits,
+      return await untilAborted(
+        drainToolPages(
+          (cursor) =>
+            withAbortScope([deadline], (signal) =>
+              this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
+                signal,
+                timeout: this.config.connectTimeoutMs,
+              }),
+            ) as Promise<{ tools: unknown[]; nextCursor?: unknown }>,
+          this.config.limits,
+        ),
+        deadline,
+        () => deadlineError(deadline, `tools/list did not complete within connectTimeoutMs (${this.config.connectTimeoutMs} ms)`),
       )
     } catch (error) {
       throw BridgeError.is(error) ? error : this.explain(error, 'tools/list failed')
@@ -141,12 +155,20 @@ export class Session {
     }
   }
 
-  /** Ends the session: HTTP DELETE where there is a session, then the transport (stdio: EOF, SIGTERM, SIGKILL). */
-  async close(): Promise<void> {
-    if (this.closing) return
-    this.closing = true
-    await waitAtMost(this.handle.terminate(), CLOSE_TIMEOUT_MS)
-    await waitAtMost(this.client.close(), CLOSE_TIMEOUT_MS)
+  /**
+   * Ends the session: HTTP DELETE where there is a session, then the transport (stdio: EOF,
+   * SIGTERM, SIGKILL). Each step is bounded by killGraceMs, the time configured for a polite end.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown()
+    return this.closing
+  }
+
+  private async shutdown(): Promise<void> {
+    const grace = this.config.transport === 'stdio' ? this.config.killGraceMs : HTTP_CLOSE_MS
+    await waitAtMost(this.handle.terminate(), grace)
+    // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.
+    await waitAtMost(this.client.close(), 2 * grace + CLOSE_MARGIN_MS)
   }
 
   private reportLost(reason: string): void {
@@ -182,6 +204,13 @@ export class Session {
     const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? ` (HTTP ${error.code})` : ''
     return new BridgeError(`${what}${status}: ${this.quote(errorMessage(error))}${quoted}`, code, { cause: safeCause(error, this.redact) })
   }
+}
+
+/** Why a deadline ended a step: its time ran out (a request timeout), or whatever else aborted it. */
+function deadlineError(deadline: AbortSignal, timedOut: string): unknown {
+  const reason: unknown = deadline.reason
+  const isTimeout = reason instanceof Error && reason.name === 'TimeoutError'
+  return isTimeout || reason === undefined ? new McpError(ErrorCode.RequestTimeout, timedOut) : reason
 }
 
 /** The server refused our credentials; a new session would be refused the same way. */

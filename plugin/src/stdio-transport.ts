@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import type { Writable } from 'node:stream'
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { BridgeError, withoutStack } from './errors.ts'
 import type { Redact } from './redact.ts'
+import { LineReader } from './line-reader.ts'
 import { StderrTail } from './stderr-tail.ts'
 import { waitAtMost } from './wait.ts'
 
@@ -17,6 +19,8 @@ export interface StdioChildOptions {
   killGraceMs: number
   /** Largest single JSON-RPC line accepted from the child. */
   maxMessageBytes: number
+  /** Bytes a server that does not read its stdin may leave waiting before sends fail. */
+  maxPendingWriteBytes: number
   onStderrLine?: (line: string) => void
   /** Applied to every stderr line before it is kept or handed on. */
   redact?: Redact
@@ -28,10 +32,22 @@ process.once('exit', () => {
   for (const child of liveChildren) killGroup(child, 'SIGKILL')
 })
 
+/** After SIGKILL, how long to wait for the exit to be reported (the kernel needs no grace). */
+const KILLED_WAIT_MS = 1000
+/** After the exit, how long stdout and stderr may take to deliver what is left in the pipes. */
+const STREAMS_WAIT_MS = 500
+
 /**
  * A stdio client transport that owns its child completely. Unlike the SDK's, it starts the server
  * in its own process group, so shutdown reaches grandchildren too (an `npx` wrapper, a shell
  * script), keeps a bounded tail of stderr for error messages, and uses a configurable grace period.
+ *
+ * Nothing it does waits on the child without a bound: a write waits for the pipe to drain only
+ * while the child can still read it (a dead child, an errored or closed stdin end the wait); the
+ * connection counts as closed as soon as stdout ends or the child exits, whichever is first (a
+ * server that closes stdout and lives on can never answer again); and close() escalates on a
+ * clock. A server that stops reading stdin cannot grow the host's memory: past
+ * `maxPendingWriteBytes` waiting in the pipe, sends fail at once.
  */
 export class StdioChildTransport implements Transport {
   onclose?: () => void
@@ -40,12 +56,23 @@ export class StdioChildTransport implements Transport {
 
   readonly stderr: StderrTail
   private child?: ChildProcess
-  private readonly readBuffer: ReadBuffer
+  private readonly lines: LineReader
+  /** Settles when the child has exited (or never started). */
   private exited?: Promise<void>
+  /** Settles when stdout and stderr are closed too. */
+  private streamsClosed?: Promise<void>
+  /** Why nothing can be written any more, once that is so. */
+  private writeFailure?: Error
+  /** One shared wait for 'drain', however many sends are blocked on it. */
+  private drained?: Promise<void>
+  /** Ends that wait when writing becomes impossible. */
+  private onWriteFailure?: () => void
+  private closeReported = false
+  private stopping?: Promise<void>
 
   constructor(private readonly options: StdioChildOptions) {
     this.stderr = new StderrTail(options.redact)
-    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes })
+    this.lines = new LineReader(options.maxMessageBytes)
   }
 
   get pid(): number | undefined {
@@ -59,19 +86,33 @@ export class StdioChildTransport implements Transport {
       const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true, shell: false })
       this.child = child
       liveChildren.add(child)
-      this.exited = new Promise((done) => child.once('close', () => done()))
+      this.exited = new Promise((done) => {
+        child.once('exit', () => done())
+        child.once('error', () => done())
+      })
+      this.streamsClosed = new Promise((done) => child.once('close', () => done()))
       child.once('error', (error) => {
         liveChildren.delete(child)
+        this.failWrites(error)
         const explained = explainSpawnError(error, this.options)
         reject(explained)
         this.onerror?.(explained)
       })
       child.once('spawn', () => resolve())
-      child.once('close', () => {
+      child.once('exit', (code, signal) => {
         liveChildren.delete(child)
-        this.onclose?.()
+        this.failWrites(new Error(`the server process exited (${signal ? `signal ${signal}` : `code ${code}`})`))
+        // Whatever the server left in its group is an orphan now: nothing will ever ask it to stop.
+        killGroup(child, 'SIGKILL')
       })
-      child.stdin?.on('error', (error) => this.onerror?.(error))
+      child.once('close', () => this.reportClose())
+      // A server that closed its stdout can never answer again, even if it lives on.
+      child.stdout?.once('end', () => this.reportClose())
+      child.stdin?.on('error', (error) => {
+        this.failWrites(error)
+        this.onerror?.(error)
+      })
+      child.stdin?.once('close', () => this.failWrites(new Error("the server's stdin is closed")))
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
       child.stderr?.on('data', (chunk: Buffer) => {
         for (const line of this.stderr.push(chunk)) this.options.onStderrLine?.(line)
@@ -82,49 +123,96 @@ export class StdioChildTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin
     if (!stdin || stdin.destroyed) throw new Error('Not connected')
-    if (!stdin.write(serializeMessage(message))) await new Promise((resolve) => stdin.once('drain', resolve))
+    if (this.writeFailure) throw new Error(`Not connected: ${this.writeFailure.message}`)
+    const waiting = stdin.writableLength
+    if (waiting > this.options.maxPendingWriteBytes) {
+      throw new Error(`Not sent: the server is not reading its stdin (${waiting} bytes are waiting in the pipe)`)
+    }
+    if (!stdin.write(serializeMessage(message))) await this.whenWritable(stdin)
   }
 
   /** stdin EOF, then SIGTERM to the group, then SIGKILL, each after the grace period. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     const child = this.child
-    if (!child || !this.exited) return
-    const exited = this.exited
-    const settled = () => child.exitCode !== null || child.signalCode !== null
-    const waitGrace = () => waitAtMost(exited, this.options.killGraceMs)
-    child.stdin?.end()
-    await waitGrace()
-    if (!settled()) {
+    if (!child) return Promise.resolve()
+    this.stopping ??= this.stop(child)
+    return this.stopping
+  }
+
+  private async stop(child: ChildProcess): Promise<void> {
+    const exited = this.exited!
+    const grace = this.options.killGraceMs
+    if (!this.writeFailure) child.stdin?.end()
+    if (!(await settlesWithin(exited, grace))) {
       killGroup(child, 'SIGTERM')
-      await waitGrace()
+      if (!(await settlesWithin(exited, grace))) {
+        killGroup(child, 'SIGKILL')
+        await settlesWithin(exited, KILLED_WAIT_MS)
+      }
     }
-    if (!settled()) killGroup(child, 'SIGKILL')
-    await exited
-    // Grandchildren may outlive a leader that exited on its own.
+    // Grandchildren may outlive a leader that exited on its own, and hold its pipes open.
     killGroup(child, 'SIGKILL')
+    await settlesWithin(this.streamsClosed!, STREAMS_WAIT_MS)
+    this.reportClose()
+  }
+
+  /** Resolves when the pipe takes more; rejects as soon as it never will. */
+  private whenWritable(stdin: Writable): Promise<void> {
+    this.drained ??= new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        stdin.off('drain', settle)
+        stdin.off('close', settle)
+        stdin.off('error', settle)
+        this.drained = undefined
+        if (this.writeFailure) reject(new Error(`Not sent: ${this.writeFailure.message}`))
+        else resolve()
+      }
+      stdin.on('drain', settle)
+      stdin.on('close', settle)
+      stdin.on('error', settle)
+      this.onWriteFailure = settle
+    })
+    return this.drained
+  }
+
+  private failWrites(error: Error): void {
+    this.writeFailure ??= error
+    this.onWriteFailure?.()
+  }
+
+  private reportClose(): void {
+    if (this.closeReported) return
+    this.closeReported = true
+    this.onclose?.()
   }
 
   private receive(chunk: Buffer): void {
-    try {
-      this.readBuffer.append(chunk)
-    } catch (error) {
-      this.onerror?.(error as Error)
-      void this.close()
-      return
-    }
-    for (;;) {
-      let message: JSONRPCMessage | null
+    for (const event of this.lines.push(chunk)) {
+      if (event.kind === 'oversized') {
+        this.onerror?.(new Error(`skipped a ${event.bytes}-byte line from the server: it is above the ${this.options.maxMessageBytes}-byte limit`))
+        continue
+      }
+      let message: JSONRPCMessage
       try {
-        message = this.readBuffer.readMessage()
+        message = deserializeMessage(event.text)
       } catch (error) {
         // A line that is not JSON-RPC (stray output on stdout) is reported and skipped.
         this.onerror?.(error as Error)
         continue
       }
-      if (message === null) return
       this.onmessage?.(message)
     }
   }
+}
+
+/** True when `task` settled within `ms`. */
+async function settlesWithin(task: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false
+  await waitAtMost(
+    task.finally(() => (settled = true)),
+    ms,
+  )
+  return settled
 }
 
 /**

@@ -35,6 +35,8 @@ export function createTransport(config: Config, options: TransportOptions): Tran
       killGraceMs: config.killGraceMs,
       // Room for the largest result the bridge accepts, plus the JSON-RPC envelope.
       maxMessageBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
+      // A request is rarely large; a server that left this much unread is not reading.
+      maxPendingWriteBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
       onStderrLine: options.onStderrLine,
       redact: options.redact,
     })

@@ -7,3 +7,23 @@ export async function waitAtMost(task: Promise<unknown>, ms: number): Promise<vo
     clearTimeout(timer)
   }
 }
+
+/**
+ * `task`, or a rejection with `reason()` as soon as `signal` aborts, whichever is first. For
+ * awaits inside a library that does not honour the signal everywhere: the caller is released on
+ * time, and `task` is left to settle (or be torn down) on its own.
+ */
+export function untilAborted<T>(task: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
+  if (signal.aborted) {
+    task.catch(() => {})
+    return Promise.reject(reason())
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      task.catch(() => {})
+      reject(reason())
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    task.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}

@@ -1,0 +1,96 @@
+import { fixtureCommand, type BehaviourInput } from '@mcp-bridge/fixtures-server'
+import { describe, expect, it } from 'vitest'
+import { connectionOf } from '../src/index.ts'
+import { isAlive, pidOf, startHost } from './support/host.ts'
+
+/**
+ * Servers that misbehave with their pipes rather than their messages. Whatever the child does,
+ * every step ends within the time configured for it: connect within connectTimeoutMs, a call
+ * within toolCallTimeoutMs, dispose within the kill grace clock (EOF, SIGTERM, SIGKILL).
+ */
+const GRACE_MS = 300
+const CALL_MS = 500
+const CONNECT_MS = 1_500
+/** Scheduling slack on two shared cores; the bounds under test are the configured times above. */
+const SLACK_MS = 1_000
+
+const tools = [{ name: 'echo' }]
+const load = (behaviour: BehaviourInput, maxAttempts = 1) => ({
+  transport: 'stdio',
+  serverName: 'faulty',
+  ...fixtureCommand(behaviour),
+  killGraceMs: GRACE_MS,
+  toolCallTimeoutMs: CALL_MS,
+  connectTimeoutMs: CONNECT_MS,
+  reconnect: { initialDelayMs: 10, maxDelayMs: 20, maxAttempts },
+})
+
+async function timed<T>(task: Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now()
+  const value = await task
+  return { value, ms: performance.now() - started }
+}
+
+describe('pipe faults: every wait is bounded by its configured time', () => {
+  it('a server that stops reading stdin: a call too large for the pipe times out, and dispose escalates on the grace clock', async () => {
+    const host = await startHost()
+    const fiber = await host.load(load({ tools, stdio: { fault: 'stop-reading', after: 'tools/list' } }))
+    expect(host.tools.list().map((tool) => tool.name)).toEqual(['mcp__faulty__echo'])
+    const pid = pidOf(fiber)
+    // 4 MB of arguments cannot fit in a pipe nobody reads: the write blocks for good.
+    const call = await timed(host.tools.execute('mcp__faulty__echo', { text: 'x'.repeat(4_000_000) }))
+    expect(call.value).toMatchObject({ isError: true, error: { code: 'TOOL_TIMEOUT' } })
+    expect(call.ms).toBeLessThan(CALL_MS + SLACK_MS)
+    // A second call while the first write still waits: it fails or times out, never hangs.
+    const second = await timed(host.tools.execute('mcp__faulty__echo', { text: 'small' }))
+    expect(second.value).toMatchObject({ isError: true })
+    expect(second.ms).toBeLessThan(CALL_MS + SLACK_MS)
+    // It reads nothing, so EOF is not seen: SIGTERM after one grace period ends it.
+    const dispose = await timed(fiber.dispose())
+    expect(dispose.ms).toBeGreaterThanOrEqual(GRACE_MS - 20)
+    expect(dispose.ms).toBeLessThan(GRACE_MS + SLACK_MS)
+    expect(isAlive(pid)).toBe(false)
+  })
+
+  it('a server that closes stdout but lives: the attempt fails at once (not at connectTimeoutMs) and the child is stopped', async () => {
+    const host = await startHost()
+    const activation = await timed(host.load(load({ tools, stdio: { fault: 'close-stdout' } })))
+    expect(activation.ms).toBeLessThan(CONNECT_MS)
+    expect(host.logs.join('\n')).toMatch(/connection (attempt failed|lost)/)
+    await expect.poll(() => connectionOf(activation.value)?.status.kind, { timeout: CONNECT_MS + SLACK_MS }).toBe('stopped')
+    expect(host.logs.join('\n')).toMatch(/stderr: \[mcp-fixture\] stdout closed, still running/)
+    expect((await timed(activation.value.dispose())).ms).toBeLessThan(GRACE_MS + SLACK_MS)
+  })
+
+  it('a server that sends one endless line: calls time out, memory is not the limit, dispose is bounded', async () => {
+    const host = await startHost()
+    const fiber = await host.load(load({ tools, stdio: { fault: 'flood-stdout', after: 'tools/list' } }))
+    const pid = pidOf(fiber)
+    const call = await timed(host.tools.execute('mcp__faulty__echo', { text: 'hello' }))
+    expect(call.value).toMatchObject({ isError: true, error: { code: 'TOOL_TIMEOUT' } })
+    expect(call.ms).toBeLessThan(CALL_MS + SLACK_MS)
+    expect(connectionOf(fiber)?.status.kind).toBe('connected')
+    expect((await timed(fiber.dispose())).ms).toBeLessThan(2 * GRACE_MS + SLACK_MS)
+    expect(isAlive(pid)).toBe(false)
+  })
+
+  it('a server that floods stderr: connect, calls and dispose all complete', async () => {
+    const host = await startHost()
+    const fiber = await host.load(load({ tools, stdio: { floodStderr: true } }))
+    const call = await timed(host.tools.execute('mcp__faulty__echo', { text: 'through the noise' }))
+    expect(call.value).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"text":"through the noise"}' }] })
+    expect(call.ms).toBeLessThan(CALL_MS + SLACK_MS)
+    expect((await timed(fiber.dispose())).ms).toBeLessThan(GRACE_MS + SLACK_MS)
+  })
+
+  it('a server that ignores EOF and SIGTERM: dispose takes two grace periods, then SIGKILL', async () => {
+    const host = await startHost()
+    const fiber = await host.load(load({ tools, stdio: { ignoreEof: true, ignoreSigterm: true } }))
+    const pid = pidOf(fiber)
+    const dispose = await timed(fiber.dispose())
+    expect(dispose.ms).toBeGreaterThanOrEqual(2 * GRACE_MS - 20)
+    expect(dispose.ms).toBeLessThan(2 * GRACE_MS + SLACK_MS)
+    expect(isAlive(pid)).toBe(false)
+    expect(host.logs.join('\n')).toMatch(/ignoring SIGTERM/)
+  })
+})
