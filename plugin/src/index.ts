@@ -66,6 +66,12 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     noRetryOnFirstFailure: config.failOnStartupError,
   })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
+  // Cordis runs the effects above only once apply has returned, so a dispose during activation
+  // would first wait out the connection attempt (connectTimeoutMs). The fiber's disposal is
+  // announced at once, as an `internal/plugin` event with its uid cleared: stop connecting then.
+  ctx.on('internal/plugin', (fiber) => {
+    if (fiber === ctx.fiber && fiber.uid === null) void connection.dispose()
+  })
   exposeConnection(ctx, connection)
 
   const outcome = await connection.ready
