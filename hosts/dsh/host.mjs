@@ -28,12 +28,12 @@ function execute(ctx, name, args, agent) {
 const servers = () => descendants().filter((child) => child.command.includes(everything))
 const schemasOf = (ctx) => ctx.tools.schemas().filter((tool) => tool.name.startsWith('mcp__')).sort((a, b) => (a.name < b.name ? -1 : 1))
 
-async function run(plugin, label) {
+async function run(plugin, label, config = entry) {
   const root = await createDshRoot()
   const logs = []
   root.ctx.logger.exporter?.({ export: (record) => logs.push(`${record.type} ${record.name}: ${record.args?.map(String).join(' ')}`) })
   const started = performance.now()
-  const fiber = root.ctx.plugin(plugin, entry)
+  const fiber = root.ctx.plugin(plugin, config)
   await fiber
   const result = { loadMs: Math.round(performance.now() - started), schemas: schemasOf(root.ctx), childrenWhileRunning: servers().length }
   const structured = root.ctx.tools.get('mcp__everything__get-structured-content')
@@ -58,7 +58,8 @@ async function run(plugin, label) {
 
 try {
   out.bridge = await run(bridge, 'bridge')
-  out.seed = await run(seed, 'seed')
+  // Rolling back leaves the entry as it is: the seed ignores fields it does not know.
+  out.seed = await run(seed, 'seed', { ...entry, inheritEnv: ['LANG'], connectTimeoutMs: 30_000, limits: { maxTools: 100 } })
   const corpusPath = process.argv[2]
   if (corpusPath) {
     const corpus = JSON.parse(readFileSync(corpusPath, 'utf8'))

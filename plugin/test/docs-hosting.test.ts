@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import * as z from 'zod'
+import { Config } from '../src/index.ts'
 import { createFileHost } from '../src/loader/host.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const hosting = fileURLToPath(new URL('../docs/HOSTING.md', import.meta.url))
 /** Every example file the docs must show, so an example cannot silently drop out of the docs. */
-const EXAMPLES = ['examples/host.ts', 'examples/host-yaml.ts', 'examples/cordis.yml', 'examples/cordis.http.yml']
+const EXAMPLES = ['examples/host.ts', 'examples/host-yaml.ts', 'examples/cordis.yml', 'examples/cordis.http.yml', 'hosts/dsh/cordis.yml']
 
 /** Code blocks preceded by `<!-- runnable: path -->`: the contract between the docs and examples/. */
 function runnableBlocks(markdown: string): { path: string; code: string }[] {
@@ -143,5 +145,37 @@ describe('plugin/docs/HOSTING.md', () => {
     } finally {
       await host.dispose()
     }
+  })
+})
+
+/**
+ * The harness' own loader reads hosts/dsh/cordis.yml in test/dsh/drop-in.test.ts (Node 22). Here,
+ * under any Node, the same file is read the way that loader reads it: YAML whose `!!js` scalars
+ * are JavaScript expressions evaluated when the entry starts (with process.env in scope); every
+ * entry's config must then pass the plugin's schema.
+ */
+describe("plugin/docs/HOSTING.md's dsh cordis.yml", () => {
+  const JS_TAG = { tag: 'tag:yaml.org,2002:js', resolve: (source: string) => ({ __jsExpr: source }) }
+  const evaluate = (value: unknown, env: Record<string, string>): unknown => {
+    if (Array.isArray(value)) return value.map((item) => evaluate(item, env))
+    if (typeof value !== 'object' || value === null) return value
+    if ('__jsExpr' in value) return new Function('process', `return (${(value as { __jsExpr: string }).__jsExpr})`)({ env })
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, evaluate(item, env)]))
+  }
+
+  it('parses as a list of entries naming the plugin, whose configs are valid once their !!js secrets are evaluated', async () => {
+    const entries = parseYaml(await readFile(`${root}/hosts/dsh/cordis.yml`, 'utf8'), { customTags: [JS_TAG] }) as Array<{ id: string; name: string; config: unknown }>
+    expect(entries.map(({ id, name }) => ({ id, name }))).toEqual([
+      { id: 'mcp-everything', name: '@mcp-bridge/plugin' },
+      { id: 'mcp-web', name: '@mcp-bridge/plugin' },
+    ])
+    const env = { EVERYTHING_TOKEN: 'everything-token', MCP_WEB_URL: 'https://mcp.example.com/mcp', MCP_TOKEN: 'web-token' }
+    const configs = entries.map((entry) => {
+      const result = Config['~standard'].validate(evaluate(entry.config, env)) as { value?: Record<string, unknown>; issues?: Array<{ message: string }> }
+      expect(result.issues, `entry ${entry.id}`).toBeUndefined()
+      return result.value!
+    })
+    expect(configs[0]).toMatchObject({ transport: 'stdio', env: { EVERYTHING_TOKEN: 'everything-token' }, inheritEnv: ['LANG', 'LC_*'] })
+    expect(configs[1]).toMatchObject({ transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer web-token' } })
   })
 })
