@@ -207,6 +207,7 @@ export class ServerConnection {
         this.scheduleReconnect(true)
       },
       onStderrLine: (line: string) => this.log.debug('stderr: %s', line),
+      onNotice: (message: string) => this.log.warn('%s', message),
       onSecretLookingEnv: (names: string[]) => {
         const fresh = names.filter((name) => !this.warnedEnv.has(name))
         for (const name of fresh) this.warnedEnv.add(name)

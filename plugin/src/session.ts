@@ -9,6 +9,7 @@ import { BridgeError, errorMessage, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
+import { OversizedLineError } from './stdio-transport.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
 
@@ -25,6 +26,8 @@ export interface SessionHooks {
   /** The transport closed on its own: a child exited or the connection was lost. */
   onLost(reason: string): void
   onStderrLine(line: string): void
+  /** Something the server did that fails nothing but is worth a warning (an oversized stray line). */
+  onNotice(message: string): void
   onSecretLookingEnv(names: string[]): void
 }
 
@@ -56,6 +59,7 @@ export class Session {
     // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
     client.onerror = (error) => {
       if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
+      else if (error instanceof OversizedLineError) hooks.onNotice(error.message)
     }
     try {
       // The deadline bounds the whole handshake, not only the initialize request: the SDK awaits

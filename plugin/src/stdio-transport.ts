@@ -3,10 +3,11 @@ import { existsSync, statSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { BridgeError, withoutStack } from './errors.ts'
 import type { Redact } from './redact.ts'
-import { LineReader } from './line-reader.ts'
+import { OVERSIZED_MARK } from './response-limits.ts'
+import { LineReader, oversizedResponseId } from './line-reader.ts'
 import { StderrTail } from './stderr-tail.ts'
 import { waitAtMost } from './wait.ts'
 
@@ -69,6 +70,7 @@ export class StdioChildTransport implements Transport {
   private onWriteFailure?: () => void
   private closeReported = false
   private stopping?: Promise<void>
+  private readonly outstanding = new Set<string | number>()
 
   constructor(private readonly options: StdioChildOptions) {
     this.stderr = new StderrTail(options.redact)
@@ -128,6 +130,7 @@ export class StdioChildTransport implements Transport {
     if (waiting > this.options.maxPendingWriteBytes) {
       throw new Error(`Not sent: the server is not reading its stdin (${waiting} bytes are waiting in the pipe)`)
     }
+    this.track(message)
     if (!stdin.write(serializeMessage(message))) await this.whenWritable(stdin)
   }
 
@@ -189,7 +192,7 @@ export class StdioChildTransport implements Transport {
   private receive(chunk: Buffer): void {
     for (const event of this.lines.push(chunk)) {
       if (event.kind === 'oversized') {
-        this.onerror?.(new Error(`skipped a ${event.bytes}-byte line from the server: it is above the ${this.options.maxMessageBytes}-byte limit`))
+        this.skipped(event.bytes, oversizedResponseId(event.head, event.tail))
         continue
       }
       let message: JSONRPCMessage
@@ -200,9 +203,41 @@ export class StdioChildTransport implements Transport {
         this.onerror?.(error as Error)
         continue
       }
+      if (!('method' in message) && 'id' in message && message.id !== undefined) this.outstanding.delete(message.id)
       this.onmessage?.(message)
     }
   }
+
+  /**
+   * A line above the limit was read past, never held. When it was the answer to a request in
+   * flight, that request alone fails, with the size and the limit; the connection and every
+   * other call carry on. A line nobody can be blamed for is reported and forgotten.
+   */
+  private skipped(bytes: number, ids: Array<string | number>): void {
+    const limit = this.options.maxMessageBytes
+    const id = ids.find((candidate) => this.outstanding.has(candidate))
+    if (id === undefined) {
+      this.onerror?.(new OversizedLineError(`skipped a ${bytes}-byte line from the server: it is above the ${limit}-byte limit and answers no request in flight`))
+      return
+    }
+    this.outstanding.delete(id)
+    const message = `the answer was ${bytes} bytes, above the ${limit}-byte limit (limits.maxResultBytes plus the JSON-RPC envelope); it was skipped`
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { [OVERSIZED_MARK]: true, bytes, limit } } })
+  }
+
+  /** Requests sent and not yet answered or cancelled: the only ids an oversized line may answer. */
+  private track(message: JSONRPCMessage): void {
+    if ('method' in message && 'id' in message) this.outstanding.add(message.id)
+    else if ('method' in message && message.method === 'notifications/cancelled') {
+      const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId
+      if (requestId !== undefined) this.outstanding.delete(requestId)
+    }
+  }
+}
+
+/** An oversized line that answers no request in flight: worth a warning, not a lost connection. */
+export class OversizedLineError extends Error {
+  override name = 'OversizedLineError'
 }
 
 /** True when `task` settled within `ms`. */
