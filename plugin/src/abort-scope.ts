@@ -1,3 +1,5 @@
+import { onAbort } from './abort-listeners.ts'
+
 /**
  * A signal that follows its parents only until released. The SDK never removes the abort
  * listener it puts on a request's signal, so a long-lived signal (the plugin's dispose signal, a
@@ -11,12 +13,8 @@ export async function withAbortScope<T>(
 ): Promise<T> {
   const controller = new AbortController()
   const timer = ceiling && setTimeout(() => controller.abort(ceiling.reason), ceiling.ms).unref()
-  const links = parents.map((parent) => {
-    const follow = () => controller.abort(parent.reason)
-    if (parent.aborted) follow()
-    else parent.addEventListener('abort', follow, { once: true })
-    return () => parent.removeEventListener('abort', follow)
-  })
+  // One listener per parent however many scopes follow it (see abort-listeners.ts).
+  const links = parents.map((parent) => onAbort(parent, () => controller.abort(parent.reason)))
   try {
     return await task(controller.signal)
   } finally {

@@ -1,20 +1,22 @@
+import { onAbort } from './abort-listeners.ts'
+
 /**
  * A fetch for the SDK's Streamable HTTP transport that gives every request its own signal.
  *
  * The SDK passes one session-wide AbortSignal to every fetch; undici hangs a listener on it per
  * request and drops it only when the request is garbage-collected, so a busy session trips
  * Node's MaxListenersExceededWarning after about 1,500 calls. Here each request follows the
- * session signal only until its response body has been read or cancelled.
+ * session signal only until its response body has been read or cancelled, through one shared
+ * listener (abort-listeners.ts): a listener per request trips the same warning with more than 10
+ * requests in flight.
  */
 export function fetchWithRequestSignals(base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const parent = init?.signal
     if (!parent) return base(input, init)
     const own = new AbortController()
-    const follow = () => own.abort(parent.reason)
-    if (parent.aborted) follow()
-    else parent.addEventListener('abort', follow, { once: true })
-    const release = () => parent.removeEventListener('abort', follow)
+    // The session signal is shared by every request in flight: one listener fans out to them all.
+    const release = onAbort(parent, () => own.abort(parent.reason))
     let response: Response
     try {
       response = await base(input, { ...init, signal: own.signal })

@@ -1,3 +1,5 @@
+import { onAbort } from './abort-listeners.ts'
+
 /** Settles when `task` settles or `ms` pass, whichever is first; never rejects, leaves no timer. */
 export async function waitAtMost(task: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
@@ -19,11 +21,10 @@ export function untilAborted<T>(task: Promise<T>, signal: AbortSignal, reason: (
     return Promise.reject(reason())
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const release = onAbort(signal, () => {
       task.catch(() => {})
       reject(reason())
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-    task.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    })
+    task.then(resolve, reject).finally(release)
   })
 }

@@ -22,8 +22,9 @@ describe('LineReader', () => {
     expect(events).toHaveLength(2)
     const [skipped, next] = events
     expect(skipped).toMatchObject({ kind: 'oversized', bytes: Buffer.byteLength(line) })
-    expect(skipped!.kind === 'oversized' && skipped.head.startsWith('{"jsonrpc":"2.0","id":7,')).toBe(true)
-    expect(skipped!.kind === 'oversized' && skipped.tail.endsWith(`xxx"}}`)).toBe(true)
+    const { head, tail } = skipped as Extract<typeof skipped, { kind: 'oversized' }>
+    expect(head.startsWith('{"jsonrpc":"2.0","id":7,')).toBe(true)
+    expect(tail.endsWith(`xxx"}}`)).toBe(true)
     expect(next).toEqual({ kind: 'line', text: '{"jsonrpc":"2.0","id":8,"result":{}}' })
   })
 })

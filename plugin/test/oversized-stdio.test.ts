@@ -23,15 +23,15 @@ describe('an oversized stdio answer fails only its own call', () => {
   it('with calls in flight on both sides of it', async () => {
     const host = await startHost()
     const fiber = await host.load(
-      limited(
-        fixtureCommand({
+      limited({
+        ...fixtureCommand({
           tools: [
             { name: 'huge', result: { content: [{ type: 'text', bytes: 3_000_000 }] } },
             { name: 'slow', delayMs: 400 },
             { name: 'echo' },
           ],
         }),
-      ),
+      }),
     )
     const pid = pidOf(fiber)
     const [slow, huge, echo] = await Promise.all([

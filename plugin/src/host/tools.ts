@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
+import { onAbort } from '../abort-listeners.ts'
 import { BridgeError, errorMessage } from '../errors.ts'
 import { SchemaCompiler, type CompiledSchema } from '../json-schema.ts'
 import type {
@@ -202,9 +203,8 @@ function renderJson(value: unknown): ContentBlock[] {
 function untilAborted<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal === NEVER_ABORTED) return task
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new BridgeError(`aborted: ${errorMessage(signal.reason)}`, 'ABORTED'))
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
-    task.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    // A caller may share one signal across many parallel calls: one listener serves them all.
+    const release = onAbort(signal, () => reject(new BridgeError(`aborted: ${errorMessage(signal.reason)}`, 'ABORTED')))
+    task.then(resolve, reject).finally(release)
   })
 }
