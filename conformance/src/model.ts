@@ -12,9 +12,13 @@ export const FORMAT_VERSION = 1
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error'
 
 export interface SpecRef {
-  /** Short citation, e.g. "MCP 2025-06-18 §tools/list" or "seed 000 §naming". */
+  /** Short citation, e.g. "MCP 2025-11-25 ping: MUST" or "mcp-bridge naming contract …". */
   ref: string
   url?: string
+  /** Server checks: the force of the sentence (MUST, SHOULD, SCHEMA, NONE, …), which sets the status of a breach. */
+  keyword?: string
+  /** Server checks: the sentence enforced, as the spec states it. */
+  quote?: string
 }
 
 export interface CheckResult {

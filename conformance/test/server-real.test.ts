@@ -42,7 +42,7 @@ describe('server-everything over stdio', () => {
   })
 
   it('projects every name verbatim and leaves out the task-only tool', () => {
-    const projection = check(suite, 'tools/bridge-projection')
+    const projection = check(suite, 'bridge/projection')
     expect(projection.status).toBe('pass')
     const rows = (projection.details as { rows: ProjectionRow[] }).rows
     expect(rows).toHaveLength(13)
@@ -53,8 +53,8 @@ describe('server-everything over stdio', () => {
     expect(check(suite, 'tools/task-support').message).toContain('simulate-research-query can only be called as a task')
   })
 
-  it('flags the genuine deviations: isError for an unknown tool, and for a plain call of the task-only tool', () => {
-    expect(check(suite, 'tools/call-unknown-tool')).toMatchObject({ status: 'warn', message: expect.stringContaining('isError result') })
+  it('flags the genuine deviation (an isError result for a plain call of the task-only tool) and reports the isError for an unknown tool as information', () => {
+    expect(check(suite, 'tools/call-unknown-tool')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Information .*isError result/) })
     expect(check(suite, 'tools/call/simulate-research-query')).toMatchObject({ status: 'fail', message: expect.stringContaining('must get JSON-RPC error -32601') })
   })
 
@@ -107,14 +107,16 @@ describe('server-everything over Streamable HTTP', () => {
     })
   })
 
-  it('flags the genuine HTTP deviations of the SDK 1.x transport', () => {
+  it('flags the genuine HTTP deviations of the SDK 1.x transport, and reports what no rule covers as information', () => {
     expect(statuses(suite)).toMatchObject({
-      'http/session-unknown': 'warn',
-      'http/batch-rejected': 'warn',
-      'http/origin-rejected': 'warn',
+      'http/session-unknown': 'skip',
+      'http/batch': 'skip',
+      'http/origin-rejected': 'fail',
       'http/session-delete': 'fail',
+      'http/get-stream': 'pass',
     })
     expect(check(suite, 'http/session-delete').message).toContain('got HTTP 400; it must get 404')
+    expect(check(suite, 'http/origin-rejected').spec?.quote).toBe('If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden.')
   })
 })
 
@@ -126,7 +128,7 @@ describe('server-filesystem and server-memory over stdio', () => {
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  it('server-filesystem: 14 tools, only the unknown-tool warning, and an allowed read', async () => {
+  it('server-filesystem: 14 tools, nothing flagged, and an allowed read', async () => {
     const suite = await runServerSuite(
       { kind: 'stdio', command: process.execPath, args: [serverEntry('server-filesystem'), dir] },
       { calls: [{ name: 'read_text_file', arguments: { path: join(dir, 'hello.txt') } }] },
@@ -134,7 +136,8 @@ describe('server-filesystem and server-memory over stdio', () => {
     expect(errors(suite)).toEqual([])
     expect(check(suite, 'tools/list').message).toBe('14 tools on 1 page')
     const flagged = suite.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)
-    expect(flagged).toEqual(['tools/call-unknown-tool'])
+    expect(flagged).toEqual([])
+    expect(check(suite, 'resources/undeclared')).toMatchObject({ status: 'pass', message: expect.stringContaining('-32601') })
     expect(check(suite, 'tools/call/read_text_file/structured-content').status).toBe('pass')
     expect(check(suite, 'resources/list').status).toBe('skip')
   })

@@ -3,6 +3,8 @@
  * a message, and evidence is bounded: server payloads are untrusted and can be arbitrarily large.
  */
 import type { CheckResult, CheckStatus, SpecRef } from '../model.ts'
+import { breachStatus, cite, firstRevision, ruleFor, type CheckDef } from './registry/types.ts'
+import { knownRevision } from './spec.ts'
 
 export interface Evidence {
   spec?: SpecRef
@@ -21,6 +23,75 @@ export function verdict(id: string, title: string, status: CheckStatus, message:
 /** A prerequisite the check needs did not hold: a failure with a stable prefix, never a skip. */
 export function notTestable(id: string, title: string, why: string, evidence: Evidence = {}): CheckResult {
   return verdict(id, title, 'fail', `Not testable: ${why}`, evidence)
+}
+
+/** Evidence without the citation: a judge cites the rule itself. */
+export type Observed = Omit<Evidence, 'spec'>
+
+/**
+ * Verdicts for one check in one revision. The citation comes from the registry, and the status of
+ * a breach from the cited sentence's keyword, so no probe can pick a severity the spec does not give.
+ */
+export interface Judge {
+  readonly id: string
+  readonly title: string
+  /** False when the negotiated revision has no sentence for this check. */
+  readonly applies: boolean
+  pass(message: string, observed?: Observed): CheckResult
+  /** The rule (or its `ruleCase`) was broken: fail, warn or information, as its keyword says. */
+  breach(message: string, observed?: Observed, ruleCase?: string): CheckResult
+  skip(message: string, observed?: Observed): CheckResult
+  /** An observation the spec attaches no requirement to: a skip that says so. */
+  info(message: string, observed?: Observed): CheckResult
+  notTestable(why: string, observed?: Observed): CheckResult
+  /** The skip for a revision that lacks the rule. */
+  notInRevision(): CheckResult
+  /** A breach the kit reports one step below its keyword, for the reason the registry's `note` gives. */
+  softened(message: string, observed?: Observed): CheckResult
+  error(message: string, observed?: Observed): CheckResult
+}
+
+/** How an observation without a requirement starts, so readers and tools can tell it from a plain skip. */
+export const INFORMATION = 'Information (the spec states no requirement here): '
+
+export function judge(def: CheckDef, revision: string, params: Record<string, string> = {}): Judge {
+  const v = knownRevision(revision)
+  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, key: string) => params[key] ?? `{${key}}`)
+  const id = fill(def.id)
+  const title = fill(def.title)
+  const main = ruleFor(def, v)
+  const spec = (ruleCase?: string): SpecRef | undefined => {
+    const rule = ruleFor(def, v, ruleCase) ?? main
+    return rule ? cite(rule, v) : undefined
+  }
+  const with_ = (observed: Observed = {}, ruleCase?: string): Evidence => {
+    const ref = spec(ruleCase)
+    return { ...observed, ...(ref ? { spec: ref } : {}) }
+  }
+  return {
+    id,
+    title,
+    applies: main !== undefined,
+    pass: (message, observed) => verdict(id, title, 'pass', message, with_(observed)),
+    breach: (message, observed, ruleCase) => {
+      const rule = ruleFor(def, v, ruleCase) ?? main
+      const status = rule ? breachStatus(rule.keyword, def.scope) : 'skip'
+      const text = status === 'skip' ? `${INFORMATION}${message}` : message
+      return verdict(id, title, status, text, with_(observed, ruleCase))
+    },
+    info: (message, observed) => verdict(id, title, 'skip', `${INFORMATION}${message}`, with_(observed)),
+    skip: (message, observed) => verdict(id, title, 'skip', message, with_(observed)),
+    notTestable: (why, observed) => notTestable(id, title, why, with_(observed)),
+    notInRevision: () => {
+      const since = firstRevision(def)
+      return verdict(id, title, 'skip', `not part of the negotiated revision ${v}: the rule arrived in ${since}`)
+    },
+    softened: (message, observed) => {
+      if (!def.note) throw new Error(`${def.id}: a softened verdict needs a registry note saying why`)
+      return verdict(id, title, 'warn', message, with_(observed))
+    },
+    error: (message, observed) => verdict(id, title, 'error', message, with_(observed)),
+  }
 }
 
 interface Limits {

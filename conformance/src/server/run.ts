@@ -7,9 +7,10 @@ import { configSecrets, createRedactor, withCredentialsAsHeader } from '@mcp-bri
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactCheck } from '../report/redact.ts'
 import { verdict } from './check.ts'
+import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
 import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
-import { probeLogging, probePrompts, probeResources } from './probe/features.ts'
+import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { probeTools, toolsNotDeclared, type ToolCall } from './probe/tools.ts'
 import { LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
@@ -17,6 +18,7 @@ import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire } from './wire/stdio.ts'
 import { DEFAULT_SERVER_OPTIONS } from './options.ts'
+import type { Ledger } from './wire/ledger.ts'
 import type { RpcOutcome, Wire } from './wire/types.ts'
 
 export interface ServerRunOptions {
@@ -38,7 +40,7 @@ export { DEFAULT_SERVER_OPTIONS }
 const CLIENT_INFO = { name: 'mcp-conformance', version: (createRequire(import.meta.url)('../../package.json') as { version: string }).version }
 
 export function initializeParams(protocolVersion: string): Record<string, unknown> {
-  // No client capabilities: the kit answers no sampling, elicitation or roots requests.
+  // No client capabilities: a server request for sampling, elicitation or roots is then the server's fault.
   return { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO }
 }
 
@@ -117,29 +119,34 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   const initialized = await wire.notify('notifications/initialized')
   emit(judgePing(await wire.request('ping', undefined, timeout), v))
 
-  const straysBefore = wire.strays.length
   const cancelled = await wire.notify('notifications/cancelled', { requestId: 'mcp-conformance-never-sent', reason: 'conformance probe' })
   const pingAfter = await wire.request('ping', undefined, timeout)
-  emit(judgeCancelUnknown(cancelled, pingAfter, wire.strays.slice(straysBefore), v))
+  emit(judgeCancelUnknown(cancelled, pingAfter, v))
 
   const second = await unsupportedVersion(target, options)
   emit(judgeUnsupportedVersion(second.outcome, second.why, v))
 
   const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
-  emit(...(hasTools ? await probeTools(wire, session, toolOptions) : toolsNotDeclared(session, toolOptions)))
-  emit(...(await probeResources(wire, session, timeout)))
-  emit(...(await probePrompts(wire, session, timeout)))
-  emit(...(await probeLogging(wire, session, timeout)))
+  emit(...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)))
+  emit(...(await probeFeatures(wire, session, timeout)))
   if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
+
+  // Judged last, over everything both connections carried, so every exchange above counts.
+  const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
+  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v))
+}
+
+function ledgerOf(wire: Wire): Ledger | undefined {
+  return wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
 }
 
 /** A fresh connection that asks for a revision no server supports, then is closed again. */
-async function unsupportedVersion(target: ServerTarget, options: ServerRunOptions): Promise<{ outcome?: RpcOutcome; why?: string }> {
+async function unsupportedVersion(target: ServerTarget, options: ServerRunOptions): Promise<{ outcome?: RpcOutcome; why?: string; ledger?: Ledger }> {
   const wire = await open(target, options)
   if ('error' in wire) return { why: wire.error }
   try {
-    return { outcome: await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs) }
+    return { outcome: await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs), ledger: ledgerOf(wire) }
   } finally {
     if (wire instanceof StdioWire) await wire.shutdown(options.exitGraceMs)
     else await wire.close()

@@ -1,46 +1,106 @@
 /**
- * Compiles server-provided JSON Schemas with the dialect they declare (or the revision's
- * default) and reports, never throws. A fresh validator per schema keeps one tool's `$id` from
- * clashing with another's.
+ * Compiles server-provided JSON Schemas in the dialect they declare (or the revision's default)
+ * and reports, never throws. A schema is called invalid only when it is: when it breaks its
+ * dialect's meta-schema, or a reference inside the document points at nothing. A reference to
+ * another document the kit cannot fetch leaves the schema unjudged, not invalid. A fresh
+ * validator per schema keeps one tool's `$id` from clashing with another's.
  */
-import Ajv from 'ajv'
+import Ajv, { type ErrorObject, type Options } from 'ajv'
 import Ajv2019 from 'ajv/dist/2019.js'
 import Ajv2020 from 'ajv/dist/2020.js'
+import Ajv04 from 'ajv-draft-04'
+import { createRequire } from 'node:module'
 import { atLeast } from './spec.ts'
 
-export type Dialect = 'draft-07' | '2019-09' | '2020-12'
+const draft06 = createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-06.json') as Record<string, unknown>
+
+export type Dialect = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12'
 
 export type Compiled =
   | { ok: true; dialect: Dialect; note?: string; validate: (value: unknown) => string[] }
+  /** The schema breaks its dialect: it is invalid. */
   | { ok: false; dialect: Dialect; note?: string; reason: string }
+  /** The kit cannot judge it (a dialect it does not know, a reference to another document). */
+  | { ok: 'unjudged'; dialect?: Dialect; reason: string }
 
-const OPTIONS = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false } as const
+const OPTIONS: Options = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false }
+
+/** The meta-schema URI each dialect is identified by (Ajv looks meta-schemas up by exactly these). */
+const META: Record<Dialect, string> = {
+  'draft-04': 'http://json-schema.org/draft-04/schema#',
+  'draft-06': 'http://json-schema.org/draft-06/schema#',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+}
+
+const DECLARED: Array<[RegExp, Dialect]> = [
+  [/^https?:\/\/json-schema\.org\/draft-04\/schema#?$/, 'draft-04'],
+  [/^https?:\/\/json-schema\.org\/draft-06\/schema#?$/, 'draft-06'],
+  [/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/, 'draft-07'],
+  [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, '2019-09'],
+  [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, '2020-12'],
+]
 
 /**
  * The dialect a schema is judged in: its `$schema`, else 2020-12 from 2025-11-25 on (the spec's
  * default), else draft-07 (what earlier SDKs emitted; earlier revisions name no default).
  */
-export function dialectOf(schema: Record<string, unknown>, revision: string): { dialect: Dialect; note?: string } {
+export function dialectOf(schema: Record<string, unknown>, revision: string): { dialect: Dialect } | { unknown: string } {
   const declared = schema.$schema
-  if (typeof declared !== 'string') return { dialect: atLeast(revision, '2025-11-25') ? '2020-12' : 'draft-07' }
-  if (/draft-07/.test(declared)) return { dialect: 'draft-07' }
-  if (/2019-09/.test(declared)) return { dialect: '2019-09' }
-  if (/2020-12/.test(declared)) return { dialect: '2020-12' }
-  if (/draft-0[46]/.test(declared)) return { dialect: 'draft-07', note: `${declared} is judged as draft-07 (closest dialect the kit supports)` }
-  return { dialect: atLeast(revision, '2025-11-25') ? '2020-12' : 'draft-07', note: `unknown $schema ${JSON.stringify(declared).slice(0, 80)}` }
+  if (declared === undefined) return { dialect: atLeast(revision, '2025-11-25') ? '2020-12' : 'draft-07' }
+  if (typeof declared !== 'string') return { unknown: `$schema ${JSON.stringify(declared).slice(0, 80)} is not a URI` }
+  const found = DECLARED.find(([pattern]) => pattern.test(declared.trim()))
+  return found ? { dialect: found[1] } : { unknown: `$schema ${JSON.stringify(declared).slice(0, 80)} names a dialect the kit does not know` }
+}
+
+function engineFor(dialect: Dialect): Ajv {
+  switch (dialect) {
+    case 'draft-04':
+      return new Ajv04(OPTIONS) as unknown as Ajv
+    case 'draft-06': {
+      const engine = new Ajv(OPTIONS)
+      engine.addMetaSchema(draft06)
+      return engine
+    }
+    case 'draft-07':
+      return new Ajv(OPTIONS)
+    case '2019-09':
+      return new Ajv2019(OPTIONS)
+    case '2020-12':
+      return new Ajv2020(OPTIONS)
+  }
 }
 
 export function compileSchema(schema: Record<string, unknown>, revision: string): Compiled {
-  const { dialect, note } = dialectOf(schema, revision)
-  const engine = dialect === 'draft-07' ? new Ajv(OPTIONS) : dialect === '2019-09' ? new Ajv2019(OPTIONS) : new Ajv2020(OPTIONS)
-  // `$schema` selected the engine; leaving it in would make Ajv look up meta-schemas by URI.
-  const { $schema: _ignored, ...body } = schema
+  const found = dialectOf(schema, revision)
+  if ('unknown' in found) return { ok: 'unjudged', reason: found.unknown }
+  const { dialect } = found
+  const engine = engineFor(dialect)
+  // The canonical URI, so "https://…/draft-07/schema" (no "#") still finds its meta-schema.
+  const body = { ...schema, $schema: META[dialect] }
+  const problems = engine.validateSchema(body) ? [] : (engine.errors ?? [])
+  if (problems.length) return { ok: false, dialect, reason: `breaks the ${dialect} meta-schema: ${describe(problems)}` }
   try {
     const check = engine.compile(body)
-    const validate = (value: unknown): string[] =>
-      check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
-    return { ok: true, dialect, ...(note ? { note } : {}), validate }
+    const validate = (value: unknown): string[] => (check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`))
+    return { ok: true, dialect, validate }
   } catch (error) {
-    return { ok: false, dialect, ...(note ? { note } : {}), reason: error instanceof Error ? error.message : String(error) }
+    const missing = error as { missingRef?: unknown; missingSchema?: unknown; message?: unknown }
+    if (typeof missing.missingRef === 'string') {
+      // A document of its own ("https://…/x.json") is not part of this schema; a pointer into this one that finds nothing is a broken schema.
+      if (typeof missing.missingSchema === 'string' && missing.missingSchema !== '') {
+        return { ok: 'unjudged', dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points into another document, which the kit does not fetch` }
+      }
+      return { ok: false, dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points at nothing in the document` }
+    }
+    return { ok: false, dialect, reason: error instanceof Error ? error.message : String(error) }
   }
+}
+
+function describe(errors: ErrorObject[]): string {
+  return errors
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+    .join('; ')
 }

@@ -1,96 +1,108 @@
 /**
- * Pure: spec citations for the revision actually negotiated, so a check never cites a rule from
- * a revision the server did not agree to. Anchors are the headings of the published pages.
+ * Pure: the revisions the kit judges, and where each section of each revision is published, so a
+ * check always cites the page of the revision the server actually negotiated.
  */
-import type { SpecRef } from '../model.ts'
 
 /** Revisions this kit knows how to judge, newest first. */
 export const KNOWN_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
+export type Revision = (typeof KNOWN_REVISIONS)[number]
 export const LATEST_REVISION = KNOWN_REVISIONS[0]
+export const OLDEST_REVISION: Revision = '2024-11-05'
 /** Sent when probing version negotiation: a well-formed revision no server supports. */
 export const UNSUPPORTED_REVISION = '1999-01-01'
 
 const BASE = 'https://modelcontextprotocol.io/specification'
 
-export type SpecTopic =
-  | 'lifecycle#initialization'
-  | 'lifecycle#version-negotiation'
-  | 'lifecycle#capability-negotiation'
-  | 'lifecycle#shutdown'
-  | 'messages#responses'
-  | 'messages#notifications'
-  | 'ping'
-  | 'cancellation'
-  | 'tools#listing-tools'
-  | 'tools#tool-names'
-  | 'tools#tool'
-  | 'tools#calling-tools'
-  | 'tools#error-handling'
-  | 'tools#output-schema'
-  | 'tools#tool-result'
-  | 'json-schema-usage'
-  | 'tasks#tool-level-negotiation'
-  | 'pagination'
-  | 'resources#listing-resources'
-  | 'resources#reading-resources'
-  | 'prompts#listing-prompts'
-  | 'prompts#getting-a-prompt'
-  | 'logging#setting-log-level'
-  | 'transports#stdio'
-  | 'transports#sending-messages-to-the-server'
-  | 'transports#session-management'
-  | 'transports#protocol-version-header'
-  | 'transports#security-warning'
-
-const PATHS: Record<SpecTopic, [path: string, label: string]> = {
+/** Sections of the spec the checks cite: `page#anchor` as published, or an external document. */
+export const SECTIONS = {
+  'base#messages': ['basic#messages', 'base protocol: messages'],
+  'base#requests': ['basic#requests', 'base protocol: requests'],
+  'base#responses': ['basic#responses', 'base protocol: responses'],
+  'base#notifications': ['basic#notifications', 'base protocol: notifications'],
+  'base#batching': ['basic#batching', 'base protocol: batching'],
+  'base#json-schema-usage': ['basic#json-schema-usage', 'base protocol: JSON Schema usage'],
   'lifecycle#initialization': ['basic/lifecycle#initialization', 'lifecycle: initialization'],
   'lifecycle#version-negotiation': ['basic/lifecycle#version-negotiation', 'lifecycle: version negotiation'],
   'lifecycle#capability-negotiation': ['basic/lifecycle#capability-negotiation', 'lifecycle: capability negotiation'],
+  'lifecycle#operation': ['basic/lifecycle#operation', 'lifecycle: operation'],
   'lifecycle#shutdown': ['basic/lifecycle#shutdown', 'lifecycle: shutdown'],
-  'messages#responses': ['basic#responses', 'base protocol: responses'],
-  'messages#notifications': ['basic#notifications', 'base protocol: notifications'],
   ping: ['basic/utilities/ping', 'ping'],
   cancellation: ['basic/utilities/cancellation', 'cancellation'],
-  'tools#listing-tools': ['server/tools#listing-tools', 'tools: listing tools'],
-  'tools#tool-names': ['server/tools#tool-names', 'tools: tool names'],
-  'tools#tool': ['server/tools#tool', 'tools: Tool data type'],
-  'tools#calling-tools': ['server/tools#calling-tools', 'tools: calling tools'],
-  'tools#error-handling': ['server/tools#error-handling', 'tools: error handling'],
-  'tools#output-schema': ['server/tools#output-schema', 'tools: output schema'],
-  'tools#tool-result': ['server/tools#tool-result', 'tools: tool result'],
-  'json-schema-usage': ['basic#json-schema-usage', 'JSON Schema usage'],
+  progress: ['basic/utilities/progress', 'progress'],
   'tasks#tool-level-negotiation': ['basic/utilities/tasks#tool-level-negotiation', 'tasks: tool-level negotiation'],
+  'tools#capabilities': ['server/tools#capabilities', 'tools: capabilities'],
+  'tools#listing-tools': ['server/tools#listing-tools', 'tools: listing tools'],
+  'tools#tool': ['server/tools#tool', 'tools: Tool data type'],
+  'tools#tool-names': ['server/tools#tool-names', 'tools: tool names'],
+  'tools#tool-result': ['server/tools#tool-result', 'tools: tool result'],
+  'tools#structured-content': ['server/tools#structured-content', 'tools: structured content'],
+  'tools#output-schema': ['server/tools#output-schema', 'tools: output schema'],
+  'tools#error-handling': ['server/tools#error-handling', 'tools: error handling'],
+  'tools#security-considerations': ['server/tools#security-considerations', 'tools: security considerations'],
   pagination: ['server/utilities/pagination', 'pagination'],
+  'resources#capabilities': ['server/resources#capabilities', 'resources: capabilities'],
   'resources#listing-resources': ['server/resources#listing-resources', 'resources: listing resources'],
   'resources#reading-resources': ['server/resources#reading-resources', 'resources: reading resources'],
+  'resources#resource-templates': ['server/resources#resource-templates', 'resources: resource templates'],
+  'resources#subscriptions': ['server/resources#subscriptions', 'resources: subscriptions'],
+  'prompts#capabilities': ['server/prompts#capabilities', 'prompts: capabilities'],
   'prompts#listing-prompts': ['server/prompts#listing-prompts', 'prompts: listing prompts'],
   'prompts#getting-a-prompt': ['server/prompts#getting-a-prompt', 'prompts: getting a prompt'],
+  'prompts#error-handling': ['server/prompts#error-handling', 'prompts: error handling'],
+  'completion#capabilities': ['server/utilities/completion#capabilities', 'completion: capabilities'],
+  'completion#requesting-completions': ['server/utilities/completion#requesting-completions', 'completion: requesting completions'],
+  'completion#error-handling': ['server/utilities/completion#error-handling', 'completion: error handling'],
+  'logging#capabilities': ['server/utilities/logging#capabilities', 'logging: capabilities'],
   'logging#setting-log-level': ['server/utilities/logging#setting-log-level', 'logging: setting log level'],
   'transports#stdio': ['basic/transports#stdio', 'transports: stdio'],
-  'transports#sending-messages-to-the-server': [
-    'basic/transports#sending-messages-to-the-server',
-    'transports: sending messages to the server',
+  'transports#security-warning': ['basic/transports#security-warning', 'transports: security warning'],
+  'transports#sending-messages-to-the-server': ['basic/transports#sending-messages-to-the-server', 'transports: sending messages to the server'],
+  'transports#listening-for-messages-from-the-server': [
+    'basic/transports#listening-for-messages-from-the-server',
+    'transports: listening for messages from the server',
   ],
   'transports#session-management': ['basic/transports#session-management', 'transports: session management'],
   'transports#protocol-version-header': ['basic/transports#protocol-version-header', 'transports: protocol version header'],
-  'transports#security-warning': ['basic/transports#security-warning', 'transports: security warning'],
+  /** The revision's schema.ts, which the spec calls the source of truth for every message. */
+  schema: ['', 'schema'],
+  /** JSON-RPC 2.0, which every MCP message MUST follow (base protocol: messages). */
+  'jsonrpc#response-object': ['', 'JSON-RPC 2.0 response object'],
+  'jsonrpc#notification': ['', 'JSON-RPC 2.0 notification'],
+  /** Not the spec: what a client like ours (the mcp-bridge plugin) does with a server's tools. */
+  bridge: ['', 'mcp-bridge naming contract (DESIGN.md "Naming")'],
+} as const satisfies Record<string, readonly [path: string, label: string]>
+
+export type SpecTopic = keyof typeof SECTIONS
+
+/** Where `topic` is published for `revision`. 2024-11-05 kept the message rules on their own page. */
+export function sectionUrl(revision: Revision, topic: SpecTopic): string | undefined {
+  if (topic === 'bridge') return undefined
+  if (topic === 'schema') return `https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/${revision}/schema.ts`
+  if (topic === 'jsonrpc#response-object') return 'https://www.jsonrpc.org/specification#response_object'
+  if (topic === 'jsonrpc#notification') return 'https://www.jsonrpc.org/specification#notification'
+  let path: string = SECTIONS[topic][0]
+  if (revision === '2024-11-05' && path.startsWith('basic#') && topic !== 'base#json-schema-usage') path = path.replace('basic#', 'basic/messages#')
+  return `${BASE}/${revision}/${path}`
 }
 
-/** The citation of `topic` in `revision` (an unknown revision is cited as the latest one). */
-export function spec(revision: string, topic: SpecTopic): SpecRef {
-  const version = isKnownRevision(revision) ? revision : LATEST_REVISION
-  const [path, label] = PATHS[topic]
-  return { ref: `MCP ${version} ${label}`, url: `${BASE}/${version}/${path}` }
+/** How a citation names `topic` in `revision`, always starting "MCP <revision>" for spec sections. */
+export function sectionLabel(revision: Revision, topic: SpecTopic): string {
+  const label = SECTIONS[topic][1]
+  if (topic === 'bridge') return label
+  if (topic.startsWith('jsonrpc#')) return `MCP ${revision} base protocol → ${label}`
+  return `MCP ${revision} ${label}`
 }
 
-export function isKnownRevision(value: unknown): value is (typeof KNOWN_REVISIONS)[number] {
+export function isKnownRevision(value: unknown): value is Revision {
   return typeof value === 'string' && (KNOWN_REVISIONS as readonly string[]).includes(value)
+}
+
+/** A revision the kit can judge: the value itself if known, else the latest. */
+export function knownRevision(value: string): Revision {
+  return isKnownRevision(value) ? value : LATEST_REVISION
 }
 
 /** Revisions are ISO dates, so string order is release order. */
 export function atLeast(revision: string, minimum: string): boolean {
   return revision >= minimum
 }
-
-/** The bridge's own contract, for checks about what a client like ours makes of a server. */
-export const BRIDGE_NAMING: SpecRef = { ref: 'mcp-bridge naming contract (DESIGN.md "Naming", seed 000)' }

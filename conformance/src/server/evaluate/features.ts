@@ -1,93 +1,132 @@
-/** Pure verdicts on resources/read, prompts/get and logging/setLevel. */
+/** Pure verdicts on the declared features' own methods: reads, prompts, templates, subscriptions, completion, logging. */
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, notTestable, show, verdict } from '../check.ts'
+import { count, isObject, judge, show } from '../check.ts'
 import { promptResultProblems, readResultProblems } from '../content.ts'
-import { spec } from '../spec.ts'
+import { COMPLETE, PROMPTS_GET, RESOURCE_TEMPLATES, RESOURCES_READ, RESOURCES_SUBSCRIBE, SET_LEVEL } from '../registry/features.ts'
+import type { CheckDef } from '../registry/types.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
-/** What a fetch of one listed item (a resource read, a prompt get) is judged by. */
-interface ListedFetch {
-  id: string
-  title: string
-  topic: Parameters<typeof spec>[1]
-  /** The list whose first item was fetched, what it lists, and what fetching one is called. */
-  list: string
-  listed: string
-  verb: string
-  doing: string
-  problems: (result: unknown) => string[]
-  /** The result array that is counted, and what one element is called. */
-  items: string
-  noun: string
-}
+const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
+const INVALID_PARAMS = -32602
 
-function judgeListedFetch(kind: ListedFetch, subject: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
-  const { id, title } = kind
-  const ref = spec(version, kind.topic)
-  if (listFailed) return notTestable(id, title, `${kind.list} failed`, { spec: ref })
-  if (subject === undefined || !outcome) return verdict(id, title, 'skip', `${kind.list} returned no ${kind.listed} to ${kind.verb}`, { spec: ref })
+/**
+ * One request of a declared feature: no answer breaks the reply rule, an error the declaration
+ * (or, for -32602 to inputs the kit had to make up, nothing: that is the answer the spec asks
+ * for), and a result is judged by `problems`.
+ */
+function judgeFeatureCall(
+  def: CheckDef,
+  version: string,
+  what: string,
+  outcome: RpcOutcome,
+  problems: (result: unknown) => string[],
+  summary: (result: unknown) => string,
+  madeUpInputs = false,
+): CheckResult {
+  const j = judge(def, version)
   const wire = outcome.wire
-  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `${kind.doing} ${show(subject)} got ${describeOutcome(outcome)}`, { spec: ref, wire })
-  const problems = kind.problems(outcome.result)
-  if (problems.length) return verdict(id, title, 'fail', `${kind.doing} ${show(subject)}: ${problems.slice(0, 3).join('; ')}`, { spec: ref, wire, details: { problems } })
-  const found = isObject(outcome.result) ? outcome.result[kind.items] : undefined
-  return verdict(id, title, 'pass', `${show(subject)} returned ${count(Array.isArray(found) ? found.length : 0, kind.noun)}`, { spec: ref, wire })
+  if (unanswered(outcome)) return j.breach(`${what} got ${describeOutcome(outcome)}`, { wire }, 'reply')
+  if (outcome.kind === 'error' && madeUpInputs && outcome.error.code === INVALID_PARAMS) {
+    return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server rejects the values the kit had to make up, as the spec suggests`, { wire }, 'invalid-params')
+  }
+  if (outcome.kind !== 'result') return j.breach(`${what} got ${describeOutcome(outcome)}, although the capability is declared`, { wire })
+  const found = problems(outcome.result)
+  if (found.length) return j.breach(`${what}: ${found.slice(0, 3).join('; ')}`, { wire, details: { problems: found } }, 'shape')
+  return j.pass(`${what} returned ${summary(outcome.result)}`, { wire })
 }
 
-const READ: ListedFetch = {
-  id: 'resources/read',
-  title: 'resources/read of a listed resource returns its contents',
-  topic: 'resources#reading-resources',
-  list: 'resources/list',
-  listed: 'resources',
-  verb: 'read',
-  doing: 'reading',
-  problems: readResultProblems,
-  items: 'contents',
-  noun: 'content item',
-}
-
-const GET_PROMPT: ListedFetch = {
-  id: 'prompts/get',
-  title: 'prompts/get of a listed prompt returns messages',
-  topic: 'prompts#getting-a-prompt',
-  list: 'prompts/list',
-  listed: 'prompts',
-  verb: 'get',
-  doing: 'getting',
-  problems: promptResultProblems,
-  items: 'messages',
-  noun: 'message',
+const counted = (field: string, noun: string) => (result: unknown) => {
+  const found = isObject(result) ? result[field] : undefined
+  return count(Array.isArray(found) ? found.length : 0, noun)
 }
 
 export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
-  return judgeListedFetch(READ, uri, outcome, listFailed, version)
+  const j = judge(RESOURCES_READ, version)
+  if (listFailed) return j.notTestable('resources/list failed')
+  if (uri === undefined || !outcome) return j.skip('resources/list returned no resources to read')
+  return judgeFeatureCall(RESOURCES_READ, version, `reading ${show(uri)}`, outcome, readResultProblems, counted('contents', 'content item'))
 }
 
-/** Placeholder values for a prompt's required arguments, so prompts/get can be asked at all. */
-export function promptArguments(prompt: Record<string, unknown>): Record<string, string> {
-  const args: Record<string, string> = {}
-  if (!Array.isArray(prompt.arguments)) return args
-  for (const arg of prompt.arguments) {
-    if (isObject(arg) && typeof arg.name === 'string' && arg.required === true) args[arg.name] = 'mcp-conformance'
+export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string, madeUp: string[] = []): CheckResult {
+  const j = judge(PROMPTS_GET, version)
+  if (listFailed) return j.notTestable('prompts/list failed')
+  if (name === undefined || !outcome) return j.skip('prompts/list returned no prompts to get')
+  const what = `getting ${show(name)}${madeUp.length ? ` with made-up ${madeUp.map((a) => show(a, 30)).join(', ')}` : ''}`
+  return judgeFeatureCall(PROMPTS_GET, version, what, outcome, promptResultProblems, counted('messages', 'message'), madeUp.length > 0)
+}
+
+export function judgeTemplates(outcome: RpcOutcome, version: string): CheckResult {
+  const j = judge(RESOURCE_TEMPLATES, version)
+  // Templates are optional within the resources capability.
+  if (outcome.kind === 'error' && outcome.error.code === -32601) return j.skip('the server does not serve resources/templates/list (-32601); templates are optional', { wire: outcome.wire })
+  return judgeFeatureCall(RESOURCE_TEMPLATES, version, 'resources/templates/list', outcome, templateProblems, counted('resourceTemplates', 'template'))
+}
+
+function templateProblems(result: unknown): string[] {
+  if (!isObject(result) || !Array.isArray(result.resourceTemplates)) return ['the result has no "resourceTemplates" array']
+  return result.resourceTemplates.flatMap((item, i) => {
+    if (!isObject(item)) return [`resourceTemplates[${i}] is not an object`]
+    return ['uriTemplate', 'name'].filter((key) => typeof item[key] !== 'string').map((key) => `resourceTemplates[${i}] has no string "${key}"`)
+  })
+}
+
+export function judgeSubscribe(uri: string | undefined, subscribed: RpcOutcome | undefined, unsubscribed: RpcOutcome | undefined, version: string): CheckResult {
+  const j = judge(RESOURCES_SUBSCRIBE, version)
+  if (uri === undefined || !subscribed) return j.skip('resources/list returned no resource to subscribe to')
+  const first = judgeFeatureCall(RESOURCES_SUBSCRIBE, version, `resources/subscribe ${show(uri)}`, subscribed, objectResult, () => 'a result')
+  if (first.status !== 'pass' || !unsubscribed) return first
+  const second = judgeFeatureCall(RESOURCES_SUBSCRIBE, version, `resources/unsubscribe ${show(uri)}`, unsubscribed, objectResult, () => 'a result')
+  if (second.status !== 'pass') return { ...second, wire: [...(first.wire ?? []), ...(second.wire ?? [])] }
+  return j.pass(`subscribed to and unsubscribed from ${show(uri)}`, { wire: [...subscribed.wire, ...unsubscribed.wire] })
+}
+
+const objectResult = (result: unknown) => (isObject(result) ? [] : ['the result is not an object'])
+
+/** What completion/complete was asked to complete, for messages. */
+export interface CompletionTarget {
+  ref: Record<string, unknown>
+  argument: string
+  /** Where the reference came from, e.g. `prompt "greet"`. */
+  label: string
+}
+
+export function judgeComplete(target: CompletionTarget | undefined, outcome: RpcOutcome | undefined, version: string, why = 'no prompt has arguments and no resource template has a variable'): CheckResult {
+  const j = judge(COMPLETE, version)
+  if (!j.applies) return j.notInRevision()
+  if (!target || !outcome) return j.skip(`nothing to complete: ${why}`)
+  const what = `completion/complete of argument ${show(target.argument, 40)} of ${target.label}`
+  return judgeFeatureCall(COMPLETE, version, what, outcome, completionProblems, (result) => `${count(completionValues(result).length, 'value')}`, true)
+}
+
+export function completionValues(result: unknown): string[] {
+  const completion = isObject(result) ? result.completion : undefined
+  const values = isObject(completion) ? completion.values : undefined
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : []
+}
+
+function completionProblems(result: unknown): string[] {
+  const completion = isObject(result) ? result.completion : undefined
+  if (!isObject(completion)) return ['the result has no "completion" object']
+  const problems: string[] = []
+  const values = completion.values
+  if (!Array.isArray(values)) problems.push('completion.values is not an array')
+  else {
+    if (values.some((v) => typeof v !== 'string')) problems.push('completion.values holds something other than strings')
+    if (values.length > 100) problems.push(`completion.values has ${values.length} items; the schema allows at most 100`)
   }
-  return args
-}
-
-export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
-  return judgeListedFetch(GET_PROMPT, name, outcome, listFailed, version)
+  if (completion.total !== undefined && typeof completion.total !== 'number') problems.push('completion.total is not a number')
+  if (completion.hasMore !== undefined && typeof completion.hasMore !== 'boolean') problems.push('completion.hasMore is not a boolean')
+  return problems
 }
 
 export function judgeSetLevel(outcome: RpcOutcome, version: string): CheckResult {
-  const id = 'logging/set-level'
-  const title = 'logging/setLevel is accepted'
-  const evidence = { spec: spec(version, 'logging#setting-log-level'), wire: outcome.wire }
-  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `logging/setLevel got ${describeOutcome(outcome)}`, evidence)
-  if (!isObject(outcome.result)) return verdict(id, title, 'fail', 'the result is not an object', evidence)
-  return verdict(id, title, 'pass', 'accepted level "info"', evidence)
+  return judgeFeatureCall(SET_LEVEL, version, 'logging/setLevel "info"', outcome, objectResult, () => 'an empty result (accepted)')
 }
 
 /** The area was not declared: one skip per check that would have run, so reports stay comparable. */
-export function notDeclared(capability: string, ids: Array<[string, string]>): CheckResult[] {
-  return ids.map(([id, title]) => verdict(id, title, 'skip', `the server does not declare the ${capability} capability`))
+export function notDeclared(capability: string, defs: CheckDef[], version: string): CheckResult[] {
+  return defs.map((def) => {
+    const j = judge(def, version)
+    return j.applies ? j.skip(`the server does not declare the ${capability} capability`) : j.notInRevision()
+  })
 }

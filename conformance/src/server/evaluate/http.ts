@@ -1,7 +1,20 @@
 /** Pure verdicts on the Streamable HTTP transport, from raw exchanges the probe recorded. */
 import type { CheckResult } from '../../model.ts'
-import { isObject, list, verdict } from '../check.ts'
-import { atLeast, spec } from '../spec.ts'
+import { isObject, judge, list } from '../check.ts'
+import {
+  BATCH,
+  GET_STREAM,
+  NOTIFICATION_ACCEPTED,
+  ORIGIN,
+  POST_RESPONSE_TYPE,
+  SESSION_DELETE,
+  SESSION_ID,
+  SESSION_REQUIRED,
+  SESSION_UNKNOWN,
+  VERSION_HEADER,
+  VERSION_HEADER_INVALID,
+} from '../registry/transports.ts'
+import { atLeast } from '../spec.ts'
 import type { HttpResponseInfo } from '../wire/http-post.ts'
 import type { PostRecord } from '../wire/http.ts'
 import type { NotifyOutcome } from '../wire/types.ts'
@@ -23,6 +36,7 @@ export interface HttpObservation {
   invalidVersionHeader?: Probe
   batch?: Probe
   foreignOrigin?: Probe
+  getStream?: Probe
   /** DELETE of the session, then a request that reuses it. */
   deleted?: { del: Probe; after?: Probe }
 }
@@ -41,137 +55,137 @@ export function probeWire(probe: Probe): unknown[] {
 const status = (p: Probe) => p.response.status
 const ok = (p: Probe) => (status(p) ?? 0) >= 200 && (status(p) ?? 0) < 300
 const described = (p: Probe) => (status(p) === undefined ? (p.response.timedOut ? 'no response (timed out)' : `no response (${p.response.networkError ?? 'unknown'})`) : `HTTP ${status(p)}`)
+/** Streamable HTTP arrived in 2025-03-26; a server that negotiates an older revision over it is judged by 2025-03-26. */
+const transportRevision = (v: string) => (atLeast(v, '2025-03-26') ? v : '2025-03-26')
 
 export function judgeHttp(obs: HttpObservation): CheckResult[] {
-  const v = obs.version
+  const v = transportRevision(obs.version)
   return [
-    judgePostResponses(obs),
-    judgeNotification(obs),
-    judgeSessionId(obs),
-    judgeSessionRequired(obs),
-    judgeUnknownSession(obs),
+    judgePostResponses(obs, v),
+    judgeNotification(obs, v),
+    judgeSessionId(obs, v),
+    judgeSessionRequired(obs, v),
+    judgeUnknownSession(obs, v),
     judgeVersionHeader(obs.versionHeader, v),
     judgeInvalidVersionHeader(obs.invalidVersionHeader, v),
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
-    judgeDelete(obs),
+    judgeGetStream(obs.getStream, v),
+    judgeDelete(obs, v),
   ]
 }
 
-function judgePostResponses(obs: HttpObservation): CheckResult {
-  const id = 'http/post-response-type'
-  const title = 'requests are answered as application/json or text/event-stream'
+function judgePostResponses(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(POST_RESPONSE_TYPE, v)
   const answered = obs.posts.filter((p) => p.kind === 'request' && p.status !== undefined && p.status < 300)
   const bad = answered.filter((p) => !/^(application\/json|text\/event-stream)\b/i.test(p.contentType ?? ''))
-  const evidence = { spec: spec(obs.version, 'transports#sending-messages-to-the-server'), details: { posts: obs.posts } }
-  if (answered.length === 0) return verdict(id, title, 'fail', 'Not testable: no request was answered with a 2xx status', evidence)
-  if (bad.length) return verdict(id, title, 'fail', `wrong Content-Type for ${list(bad.map((p) => `${p.method} (${p.contentType ?? 'none'})`))}`, evidence)
+  const details = { posts: obs.posts }
+  if (answered.length === 0) return j.notTestable('no request was answered with a 2xx status', { details })
+  if (bad.length) return j.breach(`wrong Content-Type for ${list(bad.map((p) => `${p.method} (${p.contentType ?? 'none'})`))}`, { details })
   const types = [...new Set(answered.map((p) => (p.contentType ?? '').split(';')[0]))]
-  return verdict(id, title, 'pass', `${answered.length} requests answered as ${types.join(' / ')}`, evidence)
+  return j.pass(`${answered.length} requests answered as ${types.join(' / ')}`, { details })
 }
 
-function judgeNotification(obs: HttpObservation): CheckResult {
-  const id = 'http/notification-accepted'
-  const title = 'an accepted notification gets 202 Accepted with no body'
+function judgeNotification(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(NOTIFICATION_ACCEPTED, v)
   const { http, wire } = obs.initialized
-  const evidence = { spec: spec(obs.version, 'transports#sending-messages-to-the-server'), wire }
-  if (http?.status === 202) return verdict(id, title, 'pass', 'notifications/initialized → 202', evidence)
-  return verdict(id, title, 'fail', `notifications/initialized got ${http?.status === undefined ? obs.initialized.reason ?? 'no response' : `HTTP ${http.status}`}`, evidence)
+  const body = wire.filter((w) => w.dir === 'server→client' && w.message !== null && w.message !== '')
+  if (http?.status === 202 && body.length === 0) return j.pass('notifications/initialized → 202 with an empty body', { wire })
+  if (http?.status === 202) return j.breach('notifications/initialized → 202, but with a body', { wire })
+  return j.breach(`notifications/initialized got ${http?.status === undefined ? (obs.initialized.reason ?? 'no response') : `HTTP ${http.status}`}, not 202 Accepted`, { wire })
 }
 
-function judgeSessionId(obs: HttpObservation): CheckResult {
-  const id = 'http/session-id'
-  const title = 'a session id, when issued, is visible ASCII and honoured'
-  const evidence = { spec: spec(obs.version, 'transports#session-management') }
-  if (obs.sessionId === null) return verdict(id, title, 'skip', 'the server issued no Mcp-Session-Id (sessions are optional)', evidence)
-  if (!/^[\x21-\x7e]+$/.test(obs.sessionId)) return verdict(id, title, 'fail', 'Mcp-Session-Id contains characters outside 0x21–0x7E', evidence)
+function judgeSessionId(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(SESSION_ID, v)
+  if (obs.sessionId === null) return j.skip('the server issued no Mcp-Session-Id (sessions are optional)')
+  if (!/^[\x21-\x7e]+$/.test(obs.sessionId)) return j.breach(`Mcp-Session-Id ${JSON.stringify(obs.sessionId).slice(0, 80)} contains characters outside 0x21–0x7E`)
   const served = obs.versionHeader && ok(obs.versionHeader)
-  if (!served) return verdict(id, title, 'fail', 'a request carrying the issued session id was not served', { ...evidence, ...(obs.versionHeader ? { wire: probeWire(obs.versionHeader) } : {}) })
-  return verdict(id, title, 'pass', `issued a ${obs.sessionId.length}-character session id and served requests that carry it`, evidence)
+  if (!served) return j.breach('a request carrying the issued session id was not served', obs.versionHeader ? { wire: probeWire(obs.versionHeader) } : {})
+  return j.pass(`issued a ${obs.sessionId.length}-character session id and served requests that carry it`)
 }
 
-function judgeSessionRequired(obs: HttpObservation): CheckResult {
-  const id = 'http/session-required'
-  const title = 'a request without the issued session id gets 400'
-  const ref = spec(obs.version, 'transports#session-management')
+function judgeSessionRequired(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(SESSION_REQUIRED, v)
   const probe = obs.noSession
-  if (obs.sessionId === null || !probe) return verdict(id, title, 'skip', 'the server issued no session id', { spec: ref })
-  const evidence = { spec: ref, wire: probeWire(probe) }
-  if (status(probe) === 400) return verdict(id, title, 'pass', 'HTTP 400 without Mcp-Session-Id', evidence)
-  if (ok(probe)) return verdict(id, title, 'skip', 'the server answers without a session id: it issues one but does not require it', evidence)
-  return verdict(id, title, 'warn', `${described(probe)} without Mcp-Session-Id; servers that require a session should answer 400`, evidence)
+  if (obs.sessionId === null || !probe) return j.skip('the server issued no session id')
+  const wire = probeWire(probe)
+  if (status(probe) === 400) return j.pass('HTTP 400 without Mcp-Session-Id', { wire })
+  if (ok(probe)) return j.skip('the server answers without a session id: it issues one but does not require it', { wire })
+  return j.breach(`${described(probe)} without Mcp-Session-Id; servers that require a session should answer 400`, { wire })
 }
 
-function judgeUnknownSession(obs: HttpObservation): CheckResult {
-  const id = 'http/session-unknown'
-  const title = 'a request with an unknown session id gets 404'
-  const ref = spec(obs.version, 'transports#session-management')
+function judgeUnknownSession(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(SESSION_UNKNOWN, v)
   const probe = obs.unknownSession
-  if (obs.sessionId === null || !probe) return verdict(id, title, 'skip', 'the server issued no session id', { spec: ref })
-  const evidence = { spec: ref, wire: probeWire(probe) }
-  if (status(probe) === 404) return verdict(id, title, 'pass', 'HTTP 404 for a session id the server never issued', evidence)
-  // 404 is the only status that tells a client to start a new session.
-  return verdict(id, title, 'warn', `${described(probe)} for a session id the server never issued; only 404 makes a client re-initialize`, evidence)
+  if (obs.sessionId === null || !probe) return j.skip('the server issued no session id')
+  const wire = probeWire(probe)
+  if (status(probe) === 404) return j.pass('HTTP 404 for a session id the server never issued', { wire })
+  return j.breach(`${described(probe)} for a session id the server never issued; only 404 makes a client start a new session`, { wire })
 }
 
 function judgeVersionHeader(probe: Probe | undefined, v: string): CheckResult {
-  const id = 'http/protocol-version-header'
-  const title = 'the negotiated MCP-Protocol-Version header is accepted'
-  if (!atLeast(v, '2025-06-18')) return verdict(id, title, 'skip', `the header arrived in 2025-06-18; negotiated ${v}`)
-  const evidence = { spec: spec(v, 'transports#protocol-version-header'), ...(probe ? { wire: probeWire(probe) } : {}) }
-  if (!probe) return verdict(id, title, 'fail', 'Not testable: the probe did not run', evidence)
-  if (ok(probe) && probe.response.messages.some((m) => isObject(m) && 'result' in m)) return verdict(id, title, 'pass', `ping with MCP-Protocol-Version: ${v} answered`, evidence)
-  return verdict(id, title, 'fail', `ping with MCP-Protocol-Version: ${v} got ${described(probe)}`, evidence)
+  const j = judge(VERSION_HEADER, v)
+  if (!j.applies) return j.notInRevision()
+  if (!probe) return j.notTestable('the probe did not run')
+  const wire = probeWire(probe)
+  if (ok(probe) && probe.response.messages.some((m) => isObject(m) && 'result' in m)) return j.pass(`ping with MCP-Protocol-Version: ${v} answered`, { wire })
+  return j.breach(`ping with MCP-Protocol-Version: ${v} got ${described(probe)}`, { wire })
 }
 
 function judgeInvalidVersionHeader(probe: Probe | undefined, v: string): CheckResult {
-  const id = 'http/protocol-version-invalid'
-  const title = 'an unsupported MCP-Protocol-Version header gets 400'
-  if (!atLeast(v, '2025-06-18')) return verdict(id, title, 'skip', `the header arrived in 2025-06-18; negotiated ${v}`)
-  const evidence = { spec: spec(v, 'transports#protocol-version-header'), ...(probe ? { wire: probeWire(probe) } : {}) }
-  if (!probe) return verdict(id, title, 'fail', 'Not testable: the probe did not run', evidence)
-  if (status(probe) === 400) return verdict(id, title, 'pass', 'HTTP 400', evidence)
-  if (ok(probe)) return verdict(id, title, 'fail', 'a request with MCP-Protocol-Version: 1999-01-01 was served', evidence)
-  return verdict(id, title, 'warn', `rejected with ${described(probe)}; the spec names 400`, evidence)
+  const j = judge(VERSION_HEADER_INVALID, v)
+  if (!j.applies) return j.notInRevision()
+  if (!probe) return j.notTestable('the probe did not run')
+  const wire = probeWire(probe)
+  if (status(probe) === 400) return j.pass('HTTP 400 for MCP-Protocol-Version: 1999-01-01', { wire })
+  if (ok(probe)) return j.breach('a request with MCP-Protocol-Version: 1999-01-01 was served', { wire })
+  return j.breach(`MCP-Protocol-Version: 1999-01-01 got ${described(probe)}, not 400 Bad Request`, { wire })
 }
 
 function judgeBatch(probe: Probe | undefined, v: string): CheckResult {
-  const id = 'http/batch-rejected'
-  const title = 'JSON-RPC batches are rejected'
-  if (!atLeast(v, '2025-06-18')) return verdict(id, title, 'skip', `batches are part of ${v}; 2025-06-18 removed them`)
-  const evidence = { spec: spec(v, 'transports#sending-messages-to-the-server'), ...(probe ? { wire: probeWire(probe) } : {}) }
-  if (!probe) return verdict(id, title, 'fail', 'Not testable: the probe did not run', evidence)
+  const j = judge(BATCH, v)
+  if (!j.applies) return j.notInRevision()
+  if (!probe) return j.notTestable('the probe did not run')
+  const wire = probeWire(probe)
   const messages = probe.response.messages.flatMap((m) => (Array.isArray(m) ? m : [m]))
-  const served = messages.some((m) => isObject(m) && 'result' in m)
-  if (!ok(probe) && status(probe) !== undefined) return verdict(id, title, 'pass', `${described(probe)} for a batch`, evidence)
-  if (!served && status(probe) !== undefined) return verdict(id, title, 'pass', 'answered the batch with JSON-RPC errors only', evidence)
-  if (status(probe) === undefined) return verdict(id, title, 'fail', `a batch got ${described(probe)}`, evidence)
-  // A POST body must be a single message from 2025-06-18; serving batches ignores the negotiated revision.
-  return verdict(id, title, 'warn', `processed a batch of two pings although ${v} has no batching`, evidence)
+  const served = ok(probe) && messages.filter((m) => isObject(m) && 'result' in m).length === 2
+  const how = status(probe) === undefined || !ok(probe) ? described(probe) : 'a 2xx answer without two ping results'
+  // From 2025-06-18 only the client is bound (a POST carries one message): either answer is information.
+  if (atLeast(v, '2025-06-18')) return j.info(served ? `the server still processes batches (${v} has none)` : `a batch got ${how} (${v} has no batches)`, { wire })
+  if (served) return j.pass('processed a batch of two pings and answered both', { wire })
+  return j.breach(`a batch of two pings got ${how}`, { wire })
 }
 
 function judgeOrigin(probe: Probe | undefined, v: string): CheckResult {
-  const id = 'http/origin-rejected'
-  const title = 'a request from a foreign Origin gets 403 (DNS-rebinding protection)'
-  const evidence = { spec: spec(v, 'transports#security-warning'), ...(probe ? { wire: probeWire(probe) } : {}) }
-  if (!probe) return verdict(id, title, 'fail', 'Not testable: the probe did not run', evidence)
-  if (status(probe) === 403) return verdict(id, title, 'pass', 'HTTP 403 for Origin: http://evil.example', evidence)
-  // The kit cannot know the server's allow-list (or whether auth stands in front), so this stays a warning.
-  if (ok(probe)) return verdict(id, title, 'warn', 'served a request from Origin: http://evil.example; servers must validate Origin and answer 403', evidence)
-  return verdict(id, title, 'warn', `rejected Origin: http://evil.example with ${described(probe)}; the spec names 403`, evidence)
+  const j = judge(ORIGIN, v)
+  if (!probe) return j.notTestable('the probe did not run')
+  const wire = probeWire(probe)
+  if (status(probe) === 403) return j.pass('HTTP 403 for Origin: http://evil.example', { wire })
+  if (ok(probe)) return j.breach('served a request from Origin: http://evil.example, which a DNS-rebinding page would send', { wire })
+  if (status(probe) === undefined) return j.breach(`a request from Origin: http://evil.example got ${described(probe)}`, { wire })
+  // Before 2025-11-25 the spec asks for validation but names no status: any refusal is one.
+  if (!atLeast(v, '2025-11-25')) return j.pass(`refused Origin: http://evil.example with ${described(probe)}`, { wire })
+  return j.breach(`refused Origin: http://evil.example with ${described(probe)}, not 403 Forbidden`, { wire })
 }
 
-function judgeDelete(obs: HttpObservation): CheckResult {
-  const id = 'http/session-delete'
-  const title = 'DELETE ends the session; reusing it gets 404'
-  const ref = spec(obs.version, 'transports#session-management')
-  if (obs.sessionId === null || !obs.deleted) return verdict(id, title, 'skip', 'the server issued no session id', { spec: ref })
+function judgeGetStream(probe: Probe | undefined, v: string): CheckResult {
+  const j = judge(GET_STREAM, v)
+  if (!probe) return j.notTestable('the probe did not run')
+  const wire = probeWire(probe)
+  if (status(probe) === 405) return j.pass('GET → 405: the server offers no stream at this endpoint', { wire })
+  const type = probe.response.contentType ?? ''
+  if (ok(probe) && /^text\/event-stream\b/i.test(type)) return j.pass(`GET → ${status(probe)} text/event-stream`, { wire })
+  return j.breach(`GET got ${described(probe)}${status(probe) !== undefined ? ` (${type || 'no Content-Type'})` : ''}, neither an event stream nor 405`, { wire })
+}
+
+function judgeDelete(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(SESSION_DELETE, v)
+  if (obs.sessionId === null || !obs.deleted) return j.skip('the server issued no session id')
   const { del, after } = obs.deleted
   const wire = [...probeWire(del), ...(after ? probeWire(after) : [])]
-  const evidence = { spec: ref, wire }
-  if (status(del) === 405) return verdict(id, title, 'skip', 'DELETE → 405: the server does not let clients end sessions (allowed)', evidence)
-  if (!ok(del)) return verdict(id, title, 'warn', `DELETE got ${described(del)}`, evidence)
-  if (!after) return verdict(id, title, 'fail', 'Not testable: no request followed the DELETE', evidence)
-  if (status(after) === 404) return verdict(id, title, 'pass', `DELETE → ${status(del)}, then HTTP 404 for the ended session`, evidence)
-  return verdict(id, title, 'fail', `after DELETE → ${status(del)}, a request with the ended session got ${described(after)}; it must get 404`, evidence)
+  if (status(del) === 405) return j.skip('DELETE → 405: the server does not let clients end sessions (allowed)', { wire })
+  if (!ok(del)) return j.breach(`DELETE got ${described(del)}; the session may still be open`, { wire }, 'refused')
+  if (!after) return j.notTestable('no request followed the DELETE', { wire })
+  if (status(after) === 404) return j.pass(`DELETE → ${status(del)}, then HTTP 404 for the ended session`, { wire })
+  return j.breach(`after DELETE → ${status(del)}, a request with the ended session got ${described(after)}; it must get 404`, { wire })
 }

@@ -1,7 +1,8 @@
 /** Pure verdicts on the initialize handshake, ping and cancellation. */
 import type { CheckResult } from '../../model.ts'
-import { isObject, list, notTestable, show, verdict } from '../check.ts'
-import { isKnownRevision, spec, UNSUPPORTED_REVISION } from '../spec.ts'
+import { isObject, judge, list, show } from '../check.ts'
+import { CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
+import { isKnownRevision, UNSUPPORTED_REVISION } from '../spec.ts'
 import { describeOutcome, type NotifyOutcome, type RpcOutcome } from '../wire/types.ts'
 
 export interface Session {
@@ -15,15 +16,16 @@ export interface Session {
 const REVISION_FORMAT = /^\d{4}-\d{2}-\d{2}$/
 const CAPABILITY_KEYS = ['tools', 'resources', 'prompts', 'logging', 'completions', 'tasks', 'experimental']
 
+/** A request that got no JSON-RPC response at all breaks the reply rule; anything else the check's own. */
+const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
+
 export function judgeInitialize(outcome: RpcOutcome, requested: string): { checks: CheckResult[]; session?: Session } {
-  const id = 'lifecycle/initialize'
-  const title = 'initialize returns a valid InitializeResult'
-  const ref = spec(requested, 'lifecycle#initialization')
+  const j = judge(INITIALIZE, requested)
   const wire = outcome.wire
   if (outcome.kind !== 'result') {
     // An unreachable URL is the caller's problem, not a verdict on the server.
-    const status = outcome.kind === 'closed' && outcome.unreachable ? 'error' : 'fail'
-    return { checks: [verdict(id, title, status, `initialize got ${describeOutcome(outcome)}`, { spec: ref, wire })] }
+    if (outcome.kind === 'closed' && outcome.unreachable) return { checks: [j.error(`initialize got ${describeOutcome(outcome)}`, { wire })] }
+    return { checks: [j.breach(`initialize got ${describeOutcome(outcome)}`, { wire }, unanswered(outcome) ? 'reply' : undefined)] }
   }
   const result = outcome.result
   const problems: string[] = []
@@ -33,9 +35,7 @@ export function judgeInitialize(outcome: RpcOutcome, requested: string): { check
     if (!isObject(result.capabilities)) problems.push('"capabilities" is not an object')
     if (!isObject(result.serverInfo)) problems.push('"serverInfo" is not an object')
   }
-  if (problems.length > 0 || !isObject(result)) {
-    return { checks: [verdict(id, title, 'fail', `InitializeResult is malformed: ${problems.join('; ')}`, { spec: ref, wire })] }
-  }
+  if (problems.length > 0 || !isObject(result)) return { checks: [j.breach(`InitializeResult is malformed: ${problems.join('; ')}`, { wire })] }
   const negotiated = result.protocolVersion as string
   const version = isKnownRevision(negotiated) ? negotiated : requested
   const session: Session = {
@@ -45,7 +45,7 @@ export function judgeInitialize(outcome: RpcOutcome, requested: string): { check
     serverInfo: result.serverInfo as Record<string, unknown>,
   }
   const checks = [
-    verdict(id, title, 'pass', 'protocolVersion, capabilities and serverInfo are present and well-typed', { spec: ref, wire }),
+    j.pass('protocolVersion, capabilities and serverInfo are present and well-typed', { wire }),
     judgeNegotiated(negotiated, requested, wire),
     judgeServerInfo(session.serverInfo, version),
     judgeCapabilities(session.capabilities, version),
@@ -54,93 +54,63 @@ export function judgeInitialize(outcome: RpcOutcome, requested: string): { check
 }
 
 function judgeNegotiated(negotiated: string, requested: string, wire: unknown[]): CheckResult {
-  const id = 'lifecycle/protocol-version'
-  const title = 'the negotiated protocol version is one the server can speak'
-  const evidence = { spec: spec(requested, 'lifecycle#version-negotiation'), details: { requested, negotiated }, wire }
-  if (!REVISION_FORMAT.test(negotiated)) return verdict(id, title, 'fail', `protocolVersion ${show(negotiated)} is not a protocol revision`, evidence)
-  if (negotiated === requested) return verdict(id, title, 'pass', `the server agreed to the requested revision ${requested}`, evidence)
-  if (isKnownRevision(negotiated)) {
-    return verdict(id, title, 'pass', `the server does not speak ${requested} and counter-offered ${negotiated}; checks follow ${negotiated}`, evidence)
-  }
-  return verdict(id, title, 'error', `the server answered ${show(negotiated)}, a revision this kit cannot judge; checks follow ${requested}`, evidence)
+  const j = judge(PROTOCOL_VERSION, requested)
+  const observed = { details: { requested, negotiated }, wire }
+  if (!REVISION_FORMAT.test(negotiated)) return j.breach(`protocolVersion ${show(negotiated)} is not a protocol revision`, observed)
+  if (negotiated === requested) return j.pass(`the server agreed to the requested revision ${requested}`, observed)
+  if (isKnownRevision(negotiated)) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; checks follow ${negotiated}`, observed)
+  return j.error(`the server answered ${show(negotiated)}, a revision this kit cannot judge; checks follow ${requested}`, observed)
 }
 
 function judgeServerInfo(info: Record<string, unknown>, version: string): CheckResult {
+  const j = judge(SERVER_INFO, version)
   const problems = ['name', 'version'].filter((key) => typeof info[key] !== 'string' || info[key] === '')
-  return verdict(
-    'lifecycle/server-info',
-    'serverInfo names the implementation and its version',
-    problems.length ? 'fail' : 'pass',
-    problems.length ? `serverInfo lacks a non-empty string ${problems.map((p) => `"${p}"`).join(' and ')}` : `${show(info.name)} ${show(info.version)}`,
-    { spec: spec(version, 'lifecycle#initialization'), details: info },
-  )
+  if (problems.length) return j.breach(`serverInfo lacks a non-empty string ${problems.map((p) => `"${p}"`).join(' and ')}`, { details: info })
+  return j.pass(`${show(info.name)} ${show(info.version)}`, { details: info })
 }
 
 function judgeCapabilities(capabilities: Record<string, unknown>, version: string): CheckResult {
+  const j = judge(CAPABILITIES, version)
   const declared = CAPABILITY_KEYS.filter((key) => key in capabilities)
   const malformed = declared.filter((key) => !isObject(capabilities[key]))
-  const evidence = { spec: spec(version, 'lifecycle#capability-negotiation'), details: capabilities }
-  const title = 'declared capabilities are objects'
-  if (malformed.length) return verdict('lifecycle/capabilities', title, 'fail', `capabilities ${list(malformed)} must be objects`, evidence)
-  const summary = declared.length ? `declares ${list(declared, 10)}` : 'declares no capabilities'
-  return verdict('lifecycle/capabilities', title, 'pass', summary, evidence)
+  if (malformed.length) return j.breach(`capabilities ${list(malformed)} must be objects`, { details: capabilities })
+  return j.pass(declared.length ? `declares ${list(declared, 10)}` : 'declares no capabilities', { details: capabilities })
 }
 
 /** Asking for a revision nobody supports must yield a counter-offer, not an echo. */
 export function judgeUnsupportedVersion(outcome: RpcOutcome | undefined, why: string | undefined, version: string): CheckResult {
-  const id = 'lifecycle/unsupported-version'
-  const title = `initialize with unsupported revision ${UNSUPPORTED_REVISION} gets a counter-offer`
-  const ref = spec(version, 'lifecycle#version-negotiation')
-  if (!outcome) return notTestable(id, title, why ?? 'no second connection could be opened', { spec: ref })
+  const j = judge(UNSUPPORTED_VERSION, version)
+  if (!outcome) return j.notTestable(why ?? 'no second connection could be opened')
   const wire = outcome.wire
-  if (outcome.kind === 'error') {
-    // The spec's own error-handling example answers an unknown version with an error, but the
-    // normative text asks for a counter-offer, so an error is tolerated with a warning.
-    return verdict(id, title, 'warn', `the server refused with ${describeOutcome(outcome)} instead of offering a revision it supports`, { spec: ref, wire })
-  }
-  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `initialize got ${describeOutcome(outcome)}`, { spec: ref, wire })
+  if (outcome.kind === 'error') return j.softened(`the server refused with ${describeOutcome(outcome)} instead of offering a revision it supports`, { wire })
+  if (outcome.kind !== 'result') return j.breach(`initialize got ${describeOutcome(outcome)}`, { wire }, unanswered(outcome) ? 'reply' : undefined)
   const offered = isObject(outcome.result) ? outcome.result.protocolVersion : undefined
-  if (offered === UNSUPPORTED_REVISION) {
-    return verdict(id, title, 'fail', `the server echoed ${UNSUPPORTED_REVISION} although it cannot support it`, { spec: ref, wire })
-  }
-  if (typeof offered !== 'string' || !REVISION_FORMAT.test(offered)) {
-    return verdict(id, title, 'fail', `the server offered ${show(offered)}, which is not a protocol revision`, { spec: ref, wire })
-  }
-  return verdict(id, title, 'pass', `the server counter-offered ${offered}`, { spec: ref, wire })
+  if (offered === UNSUPPORTED_REVISION) return j.breach(`the server echoed ${UNSUPPORTED_REVISION} although it cannot support it`, { wire })
+  if (typeof offered !== 'string' || !REVISION_FORMAT.test(offered)) return j.breach(`the server offered ${show(offered)}, which is not a protocol revision`, { wire })
+  return j.pass(`the server counter-offered ${offered}`, { wire })
 }
 
 export function judgePing(outcome: RpcOutcome, version: string): CheckResult {
-  const id = 'lifecycle/ping'
-  const title = 'ping is answered with an empty result'
-  const evidence = { spec: spec(version, 'ping'), wire: outcome.wire }
-  if (outcome.kind !== 'result') return verdict(id, title, 'fail', `ping got ${describeOutcome(outcome)}`, evidence)
-  if (!isObject(outcome.result)) return verdict(id, title, 'fail', 'the ping result is not an object', evidence)
+  const j = judge(PING, version)
+  const wire = outcome.wire
+  if (unanswered(outcome)) return j.breach(`ping got ${describeOutcome(outcome)}`, { wire }, 'reply')
+  if (outcome.kind !== 'result') return j.breach(`ping was answered with ${describeOutcome(outcome)}, not an empty result`, { wire })
+  if (!isObject(outcome.result)) return j.breach(`the ping result is ${show(outcome.result)}, not an empty object`, { wire })
   const extra = Object.keys(outcome.result).filter((key) => key !== '_meta')
-  if (extra.length) return verdict(id, title, 'warn', `the ping result should be empty but carries ${list(extra)}`, evidence)
-  return verdict(id, title, 'pass', 'answered with {}', evidence)
+  if (extra.length) return j.breach(`the ping result must be empty but carries ${list(extra.map((k) => show(k, 40)))}`, { wire })
+  return j.pass('answered with {}', { wire })
 }
 
 /**
- * A cancellation for a request id the server never saw must be ignored: no response to the
- * notification, and the server keeps answering.
+ * A cancellation for a request id the server never saw must be ignored, and the server keeps
+ * answering. A response to the notification itself is the envelope's to judge
+ * (jsonrpc/no-response-to-notifications), so it is not double-counted here.
  */
-export function judgeCancelUnknown(sent: NotifyOutcome, ping: RpcOutcome, straysAfter: unknown[], version: string): CheckResult {
-  const id = 'lifecycle/cancel-unknown-request'
-  const title = 'notifications/cancelled for an unknown request is tolerated'
+export function judgeCancelUnknown(sent: NotifyOutcome, ping: RpcOutcome, version: string): CheckResult {
+  const j = judge(CANCEL_UNKNOWN, version)
   const wire = [...sent.wire, ...ping.wire]
-  const evidence = { spec: spec(version, 'cancellation'), wire }
-  if (!sent.ok) {
-    // Refusing it with an HTTP error is a response of sorts; the spec only says it SHOULD be ignored.
-    const refused = sent.http?.status !== undefined
-    return verdict(id, title, refused ? 'warn' : 'fail', `the notification was not accepted: ${sent.reason ?? 'unknown reason'}`, evidence)
-  }
-  if (straysAfter.length > 0) {
-    return verdict(id, title, 'fail', 'the server answered the notification (receivers must not respond to notifications)', {
-      ...evidence,
-      spec: spec(version, 'messages#notifications'),
-      wire: [...wire, ...straysAfter.map((message) => ({ dir: 'server→client', message }))],
-    })
-  }
-  if (ping.kind !== 'result') return verdict(id, title, 'fail', `the server stopped answering: a ping afterwards got ${describeOutcome(ping)}`, evidence)
-  return verdict(id, title, 'pass', 'ignored, and a ping afterwards was answered', evidence)
+  if (!sent.ok) return j.breach(`the notification was refused: ${sent.reason ?? 'unknown reason'}`, { wire })
+  if (ping.kind === 'error') return j.breach(`a ping right after it was answered with ${describeOutcome(ping)}`, { wire })
+  if (ping.kind !== 'result') return j.breach(`the server stopped answering: a ping right after it got ${describeOutcome(ping)}`, { wire })
+  return j.pass('ignored, and a ping right after it was answered', { wire })
 }

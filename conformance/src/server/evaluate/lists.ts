@@ -3,8 +3,10 @@
  * envelope shape, item shape, and a cursor chain that ends.
  */
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, list, notTestable, show, verdict } from '../check.ts'
-import { spec, type SpecTopic } from '../spec.ts'
+import { count, isObject, judge, list, show } from '../check.ts'
+import { PROMPTS_LIST, PROMPTS_PAGINATION, RESOURCES_LIST, RESOURCES_PAGINATION } from '../registry/features.ts'
+import type { CheckDef } from '../registry/types.ts'
+import { TOOLS_LIST, TOOLS_PAGINATION } from '../registry/tools.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
 export type ListKind = 'tools' | 'resources' | 'prompts'
@@ -21,32 +23,28 @@ export interface ListObservation {
   problem?: string
 }
 
-const TOPIC: Record<ListKind, SpecTopic> = {
-  tools: 'tools#listing-tools',
-  resources: 'resources#listing-resources',
-  prompts: 'prompts#listing-prompts',
+const DEFS: Record<ListKind, { list: CheckDef; pagination: CheckDef }> = {
+  tools: { list: TOOLS_LIST, pagination: TOOLS_PAGINATION },
+  resources: { list: RESOURCES_LIST, pagination: RESOURCES_PAGINATION },
+  prompts: { list: PROMPTS_LIST, pagination: PROMPTS_PAGINATION },
 }
 
 /** Required string fields of each list item (per the schema's Tool, Resource, Prompt). */
 const REQUIRED: Record<ListKind, string[]> = { tools: ['name'], resources: ['uri', 'name'], prompts: ['name'] }
 
-/** The ids and titles judgeList produces for `kind`, for skips when the area is not declared. */
-export function listChecks(kind: ListKind): Array<{ id: string; title: string }> {
-  return [
-    { id: `${kind}/list`, title: `${kind}/list returns a well-formed list` },
-    { id: `${kind}/pagination`, title: paginationTitle(kind) },
-  ]
+/** The definitions judgeList reports, for skips when the area is not declared. */
+export function listChecks(kind: ListKind): CheckDef[] {
+  return [DEFS[kind].list, DEFS[kind].pagination]
 }
 
 export function judgeList(obs: ListObservation, version: string): CheckResult[] {
-  const id = `${obs.kind}/list`
-  const title = `${obs.kind}/list returns a well-formed list`
-  const ref = spec(version, TOPIC[obs.kind])
+  const j = judge(DEFS[obs.kind].list, version)
   const wire = obs.pages.flatMap((page) => page.wire)
   const last = obs.pages[obs.pages.length - 1]
   if (obs.stop === 'failed' && last) {
-    const failed = verdict(id, title, 'fail', `page ${obs.pages.length} got ${describeOutcome(last)}`, { spec: ref, wire })
-    return [failed, notTestable(`${obs.kind}/pagination`, paginationTitle(obs.kind), `${obs.kind}/list failed`, { spec: spec(version, 'pagination') })]
+    const noAnswer = last.kind === 'timeout' || last.kind === 'closed'
+    const failed = j.breach(`page ${obs.pages.length} got ${describeOutcome(last)}`, { wire }, noAnswer ? 'reply' : undefined)
+    return [failed, judge(DEFS[obs.kind].pagination, version).notTestable(`${obs.kind}/list failed`)]
   }
   const problems: string[] = []
   if (obs.stop === 'bad-page') problems.push(`page ${obs.pages.length}: ${obs.problem ?? 'malformed'}`)
@@ -58,30 +56,21 @@ export function judgeList(obs: ListObservation, version: string): CheckResult[] 
     }
   })
   const summary = `${count(obs.items.length, obs.kind.slice(0, -1))} on ${count(obs.pages.length, 'page')}`
-  const listed = problems.length
-    ? verdict(id, title, 'fail', `${summary}; ${list(problems, 3)}`, { spec: ref, wire, details: { problems } })
-    : verdict(id, title, 'pass', summary, { spec: ref, wire })
+  const listed = problems.length ? j.breach(`${summary}; ${list(problems, 3)}`, { wire, details: { problems } }) : j.pass(summary, { wire })
   return [listed, judgePagination(obs, version, wire)]
 }
 
-function paginationTitle(kind: ListKind): string {
-  return `${kind}/list pagination ends`
-}
-
 function judgePagination(obs: ListObservation, version: string, wire: unknown[]): CheckResult {
-  const id = `${obs.kind}/pagination`
-  const title = paginationTitle(obs.kind)
-  const evidence = { spec: spec(version, 'pagination'), details: { pages: obs.pages.length, cursors: obs.cursors } }
+  const j = judge(DEFS[obs.kind].pagination, version)
+  const details = { pages: obs.pages.length, cursors: obs.cursors }
   if (obs.stop === 'repeated-cursor') {
     const repeated = obs.cursors[obs.cursors.length - 1]
-    return verdict(id, title, 'fail', `nextCursor ${show(repeated)} came back a second time: following the cursors never ends`, { ...evidence, wire: wire.slice(-4) })
+    return j.breach(`nextCursor ${show(repeated)} came back a second time: following the cursors never ends`, { details, wire: wire.slice(-4) })
   }
-  if (obs.stop === 'page-cap') {
-    return verdict(id, title, 'fail', `still returning a nextCursor after ${obs.pageCap} pages (the harness's cap)`, { ...evidence, wire: wire.slice(-4) })
-  }
-  if (obs.stop === 'bad-page') return notTestable(id, title, `page ${obs.pages.length} is malformed`, evidence)
-  if (obs.pages.length === 1) return verdict(id, title, 'skip', 'the server returned everything on one page; pagination was not exercised', evidence)
-  return verdict(id, title, 'pass', `followed ${count(obs.pages.length - 1, 'cursor')} to the last page`, evidence)
+  if (obs.stop === 'page-cap') return j.breach(`still returning a nextCursor after ${obs.pageCap} pages (the harness's cap)`, { details, wire: wire.slice(-4) })
+  if (obs.stop === 'bad-page') return j.notTestable(`page ${obs.pages.length} is malformed`, { details })
+  if (obs.pages.length === 1) return j.skip('the server returned everything on one page; pagination was not exercised', { details })
+  return j.pass(`followed ${count(obs.pages.length - 1, 'cursor')} to the last page`, { details })
 }
 
 /** The list items that can be judged further (objects with a string name), for later checks. */

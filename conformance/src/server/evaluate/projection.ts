@@ -5,8 +5,8 @@
  */
 import { MAX_PUBLIC_NAME_LENGTH, publicToolName } from '@mcp-bridge/plugin'
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, list, show, verdict } from '../check.ts'
-import { BRIDGE_NAMING, spec } from '../spec.ts'
+import { count, isObject, judge, list, show } from '../check.ts'
+import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'
 
 type Tool = Record<string, unknown>
 
@@ -52,10 +52,9 @@ function leftOutBecause(tool: Tool): string | undefined {
   return undefined
 }
 
-export function judgeProjection(serverName: string, tools: Tool[]): CheckResult {
-  const id = 'tools/bridge-projection'
-  const title = 'every tool gets a distinct public name in a client like ours'
-  if (tools.length === 0) return verdict(id, title, 'skip', 'tools/list returned no tools; nothing to project')
+export function judgeProjection(serverName: string, tools: Tool[], version: string): CheckResult {
+  const j = judge(PROJECTION, version)
+  if (tools.length === 0) return j.skip('tools/list returned no tools; nothing to project')
   const rows = projectTools(serverName, tools)
   const byPublic = new Map<string, string[]>()
   for (const row of rows) byPublic.set(row.public, [...(byPublic.get(row.public) ?? []), row.raw])
@@ -63,18 +62,17 @@ export function judgeProjection(serverName: string, tools: Tool[]): CheckResult 
   const renamed = rows.filter((r) => r.change !== 'verbatim')
   const leftOut = rows.filter((r) => !r.bridged)
   const details = { serverName, rows, collisions }
-  const evidence = { spec: BRIDGE_NAMING, details }
   const summary = `${count(rows.length, 'tool')} as server "${serverName}": ${rows.length - renamed.length} verbatim, ${renamed.length} rewritten with a hash suffix, ${leftOut.length} left out`
   if (collisions.length) {
     const text = collisions.map((c) => `${c.raw.map((r) => show(r, 30)).join(' and ')} → ${c.public}`)
     // The plugin refuses such a list outright rather than guess which tool a name means.
-    return verdict(id, title, 'fail', `${summary}; colliding: ${list(text, 3)} (a client like ours refuses the whole list)`, evidence)
+    return j.breach(`${summary}; colliding: ${list(text, 3)} (a client like ours refuses the whole list)`, { details })
   }
   const notes = [
     renamed.length ? `rewritten: ${list(renamed.map((r) => `${show(r.raw, 30)} → ${r.public}`), 3)}` : '',
     leftOut.length ? `left out: ${list(leftOut.map((r) => `${show(r.raw, 30)} (${r.reason ?? ''})`), 3)}` : '',
   ].filter(Boolean)
-  return verdict(id, title, 'pass', [summary, ...notes].join('; '), evidence)
+  return j.pass([summary, ...notes].join('; '), { details })
 }
 
 /** What one tool definition costs: the part a client sends to the model on every request. */
@@ -83,22 +81,19 @@ export function definitionChars(tool: Tool): number {
 }
 
 export function judgeSchemaSize(tools: Tool[], version: string): CheckResult {
-  const id = 'tools/schema-size'
-  const title = `tool definitions stay within ${TOOL_CHARS_WARN} characters each and ${TOTAL_CHARS_WARN} in total`
-  if (tools.length === 0) return verdict(id, title, 'skip', 'tools/list returned no tools; nothing to measure')
+  const j = judge(SCHEMA_SIZE, version)
+  if (tools.length === 0) return j.skip('tools/list returned no tools; nothing to measure')
   const sizes = tools.map((tool) => ({ tool: tool.name as string, chars: definitionChars(tool) })).sort((a, b) => b.chars - a.chars)
   const total = sizes.reduce((sum, s) => sum + s.chars, 0)
   const tokens = (chars: number) => Math.ceil(chars / 4)
   const rows = sizes.slice(0, 20).map((s) => ({ ...s, approxTokens: tokens(s.chars) }))
   const details = { totalChars: total, approxTotalTokens: tokens(total), largest: rows, thresholds: { perTool: TOOL_CHARS_WARN, total: TOTAL_CHARS_WARN } }
-  // Advisory, not a spec rule: every definition is resent with every model request.
-  const evidence = { spec: spec(version, 'tools#tool'), details }
   const big = sizes.filter((s) => s.chars > TOOL_CHARS_WARN)
   const summary = `${count(tools.length, 'definition')}, ${total} characters (~${tokens(total)} tokens) per request`
   if (big.length || total > TOTAL_CHARS_WARN) {
     const parts = [big.length ? `over ${TOOL_CHARS_WARN}: ${list(big.map((s) => `${show(s.tool, 30)} ${s.chars}`), 3)}` : '', total > TOTAL_CHARS_WARN ? `total over ${TOTAL_CHARS_WARN}` : '']
-    return verdict(id, title, 'warn', `${summary}; ${parts.filter(Boolean).join('; ')}`, evidence)
+    return j.breach(`${summary}; ${parts.filter(Boolean).join('; ')}`, { details })
   }
   const largest = sizes[0]
-  return verdict(id, title, 'pass', `${summary}; largest ${show(largest?.tool, 30)} ${largest?.chars ?? 0}`, evidence)
+  return j.pass(`${summary}; largest ${show(largest?.tool, 30)} ${largest?.chars ?? 0}`, { details })
 }

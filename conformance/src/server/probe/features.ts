@@ -1,44 +1,139 @@
-/** Resources, prompts and logging: each probed only when the server declares it. */
+/**
+ * Resources, prompts, completion and logging. A declared capability is exercised (lists, a read,
+ * templates, subscriptions, a prompt, a completion, a log level); an undeclared one is asked for
+ * once, to catch a feature that is served without being declared.
+ */
 import type { CheckResult } from '../../model.ts'
-import { isObject } from '../check.ts'
-import { judgeGetPrompt, judgeRead, judgeSetLevel, notDeclared, promptArguments } from '../evaluate/features.ts'
+import { isObject, judge } from '../check.ts'
+import { completionValues, judgeComplete, judgeGetPrompt, judgeRead, judgeSetLevel, judgeSubscribe, judgeTemplates, notDeclared } from '../evaluate/features.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
 import { judgeList, listChecks, namedItems } from '../evaluate/lists.ts'
-import type { Wire } from '../wire/types.ts'
+import { judgeUndeclared } from '../evaluate/undeclared.ts'
+import {
+  COMPLETE,
+  COMPLETIONS_UNDECLARED,
+  PROMPTS_GET,
+  PROMPTS_UNDECLARED,
+  RESOURCE_TEMPLATES,
+  RESOURCES_READ,
+  RESOURCES_SUBSCRIBE,
+  RESOURCES_UNDECLARED,
+  SET_LEVEL,
+} from '../registry/features.ts'
+import { atLeast } from '../spec.ts'
+import type { RpcOutcome, Wire } from '../wire/types.ts'
+import { completionTarget, promptArguments, promptsToTry } from './arguments.ts'
 import { drainList } from './lists.ts'
 
-const READ = { id: 'resources/read', title: 'resources/read of a listed resource returns its contents' }
-const GET = { id: 'prompts/get', title: 'prompts/get of a listed prompt returns messages' }
-const SET_LEVEL = { id: 'logging/set-level', title: 'logging/setLevel is accepted' }
+/** How many listed prompts the kit tries when a server rejects the values it had to make up. */
+const PROMPT_ATTEMPTS = 3
 
-const pairs = (checks: Array<{ id: string; title: string }>): Array<[string, string]> => checks.map((c) => [c.id, c.title])
+const arrayAt = (field: string) => (result: Record<string, unknown>) => (Array.isArray(result[field]) ? (result[field] as unknown[]) : undefined)
 
-export async function probeResources(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {
-  if (!isObject(session.capabilities.resources)) return notDeclared('resources', pairs([...listChecks('resources'), READ]))
+export async function probeFeatures(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {
+  const resources = await probeResources(wire, session, timeoutMs)
+  const prompts = await listPrompts(wire, session, timeoutMs)
+  const completion = await probeCompletion(wire, session, prompts.items, resources.templates, timeoutMs)
+  const get = await getPrompt(wire, session, prompts, completion.complete, timeoutMs)
+  return [...resources.checks, ...prompts.checks, get, ...completion.checks, ...(await probeLogging(wire, session, timeoutMs))]
+}
+
+async function probeResources(wire: Wire, session: Session, timeoutMs: number): Promise<{ checks: CheckResult[]; templates: unknown[] }> {
+  const v = session.version
+  const declared = session.capabilities.resources
+  const later = [RESOURCES_READ, RESOURCE_TEMPLATES, RESOURCES_SUBSCRIBE]
+  if (!isObject(declared)) {
+    const outcome = await wire.request('resources/list', {}, timeoutMs)
+    const undeclared = judgeUndeclared(RESOURCES_UNDECLARED, v, 'resources/list', 'resources', outcome, arrayAt('resources'))
+    return { checks: [undeclared, ...notDeclared('resources', [...listChecks('resources'), ...later], v)], templates: [] }
+  }
+  const checks = [judge(RESOURCES_UNDECLARED, v).skip('the server declares the resources capability')]
   const obs = await drainList(wire, 'resources', timeoutMs)
-  const checks = judgeList(obs, session.version)
+  checks.push(...judgeList(obs, v))
   const failed = obs.stop === 'failed' || obs.stop === 'bad-page'
   const first = obs.items.find((item): item is Record<string, unknown> => isObject(item) && typeof item.uri === 'string')
   const uri = failed ? undefined : (first?.uri as string | undefined)
-  const outcome = uri === undefined ? undefined : await wire.request('resources/read', { uri }, timeoutMs)
-  checks.push(judgeRead(uri, outcome, failed, session.version))
-  return checks
+  checks.push(judgeRead(uri, uri === undefined ? undefined : await wire.request('resources/read', { uri }, timeoutMs), failed, v))
+  const templatesOutcome = await wire.request('resources/templates/list', {}, timeoutMs)
+  checks.push(judgeTemplates(templatesOutcome, v))
+  const templates = templatesOutcome.kind === 'result' && isObject(templatesOutcome.result) && Array.isArray(templatesOutcome.result.resourceTemplates) ? templatesOutcome.result.resourceTemplates : []
+  if (declared.subscribe !== true) checks.push(judge(RESOURCES_SUBSCRIBE, v).skip('resources.subscribe is not declared'))
+  else {
+    const subscribed = uri === undefined ? undefined : await wire.request('resources/subscribe', { uri }, timeoutMs)
+    const unsubscribed = subscribed?.kind === 'result' && uri !== undefined ? await wire.request('resources/unsubscribe', { uri }, timeoutMs) : undefined
+    checks.push(judgeSubscribe(uri, subscribed, unsubscribed, v))
+  }
+  return { checks, templates }
 }
 
-export async function probePrompts(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {
-  if (!isObject(session.capabilities.prompts)) return notDeclared('prompts', pairs([...listChecks('prompts'), GET]))
+interface PromptList {
+  checks: CheckResult[]
+  items: Record<string, unknown>[]
+  declared: boolean
+  failed: boolean
+}
+
+async function listPrompts(wire: Wire, session: Session, timeoutMs: number): Promise<PromptList> {
+  const v = session.version
+  if (!isObject(session.capabilities.prompts)) {
+    const outcome = await wire.request('prompts/list', {}, timeoutMs)
+    const undeclared = judgeUndeclared(PROMPTS_UNDECLARED, v, 'prompts/list', 'prompts', outcome, arrayAt('prompts'))
+    return { checks: [undeclared, ...notDeclared('prompts', listChecks('prompts'), v)], items: [], declared: false, failed: false }
+  }
   const obs = await drainList(wire, 'prompts', timeoutMs)
-  const checks = judgeList(obs, session.version)
   const failed = obs.stop === 'failed' || obs.stop === 'bad-page'
-  const first = failed ? undefined : namedItems(obs)[0]
-  const name = first?.name as string | undefined
-  const outcome = first && name !== undefined ? await wire.request('prompts/get', { name, arguments: promptArguments(first) }, timeoutMs) : undefined
-  checks.push(judgeGetPrompt(name, outcome, failed, session.version))
-  return checks
+  return { checks: [judge(PROMPTS_UNDECLARED, v).skip('the server declares the prompts capability'), ...judgeList(obs, v)], items: failed ? [] : namedItems(obs), declared: true, failed }
 }
 
-export async function probeLogging(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {
-  if (!isObject(session.capabilities.logging)) return notDeclared('logging', pairs([SET_LEVEL]))
-  const outcome = await wire.request('logging/setLevel', { level: 'info' }, timeoutMs)
-  return [judgeSetLevel(outcome, session.version)]
+type Complete = (ref: Record<string, unknown>, argument: string, context: Record<string, string>) => Promise<string | undefined>
+
+async function probeCompletion(wire: Wire, session: Session, prompts: Record<string, unknown>[], templates: unknown[], timeoutMs: number): Promise<{ checks: CheckResult[]; complete?: Complete }> {
+  const v = session.version
+  const target = completionTarget(prompts, templates)
+  const params = (ref: Record<string, unknown>, argument: string, context: Record<string, string> = {}) => ({
+    ref,
+    argument: { name: argument, value: '' },
+    // context.arguments arrived in 2025-06-18.
+    ...(atLeast(v, '2025-06-18') && Object.keys(context).length ? { context: { arguments: context } } : {}),
+  })
+  if (!isObject(session.capabilities.completions)) {
+    const j = judge(COMPLETIONS_UNDECLARED, v)
+    let undeclared: CheckResult
+    if (!j.applies) undeclared = j.notInRevision()
+    else if (!target) undeclared = j.skip('no prompt argument or template variable to ask completion/complete about')
+    else {
+      const outcome = await wire.request('completion/complete', params(target.ref, target.argument), timeoutMs)
+      undeclared = judgeUndeclared(COMPLETIONS_UNDECLARED, v, `completion/complete of ${target.label}`, 'completions', outcome, (result) => completionValues(result))
+    }
+    return { checks: [undeclared, ...notDeclared('completions', [COMPLETE], v)] }
+  }
+  const skipUndeclared = judge(COMPLETIONS_UNDECLARED, v).skip('the server declares the completions capability')
+  const outcome = target ? await wire.request('completion/complete', params(target.ref, target.argument), timeoutMs) : undefined
+  const complete: Complete = async (ref, argument, context) => {
+    const answer: RpcOutcome = await wire.request('completion/complete', params(ref, argument, context), timeoutMs)
+    return answer.kind === 'result' ? completionValues(answer.result)[0] : undefined
+  }
+  return { checks: [skipUndeclared, judgeComplete(target, outcome, v)], complete }
+}
+
+/** prompts/get of a listed prompt: the simplest first; made-up values rightly refused move on to the next. */
+async function getPrompt(wire: Wire, session: Session, prompts: PromptList, complete: Complete | undefined, timeoutMs: number): Promise<CheckResult> {
+  const v = session.version
+  if (!prompts.declared) return judge(PROMPTS_GET, v).skip('the server does not declare the prompts capability')
+  let last: { name: string; outcome: RpcOutcome; madeUp: string[] } | undefined
+  for (const prompt of promptsToTry(prompts.items).slice(0, PROMPT_ATTEMPTS)) {
+    const name = prompt.name as string
+    const ask = complete ? (argument: string, context: Record<string, string>) => complete({ type: 'ref/prompt', name }, argument, context) : undefined
+    const { args, madeUp } = await promptArguments(prompt, ask)
+    const outcome = await wire.request('prompts/get', { name, ...(Object.keys(args).length ? { arguments: args } : {}) }, timeoutMs)
+    last = { name, outcome, madeUp }
+    const rejectedMadeUp = outcome.kind === 'error' && outcome.error.code === -32602 && madeUp.length > 0
+    if (!rejectedMadeUp) break
+  }
+  return judgeGetPrompt(last?.name, last?.outcome, prompts.failed, v, last?.madeUp)
+}
+
+async function probeLogging(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {
+  if (!isObject(session.capabilities.logging)) return notDeclared('logging', [SET_LEVEL], session.version)
+  return [judgeSetLevel(await wire.request('logging/setLevel', { level: 'info' }, timeoutMs), session.version)]
 }

@@ -11,9 +11,12 @@ import type { NotifyOutcome } from '../wire/types.ts'
 const FOREIGN_ORIGIN = 'http://evil.example'
 const BOGUS_SESSION = 'mcp-conformance-unknown-session'
 
-async function send(wire: HttpWire, overrides: Record<string, string | null>, body: unknown, timeoutMs: number): Promise<Probe> {
+async function send(wire: HttpWire, overrides: Record<string, string | null>, body: unknown, timeoutMs: number, responses = 1): Promise<Probe> {
   const headers = wire.headers(overrides)
-  const response = await exchange(wire.target.url, { headers, body: JSON.stringify(body), timeoutMs, until: () => true })
+  let seen = 0
+  // A streamed answer is read until it holds as many messages as were asked for.
+  const until = () => ++seen >= responses
+  const response = await exchange(wire.target.url, { headers, body: JSON.stringify(body), timeoutMs, until })
   return { request: { method: 'POST', headers: visible(headers), body }, response }
 }
 
@@ -23,14 +26,22 @@ function visible(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([key]) => keep.includes(key)))
 }
 
+/** GET for the server's own stream: only its headers matter, so the stream is closed once they arrive. */
+async function openGet(wire: HttpWire, timeoutMs: number): Promise<Probe> {
+  const headers = wire.headers({ accept: 'text/event-stream', 'content-type': null })
+  const response = await exchange(wire.target.url, { method: 'GET', headers, timeoutMs, streamHeadersOnly: true })
+  return { request: { method: 'GET', headers: visible(headers) }, response }
+}
+
 export async function probeHttp(wire: HttpWire, version: string, initialized: NotifyOutcome, timeoutMs: number): Promise<CheckResult[]> {
   let probes = 0
   const ping = () => ({ jsonrpc: '2.0', id: `mcp-conformance-probe-${++probes}`, method: 'ping' })
   const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized }
   obs.versionHeader = await send(wire, {}, ping(), timeoutMs)
   obs.invalidVersionHeader = await send(wire, { 'mcp-protocol-version': '1999-01-01' }, ping(), timeoutMs)
-  obs.batch = await send(wire, {}, [ping(), ping()], timeoutMs)
+  obs.batch = await send(wire, {}, [ping(), ping()], timeoutMs, 2)
   obs.foreignOrigin = await send(wire, { origin: FOREIGN_ORIGIN }, ping(), timeoutMs)
+  obs.getStream = await openGet(wire, timeoutMs)
   if (wire.sessionId !== null) {
     obs.noSession = await send(wire, { 'mcp-session-id': null }, ping(), timeoutMs)
     obs.unknownSession = await send(wire, { 'mcp-session-id': BOGUS_SESSION }, ping(), timeoutMs)

@@ -1,19 +1,15 @@
 /** The tools area: list, judge every definition, and make only the calls that are safe or allowed. */
 import type { CheckResult } from '../../model.ts'
-import { isObject, notTestable, verdict } from '../check.ts'
-import {
-  INVALID_ARGUMENTS,
-  invalidArgumentsFor,
-  judgeInvalidArguments,
-  judgeUnknownTool,
-  judgeUserCall,
-  UNKNOWN_TOOL,
-  unknownToolName,
-} from '../evaluate/calls.ts'
+import { isObject, judge } from '../check.ts'
+import { invalidArgumentsFor, judgeInvalidArguments, judgeUnknownTool, judgeUserCall, unknownToolName } from '../evaluate/calls.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
 import { judgeList, listChecks, namedItems } from '../evaluate/lists.ts'
 import { defaultServerName, judgeProjection, judgeSchemaSize } from '../evaluate/projection.ts'
-import { judgeTools } from '../evaluate/tools.ts'
+import { DEFINITION_CHECKS, judgeTools } from '../evaluate/tools.ts'
+import { judgeUndeclared } from '../evaluate/undeclared.ts'
+import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'
+import type { CheckDef } from '../registry/types.ts'
+import { INVALID_ARGUMENTS, TOOLS_UNDECLARED, UNKNOWN_TOOL } from '../registry/tools.ts'
 import type { Wire } from '../wire/types.ts'
 import { drainList } from './lists.ts'
 
@@ -28,31 +24,33 @@ export interface ToolProbeOptions {
   serverName?: string
 }
 
-/** The definition checks computed over nothing, to reuse their ids and titles. */
-function definitionChecks(session: Session): CheckResult[] {
-  return [...judgeTools([], session.version, session.capabilities), judgeProjection('server', []), judgeSchemaSize([], session.version)]
+const DEPENDENT: CheckDef[] = [...DEFINITION_CHECKS, PROJECTION, SCHEMA_SIZE]
+
+/** Without the tools capability: ask tools/list once (it must not list tools), and skip the rest. */
+export async function toolsNotDeclared(wire: Wire, session: Session, options: ToolProbeOptions): Promise<CheckResult[]> {
+  const v = session.version
+  const outcome = await wire.request('tools/list', {}, options.requestTimeoutMs)
+  const undeclared = judgeUndeclared(TOOLS_UNDECLARED, v, 'tools/list', 'tools', outcome, (result) => (Array.isArray(result.tools) ? result.tools : undefined))
+  const reason = 'the server does not declare the tools capability'
+  const checks = [undeclared, ...[...listChecks('tools'), ...DEPENDENT, UNKNOWN_TOOL, INVALID_ARGUMENTS].map((def) => skipOrNot(def, v, reason))]
+  // A call the user asked for cannot be made: a missing prerequisite, not "not applicable".
+  for (const call of options.calls) checks.push(...judgeUserCall(call.name, undefined, undefined, v, session.capabilities))
+  return checks
 }
 
-export function toolsNotDeclared(session: Session, options: ToolProbeOptions): CheckResult[] {
-  const reason = 'the server does not declare the tools capability'
-  const all = [...listChecks('tools'), ...definitionChecks(session), UNKNOWN_TOOL, INVALID_ARGUMENTS]
-  const checks = all.map((c) => verdict(c.id, c.title, 'skip', reason))
-  // A call the user asked for cannot be made: a missing prerequisite, not "not applicable".
-  for (const call of options.calls) checks.push(...judgeUserCall(call.name, undefined, undefined, session.version, session.capabilities))
-  return checks
+function skipOrNot(def: CheckDef, version: string, reason: string): CheckResult {
+  const j = judge(def, version)
+  return j.applies ? j.skip(reason) : j.notInRevision()
 }
 
 export async function probeTools(wire: Wire, session: Session, options: ToolProbeOptions): Promise<CheckResult[]> {
   const v = session.version
   const serverName = options.serverName ?? defaultServerName(session.serverInfo.name)
   const obs = await drainList(wire, 'tools', options.requestTimeoutMs)
-  const checks = judgeList(obs, v)
+  const checks = [judge(TOOLS_UNDECLARED, v).skip('the server declares the tools capability'), ...judgeList(obs, v)]
   const tools = namedItems(obs)
-  if (obs.stop === 'failed' || obs.stop === 'bad-page') {
-    checks.push(...definitionChecks(session).map((c) => notTestable(c.id, c.title, 'tools/list failed')))
-  } else {
-    checks.push(...judgeTools(tools, v, session.capabilities), judgeProjection(serverName, tools), judgeSchemaSize(tools, v))
-  }
+  if (obs.stop === 'failed' || obs.stop === 'bad-page') checks.push(...DEPENDENT.map((def) => judge(def, v).notTestable('tools/list failed')))
+  else checks.push(...judgeTools(tools, v, session.capabilities), judgeProjection(serverName, tools, v), judgeSchemaSize(tools, v))
 
   const missing = unknownToolName(tools.map((t) => t.name as string))
   const unknown = await wire.request('tools/call', { name: missing, arguments: {} }, options.requestTimeoutMs)
@@ -68,8 +66,8 @@ export async function probeTools(wire: Wire, session: Session, options: ToolProb
 }
 
 async function probeInvalidArguments(wire: Wire, tools: Record<string, unknown>[], version: string, options: ToolProbeOptions): Promise<CheckResult> {
-  const { id, title } = INVALID_ARGUMENTS
-  if (options.calls.length === 0) return verdict(id, title, 'skip', 'no tool was named with --call; the kit calls real tools only when allowed')
+  const j = judge(INVALID_ARGUMENTS, version)
+  if (options.calls.length === 0) return j.skip('no tool was named with --call; the kit calls real tools only when allowed')
   for (const call of options.calls) {
     const tool = tools.find((t) => t.name === call.name)
     if (!tool || (isObject(tool.execution) && tool.execution.taskSupport === 'required')) continue
@@ -78,5 +76,5 @@ async function probeInvalidArguments(wire: Wire, tools: Record<string, unknown>[
     const outcome = await wire.request('tools/call', { name: call.name, arguments: invalid.args }, options.requestTimeoutMs)
     return judgeInvalidArguments(call.name, invalid.why, outcome, version)
   }
-  return verdict(id, title, 'skip', 'no tool named with --call has an inputSchema constraint the kit can violate')
+  return j.skip('no tool named with --call has an inputSchema constraint the kit can violate')
 }

@@ -28,6 +28,10 @@ export interface ExchangeOptions {
   until?: (message: unknown) => boolean
   /** Called for every message as it arrives (server requests need an answer mid-stream). */
   onMessage?: (message: unknown) => void
+  /** Called with the HTTP status once the response headers arrived, before any message. */
+  onStatus?: (status: number) => void
+  /** Stop once the headers of an event stream arrived (a GET stream may stay open and silent). */
+  streamHeadersOnly?: boolean
 }
 
 const MAX_TEXT = 64 * 1024
@@ -49,10 +53,12 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
       redirect: 'manual',
     })
     info.status = response.status
+    options.onStatus?.(response.status)
     info.contentType = response.headers.get('content-type')
     info.sessionId = response.headers.get('mcp-session-id')
     const type = (info.contentType ?? '').toLowerCase()
-    if (type.startsWith('text/event-stream') && response.body) await readSse(response.body, info, options)
+    if (type.startsWith('text/event-stream') && options.streamHeadersOnly) await response.body?.cancel().catch(() => {})
+    else if (type.startsWith('text/event-stream') && response.body) await readSse(response.body, info, options)
     else await readDocument(response, info, options)
   } catch (error) {
     if (timedOut) info.timedOut = true

@@ -3,7 +3,8 @@
  * managed by hand so the HTTP checks can see (and vary) exactly what is sent.
  */
 import { exchange, normaliseHeaders, type HttpResponseInfo } from './http-post.ts'
-import { classify, methodNotFound } from './jsonrpc.ts'
+import { classify } from './jsonrpc.ts'
+import { Ledger } from './ledger.ts'
 import type { HttpMeta, NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 
 export interface HttpTarget {
@@ -23,6 +24,8 @@ export class HttpWire implements Wire {
   readonly transport = 'http' as const
   readonly strays: unknown[] = []
   readonly posts: PostRecord[] = []
+  /** Every message both ways, judged by the JSON-RPC envelope rules; it also answers server requests. */
+  readonly ledger = new Ledger()
   sessionId: string | null = null
   /** Sent as MCP-Protocol-Version once negotiated (set by the runner after initialize). */
   protocolVersion: string | null = null
@@ -54,14 +57,17 @@ export class HttpWire implements Wire {
     const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }
     const wire: WireEntry[] = [{ dir: 'client→server', message, http: { method: 'POST' } }]
     const pendingAnswers: Promise<unknown>[] = []
+    this.ledger.sent(message)
+    let status: number | undefined
     const info = await exchange(this.target.url, {
       headers: this.headers(),
       body: JSON.stringify(message),
       timeoutMs,
       until: (value) => isResponseTo(value, id),
+      onStatus: (code) => (status = code),
       onMessage: (value) => {
-        const incoming = classify(value)
-        if (incoming.kind === 'request') pendingAnswers.push(this.answer(methodNotFound(incoming.id, incoming.method)))
+        const answer = this.ledger.received(value, { refusal: (status ?? 0) >= 400 })
+        if (answer) pendingAnswers.push(this.answer(answer))
       },
     })
     await Promise.all(pendingAnswers)
@@ -73,10 +79,14 @@ export class HttpWire implements Wire {
   async notify(method: string, params?: Record<string, unknown>): Promise<NotifyOutcome> {
     const message = { jsonrpc: '2.0', method, ...(params ? { params } : {}) }
     const wire: WireEntry[] = [{ dir: 'client→server', message, http: { method: 'POST' } }]
+    this.ledger.sent(message)
     const info = await exchange(this.target.url, { headers: this.headers(), body: JSON.stringify(message), timeoutMs: this.defaultTimeoutMs })
     this.posts.push({ kind: 'notification', method, status: info.status, contentType: info.contentType })
     const http = meta('POST', info)
+    const refusal = (info.status ?? 0) >= 400
     for (const value of info.messages) {
+      // A body in the answer to a notification is a reply to it, unless the transport refused the POST.
+      this.ledger.received(value, refusal ? { refusal } : { toNotification: message })
       wire.push({ dir: 'server→client', message: value, http })
       if (classify(value).kind === 'stray' || classify(value).kind === 'response') this.strays.push(value)
     }

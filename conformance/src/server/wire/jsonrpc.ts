@@ -26,8 +26,3 @@ export function classify(value: unknown): Incoming {
   }
   return { kind: 'invalid', reason: 'neither a request, a notification nor a response' }
 }
-
-/** The JSON-RPC answer the harness gives to server→client requests: it declares no client features. */
-export function methodNotFound(id: string | number, method: string): Record<string, unknown> {
-  return { jsonrpc: '2.0', id, error: { code: -32601, message: `mcp-conformance does not implement ${method}` } }
-}

@@ -4,7 +4,8 @@
  * harness reads the child's stdout itself and keeps every line it could not accept.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { classify, methodNotFound } from './jsonrpc.ts'
+import { classify } from './jsonrpc.ts'
+import { Ledger } from './ledger.ts'
 import { groupGone, groupsSupported, signalGroup, track, untrack } from './process-group.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 import { redactSecrets } from '@mcp-bridge/plugin'
@@ -43,6 +44,8 @@ interface Pending {
 export class StdioWire implements Wire {
   readonly transport = 'stdio' as const
   readonly strays: unknown[] = []
+  /** Every message both ways, judged by the JSON-RPC envelope rules; it also answers server requests. */
+  readonly ledger = new Ledger()
   /** Lines on stdout that were not MCP messages (the first few, truncated). */
   readonly noise: NoiseLine[] = []
   noiseCount = 0
@@ -205,8 +208,9 @@ export class StdioWire implements Wire {
     return done
   }
 
-  private write(message: unknown): void {
+  private write(message: Record<string, unknown>): void {
     if (this.exit || !this.child.stdin?.writable) return
+    this.ledger.sent(message)
     this.child.stdin.write(`${JSON.stringify(message)}\n`)
   }
 
@@ -251,6 +255,7 @@ export class StdioWire implements Wire {
       return
     }
     const incoming = classify(value)
+    const answer = this.ledger.received(value)
     switch (incoming.kind) {
       case 'invalid':
         this.addNoise(text, `not a JSON-RPC message: ${incoming.reason}`)
@@ -264,7 +269,7 @@ export class StdioWire implements Wire {
         return
       case 'request':
         this.appendToPending(value)
-        this.write(methodNotFound(incoming.id, incoming.method))
+        if (answer) this.write(answer)
         return
       case 'response': {
         const entry = typeof incoming.id === 'number' ? this.pending.get(incoming.id) : undefined

@@ -1,0 +1,121 @@
+/**
+ * Pure verdicts on everything the connections' ledgers saw: the JSON-RPC envelope of every server
+ * message, the requests the server sent to the kit, and the notifications it sent.
+ */
+import type { CheckResult } from '../../model.ts'
+import { count, isObject, judge, list, show } from '../check.ts'
+import { EARLY_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from '../registry/lifecycle.ts'
+import { ERROR_RESPONSES, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
+import type { CheckDef } from '../registry/types.ts'
+import type { EnvelopeRule, Finding, Ledger, ServerNotification, ServerRequest } from '../wire/ledger.ts'
+
+const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
+  ['error-responses', ERROR_RESPONSES],
+  ['result-or-error', RESULT_OR_ERROR],
+  ['response-ids', RESPONSE_IDS],
+  ['no-response-to-notifications', NO_NOTIFICATION_RESPONSE],
+  ['request-ids', REQUEST_IDS],
+]
+
+/** Which sentence of the error-responses check a finding breaks. */
+const caseOf = (finding: Finding) => (finding.rule === 'error-responses' && /error message|not an object/.test(finding.message) ? 'message' : undefined)
+
+export function judgeEnvelope(ledgers: Ledger[], version: string): CheckResult[] {
+  const findings = ledgers.flatMap((l) => l.findings)
+  const responses = ledgers.reduce((n, l) => n + l.counts.responses, 0)
+  const errors = ledgers.reduce((n, l) => n + l.counts.errorResponses, 0)
+  const notificationsSent = ledgers.reduce((n, l) => n + l.counts.notificationsSent, 0)
+  const requests = ledgers.reduce((n, l) => n + l.serverRequests.length, 0)
+  // What each rule needs to have seen before a pass means something.
+  const seen: Record<EnvelopeRule, [number, string]> = {
+    'error-responses': [errors, `${count(errors, 'error response')} with integer codes and string messages`],
+    'result-or-error': [responses, `${count(responses, 'response')}, each with exactly one of result and error`],
+    'response-ids': [responses, `${count(responses, 'response')}, each answering a request the kit sent, once`],
+    'no-response-to-notifications': [notificationsSent, `no response to any of the ${count(notificationsSent, 'notification')} the kit sent`],
+    'request-ids': [requests, `${count(requests, 'server request')} with distinct string or integer ids`],
+  }
+  const nothing: Record<EnvelopeRule, string> = {
+    'error-responses': 'the server sent no error response; nothing to judge',
+    'result-or-error': 'the server sent no response; nothing to judge',
+    'response-ids': 'the server sent no response; nothing to judge',
+    'no-response-to-notifications': 'the kit sent no notification; nothing to judge',
+    'request-ids': 'the server sent no request; nothing to judge',
+  }
+  return ENVELOPE.map(([rule, def]) => {
+    const j = judge(def, version)
+    const mine = findings.filter((f) => f.rule === rule)
+    if (mine.length) {
+      const first = mine[0]!
+      return j.breach(`${first.message}${mine.length > 1 ? ` (and ${count(mine.length - 1, 'more')})` : ''}`, { wire: mine.slice(0, 4).flatMap((f) => f.wire), details: { findings: mine.slice(0, 20).map((f) => f.message) } }, caseOf(first))
+    }
+    const [n, summary] = seen[rule]
+    return n > 0 ? j.pass(summary) : j.skip(nothing[rule])
+  })
+}
+
+/** The requests the server sent: only ping needs no client capability, and the kit declared none. */
+export function judgeServerRequests(ledgers: Ledger[], version: string): CheckResult[] {
+  const requests = ledgers.flatMap((l) => l.serverRequests)
+  return [judgeUndeclaredRequests(requests, version), judgeEarlyRequests(requests, version)]
+}
+
+const wireOf = (request: ServerRequest) => [
+  { dir: 'server→client', message: request.message },
+  { dir: 'client→server', message: request.answer },
+]
+
+function judgeUndeclaredRequests(requests: ServerRequest[], version: string): CheckResult {
+  const j = judge(SERVER_REQUESTS, version)
+  const undeclared = requests.filter((r) => r.undeclared)
+  if (undeclared.length) {
+    const text = undeclared.map((r) => `${r.method} (needs ${r.undeclared})`)
+    return j.breach(`the server sent ${list(text, 3)} although the kit declared no client capabilities; answered with -32601`, { wire: undeclared.slice(0, 3).flatMap(wireOf) })
+  }
+  const pings = requests.filter((r) => r.method === 'ping').length
+  const other = requests.length - pings
+  if (requests.length === 0) return j.pass('the server sent no requests to the client')
+  return j.pass(`${count(pings, 'ping')} answered with {}${other ? `, ${count(other, 'request')} for methods outside any capability answered with -32601` : ''}`, { wire: requests.slice(0, 2).flatMap(wireOf) })
+}
+
+function judgeEarlyRequests(requests: ServerRequest[], version: string): CheckResult {
+  const j = judge(EARLY_REQUESTS, version)
+  const early = requests.filter((r) => r.early && r.method !== 'ping' && !r.method.startsWith('logging/'))
+  if (early.length) return j.breach(`${list([...new Set(early.map((r) => show(r.method, 40)))], 3)} arrived before notifications/initialized`, { wire: early.slice(0, 3).flatMap(wireOf) })
+  return j.pass(requests.some((r) => r.early) ? 'only pings arrived before notifications/initialized' : 'no request arrived before notifications/initialized')
+}
+
+/** What each server notification needs to have been negotiated (undefined: nothing). */
+function neededFor(notification: ServerNotification, capabilities: Record<string, unknown>): { need: string; ruleCase?: string } | undefined {
+  const capability = (name: string) => (isObject(capabilities[name]) ? (capabilities[name] as Record<string, unknown>) : undefined)
+  switch (notification.method) {
+    case 'notifications/message':
+      return capability('logging') ? undefined : { need: 'the logging capability', ruleCase: 'logging' }
+    case 'notifications/progress':
+      // The kit never sends a progressToken, so no progress notification can reference one.
+      return { need: 'a progressToken from the client (the kit sent none)', ruleCase: 'progress' }
+    case 'notifications/tools/list_changed':
+    case 'notifications/prompts/list_changed':
+    case 'notifications/resources/list_changed': {
+      const area = notification.method.split('/')[1]!
+      return capability(area)?.listChanged === true ? undefined : { need: `${area}.listChanged` }
+    }
+    case 'notifications/resources/updated':
+      return capability('resources')?.subscribe === true ? undefined : { need: 'resources.subscribe' }
+    default:
+      return undefined
+  }
+}
+
+export function judgeServerNotifications(ledgers: Ledger[], capabilities: Record<string, unknown>, version: string): CheckResult {
+  const j = judge(SERVER_NOTIFICATIONS, version)
+  const notifications = ledgers.flatMap((l) => l.notifications)
+  const bad = notifications.map((n) => ({ n, needed: neededFor(n, capabilities) })).filter((x) => x.needed)
+  if (bad.length) {
+    const first = bad[0]!
+    const text = bad.map((x) => `${x.n.method} without ${x.needed!.need}`)
+    return j.breach(`the server sent ${list([...new Set(text)], 3)}`, { wire: bad.slice(0, 3).map((x) => ({ dir: 'server→client', message: x.n.message })) }, first.needed!.ruleCase)
+  }
+  if (notifications.length === 0) return j.pass('the server sent no notifications')
+  const methods = [...new Set(notifications.map((n) => n.method))]
+  return j.pass(`${count(notifications.length, 'notification')} (${list(methods.map((m) => show(m, 50)), 4)}), each within what was negotiated`)
+}

@@ -1,0 +1,131 @@
+/** Resources, prompts, completion and logging: declared → exercised, undeclared → not served. */
+import { REPLY, rule, type CheckDef, type Rule } from './rules.ts'
+
+/** The capability was declared, so its method is there to be used; its failure is the server's. */
+const declared = (feature: string): Rule =>
+  rule('2024-11-05', 'lifecycle#capability-negotiation', 'DECLARED', `Client and server capabilities establish which optional protocol features will be available during the session. (${feature})`)
+
+const page = (kind: string): Rule =>
+  rule('2024-11-05', 'pagination', 'SCHEMA', `PaginatedResult.nextCursor: An opaque token representing the pagination position after the last returned result. If present, there may be more results available. (${kind}/list)`)
+
+export const RESOURCES_UNDECLARED: CheckDef = {
+  id: 'resources/undeclared',
+  title: 'resources are not served without the resources capability',
+  scope: 'server',
+  how: 'only when resources is not declared: resources/list, which must not list resources',
+  rules: [rule('2024-11-05', 'resources#capabilities', 'MUST', 'Servers that support resources MUST declare the resources capability')],
+}
+
+export const RESOURCES_LIST: CheckDef = {
+  id: 'resources/list',
+  title: 'resources/list returns a well-formed list',
+  scope: 'server',
+  how: 'every page: a "resources" array whose items have a string uri and name',
+  rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListResourcesResult { resources: Resource[] }; Resource { uri: string; name: string; … }'), REPLY],
+}
+
+export const RESOURCES_PAGINATION: CheckDef = {
+  id: 'resources/pagination',
+  title: 'resources/list pagination ends',
+  scope: 'server',
+  how: 'follows nextCursor: no cursor may repeat, at most 100 pages',
+  rules: [page('resources')],
+}
+
+export const RESOURCES_READ: CheckDef = {
+  id: 'resources/read',
+  title: 'resources/read of a listed resource returns its contents',
+  scope: 'server',
+  how: 'resources/read of the first listed resource: contents with a uri and text or blob each',
+  rules: [declared('resources'), rule('2024-11-05', 'schema', 'SCHEMA', 'ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }', 'shape'), REPLY],
+}
+
+export const RESOURCE_TEMPLATES: CheckDef = {
+  id: 'resources/templates-list',
+  title: 'resources/templates/list returns well-formed templates',
+  scope: 'server',
+  how: 'resources/templates/list when resources is declared: a "resourceTemplates" array of items with a string uriTemplate and name; -32601 is allowed, templates are optional',
+  rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListResourceTemplatesResult { resourceTemplates: ResourceTemplate[] }; ResourceTemplate { uriTemplate: string; name: string; … }'), REPLY],
+}
+
+export const RESOURCES_SUBSCRIBE: CheckDef = {
+  id: 'resources/subscribe',
+  title: 'resources/subscribe and unsubscribe are served when subscribe is declared',
+  scope: 'server',
+  how: 'only with resources.subscribe: true: resources/subscribe, then resources/unsubscribe, of the first listed resource',
+  rules: [
+    rule(
+      '2024-11-05',
+      'resources#capabilities',
+      'DECLARED',
+      'subscribe: whether the client can subscribe to be notified of changes to individual resources.',
+    ),
+    REPLY,
+  ],
+}
+
+export const PROMPTS_UNDECLARED: CheckDef = {
+  id: 'prompts/undeclared',
+  title: 'prompts are not served without the prompts capability',
+  scope: 'server',
+  how: 'only when prompts is not declared: prompts/list, which must not list prompts',
+  rules: [rule('2024-11-05', 'prompts#capabilities', 'MUST', 'Servers that support prompts MUST declare the prompts capability during initialization')],
+}
+
+export const PROMPTS_LIST: CheckDef = {
+  id: 'prompts/list',
+  title: 'prompts/list returns a well-formed list',
+  scope: 'server',
+  how: 'every page: a "prompts" array whose items have a string name',
+  rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListPromptsResult { prompts: Prompt[] }; Prompt { name: string; arguments?: PromptArgument[] }'), REPLY],
+}
+
+export const PROMPTS_PAGINATION: CheckDef = {
+  id: 'prompts/pagination',
+  title: 'prompts/list pagination ends',
+  scope: 'server',
+  how: 'follows nextCursor: no cursor may repeat, at most 100 pages',
+  rules: [page('prompts')],
+}
+
+export const PROMPTS_GET: CheckDef = {
+  id: 'prompts/get',
+  title: 'prompts/get of a listed prompt returns messages',
+  scope: 'server',
+  how: 'prompts/get of a listed prompt, preferring one without required arguments; required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for and not a failure',
+  rules: [
+    declared('prompts'),
+    rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
+    rule('2024-11-05', 'prompts#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
+    REPLY,
+  ],
+}
+
+export const COMPLETIONS_UNDECLARED: CheckDef = {
+  id: 'completion/undeclared',
+  title: 'completion/complete is not served without the completions capability',
+  scope: 'server',
+  how: 'only when completions is not declared, and there is a prompt argument or a template to complete: completion/complete, which must not return values',
+  rules: [rule('2025-03-26', 'completion#capabilities', 'MUST', 'Servers that support completions MUST declare the completions capability')],
+}
+
+export const COMPLETE: CheckDef = {
+  id: 'completion/complete',
+  title: 'completion/complete returns completion values',
+  scope: 'server',
+  how: 'only with completions declared: completion/complete for the first prompt argument (else the first resource template variable) with an empty value; values is an array of at most 100 strings',
+  rules: [
+    rule('2025-03-26', 'lifecycle#capability-negotiation', 'DECLARED', 'Client and server capabilities establish which optional protocol features will be available during the session. (completions)'),
+    rule('2025-03-26', 'schema', 'SCHEMA', 'CompleteResult { completion: { values: string[] (Must not exceed 100 items.); total?: number; hasMore?: boolean } }', 'shape'),
+    rule('2025-03-26', 'completion#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
+    REPLY,
+  ],
+}
+
+export const SET_LEVEL: CheckDef = {
+  id: 'logging/set-level',
+  title: 'logging/setLevel is accepted',
+  scope: 'server',
+  how: 'logging/setLevel "info" when logging is declared',
+  rules: [declared('logging'), REPLY],
+}

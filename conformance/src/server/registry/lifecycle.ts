@@ -1,0 +1,98 @@
+/** The lifecycle checks: initialize, negotiation, ping, cancellation, and what the server may use. */
+import { REPLY, rule, type CheckDef } from './rules.ts'
+
+const OPERATION = 'Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated'
+
+export const INITIALIZE: CheckDef = {
+  id: 'lifecycle/initialize',
+  title: 'initialize returns a valid InitializeResult',
+  scope: 'server',
+  how: 'initialize with the newest revision the kit knows and no client capabilities; the result needs protocolVersion, capabilities and serverInfo',
+  rules: [rule('2024-11-05', 'lifecycle#initialization', 'MUST', 'The server MUST respond with its own capabilities and information'), REPLY],
+}
+
+export const PROTOCOL_VERSION: CheckDef = {
+  id: 'lifecycle/protocol-version',
+  title: 'the negotiated protocol version is one the server can speak',
+  scope: 'server',
+  how: 'the protocolVersion of the InitializeResult: the requested revision, or a counter-offer',
+  rules: [
+    rule(
+      '2024-11-05',
+      'lifecycle#version-negotiation',
+      'MUST',
+      'If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.',
+    ),
+  ],
+}
+
+export const SERVER_INFO: CheckDef = {
+  id: 'lifecycle/server-info',
+  title: 'serverInfo names the implementation and its version',
+  scope: 'server',
+  how: 'serverInfo.name and serverInfo.version are non-empty strings',
+  rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'InitializeResult { serverInfo: Implementation }; Implementation { name: string; version: string }')],
+}
+
+export const CAPABILITIES: CheckDef = {
+  id: 'lifecycle/capabilities',
+  title: 'declared capabilities are objects',
+  scope: 'server',
+  how: 'every capability the server declares (tools, resources, prompts, logging, completions, tasks, experimental) is an object',
+  rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ServerCapabilities { logging?: object; prompts?: { listChanged?: boolean }; resources?: { subscribe?: boolean; listChanged?: boolean }; tools?: { listChanged?: boolean }; … }')],
+}
+
+export const PING: CheckDef = {
+  id: 'lifecycle/ping',
+  title: 'ping is answered with an empty result',
+  scope: 'server',
+  how: 'ping after notifications/initialized; the result may carry only _meta',
+  rules: [rule('2024-11-05', 'ping', 'MUST', 'The receiver MUST respond promptly with an empty response'), REPLY],
+}
+
+export const CANCEL_UNKNOWN: CheckDef = {
+  id: 'lifecycle/cancel-unknown-request',
+  title: 'notifications/cancelled for an unknown request is ignored',
+  scope: 'server',
+  how: 'notifications/cancelled naming a request id the kit never sent, then a ping; an answer to the notification itself is judged by jsonrpc/no-response-to-notifications',
+  rules: [rule('2024-11-05', 'cancellation', 'SHOULD', 'Invalid cancellation notifications SHOULD be ignored: Unknown request IDs; Already completed requests')],
+}
+
+export const UNSUPPORTED_VERSION: CheckDef = {
+  id: 'lifecycle/unsupported-version',
+  title: 'initialize with an unsupported revision gets a counter-offer',
+  scope: 'server',
+  how: 'a second connection whose initialize asks for revision 1999-01-01',
+  rules: [rule('2024-11-05', 'lifecycle#version-negotiation', 'MUST', 'Otherwise, the server MUST respond with another protocol version it supports.'), REPLY],
+  note: 'A JSON-RPC error instead of a counter-offer is a warning, not a failure: the same page of the spec shows an initialization error ("Unsupported protocol version", -32602) as its error-handling example.',
+}
+
+export const SERVER_REQUESTS: CheckDef = {
+  id: 'lifecycle/server-requests',
+  title: 'the server sends only requests for capabilities the client declared',
+  scope: 'server',
+  how: 'every request the server sends, on every connection; the kit declares no client capabilities, answers ping with {} and anything else with a JSON-RPC error',
+  rules: [rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION)],
+}
+
+export const EARLY_REQUESTS: CheckDef = {
+  id: 'lifecycle/requests-before-initialized',
+  title: 'no requests but ping and logging before notifications/initialized',
+  scope: 'server',
+  how: 'requests the server sends between the initialize response and the notifications/initialized the kit sends',
+  rules: [
+    rule('2024-11-05', 'lifecycle#initialization', 'SHOULD NOT', 'The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification.'),
+  ],
+}
+
+export const SERVER_NOTIFICATIONS: CheckDef = {
+  id: 'lifecycle/server-notifications',
+  title: 'the server sends only notifications it negotiated',
+  scope: 'server',
+  how: 'every notification the server sends: list_changed needs the listChanged sub-capability, resources/updated needs subscribe, notifications/message needs logging, notifications/progress needs a progressToken the kit sent (it sends none)',
+  rules: [
+    rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION),
+    rule('2024-11-05', 'logging#capabilities', 'MUST', 'Servers that emit log message notifications MUST declare the logging capability', 'logging'),
+    rule('2024-11-05', 'progress', 'MUST', 'Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation', 'progress'),
+  ],
+}

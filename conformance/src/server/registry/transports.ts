@@ -1,0 +1,170 @@
+/** The stdio and Streamable HTTP transport checks. Streamable HTTP arrived in 2025-03-26. */
+import { rule, type CheckDef } from './rules.ts'
+
+export const STDOUT_ONLY_JSONRPC: CheckDef = {
+  id: 'stdio/stdout-only-jsonrpc',
+  title: 'stdout carries nothing but MCP messages',
+  scope: 'server',
+  transport: 'stdio',
+  how: 'every stdout line of both connections is a JSON-RPC message; a blank line counts as noise too',
+  rules: [rule('2024-11-05', 'transports#stdio', 'MUST NOT', 'The server MUST NOT write anything to its stdout that is not a valid MCP message.')],
+}
+
+const SHUTDOWN = 'For the stdio transport, the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM'
+
+export const EXIT_ON_STDIN_CLOSE: CheckDef = {
+  id: 'stdio/exit-on-stdin-close',
+  title: 'the server exits when stdin closes',
+  scope: 'server',
+  transport: 'stdio',
+  how: 'closes stdin, then escalates to SIGTERM and SIGKILL after 5 s each',
+  rules: [rule('2024-11-05', 'lifecycle#shutdown', 'NONE', SHUTDOWN)],
+  note: 'The shutdown sequence is the client’s to follow; no sentence obliges the server to exit on EOF, so needing a signal is information.',
+}
+
+export const NO_ORPHANS: CheckDef = {
+  id: 'stdio/no-orphans',
+  title: 'no processes of the server outlive it',
+  scope: 'server',
+  transport: 'stdio',
+  how: "the server's process group is empty after it exits (the kit kills what is left); not on Windows",
+  rules: [rule('2024-11-05', 'lifecycle#shutdown', 'NONE', SHUTDOWN)],
+}
+
+export const POST_RESPONSE_TYPE: CheckDef = {
+  id: 'http/post-response-type',
+  title: 'requests are answered as application/json or text/event-stream',
+  scope: 'server',
+  transport: 'http',
+  how: 'the Content-Type of every 2xx answer to a POSTed request',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#sending-messages-to-the-server',
+      'MUST',
+      'If the input is a JSON-RPC request, the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object.',
+    ),
+  ],
+}
+
+export const NOTIFICATION_ACCEPTED: CheckDef = {
+  id: 'http/notification-accepted',
+  title: 'an accepted notification gets 202 Accepted with no body',
+  scope: 'server',
+  transport: 'http',
+  how: 'the POST of notifications/initialized',
+  rules: [rule('2025-03-26', 'transports#sending-messages-to-the-server', 'MUST', 'If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.')],
+}
+
+export const SESSION_ID: CheckDef = {
+  id: 'http/session-id',
+  title: 'a session id, when issued, is visible ASCII and honoured',
+  scope: 'server',
+  transport: 'http',
+  how: 'the Mcp-Session-Id of the initialize response, and a request that carries it',
+  rules: [rule('2025-03-26', 'transports#session-management', 'MUST', 'The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).')],
+}
+
+export const SESSION_REQUIRED: CheckDef = {
+  id: 'http/session-required',
+  title: 'a request without the issued session id gets 400',
+  scope: 'server',
+  transport: 'http',
+  how: 'a ping without Mcp-Session-Id, when one was issued',
+  rules: [
+    rule('2025-03-26', 'transports#session-management', 'SHOULD', 'Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header (other than initialization) with HTTP 400 Bad Request.'),
+  ],
+}
+
+export const SESSION_UNKNOWN: CheckDef = {
+  id: 'http/session-unknown',
+  title: 'a request with a session id the server never issued gets 404',
+  scope: 'server',
+  transport: 'http',
+  how: 'a ping with an Mcp-Session-Id the server never issued',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#session-management',
+      'NONE',
+      'The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.',
+    ),
+  ],
+  note: 'The sentence covers sessions the server ended; an id it never issued is not covered, so anything but 404 is information (404 is what makes a client start a new session).',
+}
+
+export const VERSION_HEADER: CheckDef = {
+  id: 'http/protocol-version-header',
+  title: 'the negotiated MCP-Protocol-Version header is accepted',
+  scope: 'server',
+  transport: 'http',
+  how: 'a ping with MCP-Protocol-Version set to the negotiated revision',
+  rules: [rule('2025-06-18', 'lifecycle#operation', 'MUST', 'Both parties MUST: Respect the negotiated protocol version')],
+}
+
+export const VERSION_HEADER_INVALID: CheckDef = {
+  id: 'http/protocol-version-invalid',
+  title: 'an unsupported MCP-Protocol-Version header gets 400',
+  scope: 'server',
+  transport: 'http',
+  how: 'a ping with MCP-Protocol-Version: 1999-01-01',
+  rules: [rule('2025-06-18', 'transports#protocol-version-header', 'MUST', 'If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request.')],
+}
+
+export const BATCH: CheckDef = {
+  id: 'http/batch',
+  title: 'JSON-RPC batches are handled as the revision says',
+  scope: 'server',
+  transport: 'http',
+  how: 'a POST whose body is a batch of two pings',
+  rules: [
+    rule('2025-03-26', 'base#batching', 'MUST', 'MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches.', undefined, '2025-03-26'),
+    rule('2025-06-18', 'transports#sending-messages-to-the-server', 'NONE', 'The body of the POST request MUST be a single JSON-RPC request, notification, or response.'),
+  ],
+  note: 'From 2025-06-18 the rule binds the client only; whether a server still accepts a batch is information.',
+}
+
+export const ORIGIN: CheckDef = {
+  id: 'http/origin-rejected',
+  title: 'a request from a foreign Origin is refused (DNS-rebinding protection)',
+  scope: 'server',
+  transport: 'http',
+  how: 'a ping with Origin: http://evil.example',
+  rules: [
+    rule('2024-11-05', 'transports#security-warning', 'MUST', 'Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks', undefined, '2025-06-18'),
+    rule('2025-11-25', 'transports#security-warning', 'MUST', 'If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden.'),
+  ],
+}
+
+export const SESSION_DELETE: CheckDef = {
+  id: 'http/session-delete',
+  title: 'DELETE ends the session; reusing it gets 404',
+  scope: 'server',
+  transport: 'http',
+  how: 'DELETE with the session id, then a ping that reuses it; 405 for the DELETE is allowed',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#session-management',
+      'MUST',
+      'The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.',
+    ),
+    rule('2025-03-26', 'transports#session-management', 'NONE', 'The server MAY respond to this request with HTTP 405 Method Not Allowed, indicating that the server does not allow clients to terminate sessions.', 'refused'),
+  ],
+}
+
+export const GET_STREAM: CheckDef = {
+  id: 'http/get-stream',
+  title: 'GET opens an SSE stream or is refused with 405',
+  scope: 'server',
+  transport: 'http',
+  how: 'a GET with Accept: text/event-stream and the session id; the stream is closed once its headers arrived',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#listening-for-messages-from-the-server',
+      'MUST',
+      'The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.',
+    ),
+  ],
+}

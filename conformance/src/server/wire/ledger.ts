@@ -1,0 +1,180 @@
+/**
+ * Pure bookkeeping of one connection: every message the kit sent and the server sent, what the
+ * JSON-RPC envelope rules make of each server message, and the kit's answer to each server
+ * request. Both wires feed it, so every exchange of every check is judged by the envelope rules.
+ */
+import type { WireEntry } from './types.ts'
+
+export type EnvelopeRule = 'error-responses' | 'result-or-error' | 'response-ids' | 'no-response-to-notifications' | 'request-ids'
+
+export interface Finding {
+  rule: EnvelopeRule
+  /** What is wrong, naming the message (its id and method where known). */
+  message: string
+  /** The offending message, and the client message it relates to when there is one. */
+  wire: WireEntry[]
+}
+
+export interface ServerRequest {
+  id: unknown
+  method: string
+  /** Arrived before the kit sent notifications/initialized. */
+  early: boolean
+  message: Record<string, unknown>
+  answer: Record<string, unknown>
+  /** The client capability the request needs, when the kit did not declare it. */
+  undeclared?: string
+}
+
+export interface ServerNotification {
+  method: string
+  params: unknown
+  message: Record<string, unknown>
+}
+
+export interface LedgerCounts {
+  responses: number
+  errorResponses: number
+  notificationsSent: number
+}
+
+/** Server → client methods and the client capability each needs (the kit declares none). */
+const CLIENT_CAPABILITY: Record<string, string> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+  'tasks/get': 'tasks',
+  'tasks/result': 'tasks',
+  'tasks/list': 'tasks',
+  'tasks/cancel': 'tasks',
+}
+
+const key = (id: unknown) => `${typeof id}:${String(id)}`
+
+export class Ledger {
+  readonly findings: Finding[] = []
+  readonly serverRequests: ServerRequest[] = []
+  readonly notifications: ServerNotification[] = []
+  readonly counts: LedgerCounts = { responses: 0, errorResponses: 0, notificationsSent: 0 }
+  private readonly sentRequests = new Map<string, { method: string; message: unknown }>()
+  private readonly answered = new Set<string>()
+  /** Request ids named inside notifications the kit sent (a cancellation's requestId). */
+  private readonly named = new Map<string, unknown>()
+  private readonly serverIds = new Set<string>()
+  private lastNotification: unknown
+  private initialized = false
+
+  /** A message the kit sent. */
+  sent(message: Record<string, unknown>): void {
+    if (typeof message.method !== 'string') return
+    if (message.id !== undefined) {
+      this.sentRequests.set(key(message.id), { method: message.method, message })
+      return
+    }
+    this.counts.notificationsSent++
+    this.lastNotification = message
+    if (message.method === 'notifications/initialized') this.initialized = true
+    const params = message.params as Record<string, unknown> | undefined
+    if (params && params.requestId !== undefined) this.named.set(key(params.requestId), message)
+  }
+
+  /**
+   * A message the server sent. Returns the kit's answer when it is a request. `refusal` marks an
+   * HTTP error body, where an id-less error is the transport refusing a message, not a reply.
+   */
+  received(value: unknown, context: { refusal?: boolean; toNotification?: unknown } = {}): Record<string, unknown> | undefined {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+    const message = value as Record<string, unknown>
+    if (typeof message.method === 'string') return this.request(message)
+    if ('result' in message || 'error' in message || 'id' in message) this.response(message, context)
+    return undefined
+  }
+
+  private request(message: Record<string, unknown>): Record<string, unknown> | undefined {
+    const method = message.method as string
+    const id = message.id
+    if (id === undefined) {
+      this.notifications.push({ method, params: message.params, message })
+      return undefined
+    }
+    const entry: WireEntry = { dir: 'server→client', message }
+    if (id === null || !(typeof id === 'string' || Number.isInteger(id))) {
+      this.findings.push({ rule: 'request-ids', message: `${method} request with id ${JSON.stringify(id)}, not a string or an integer`, wire: [entry] })
+    } else if (this.serverIds.has(key(id))) {
+      this.findings.push({ rule: 'request-ids', message: `${method} request reuses id ${JSON.stringify(id)}`, wire: [entry] })
+    }
+    this.serverIds.add(key(id))
+    const undeclared = CLIENT_CAPABILITY[method]
+    const answer = this.answerFor(id ?? null, method, undeclared)
+    this.serverRequests.push({ id, method, early: !this.initialized, message, answer, ...(undeclared ? { undeclared } : {}) })
+    return answer
+  }
+
+  /** The kit's client side: ping gets {} (the spec's MUST), everything else an error, as no capability was declared. */
+  private answerFor(id: unknown, method: string, undeclared: string | undefined): Record<string, unknown> {
+    if (method === 'ping') return { jsonrpc: '2.0', id, result: {} }
+    const why = undeclared ? `the client did not declare the ${undeclared} capability` : 'mcp-conformance does not implement it'
+    return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method} (${why})` } }
+  }
+
+  private response(message: Record<string, unknown>, context: { refusal?: boolean; toNotification?: unknown }): void {
+    const entry: WireEntry = { dir: 'server→client', message }
+    const hasResult = 'result' in message
+    const hasError = 'error' in message
+    if (context.refusal && !hasResult && (message.id === undefined || message.id === null)) return
+    this.counts.responses++
+    const to = message.id === undefined || message.id === null ? undefined : this.sentRequests.get(key(message.id))
+    const label = `response ${message.id === undefined ? 'without an id' : `id ${JSON.stringify(message.id)}`}${to ? ` (to ${to.method})` : ''}`
+    if (hasResult === hasError) {
+      this.findings.push({ rule: 'result-or-error', message: `${label} has ${hasResult ? 'both a result and an error' : 'neither a result nor an error'}`, wire: [entry] })
+    }
+    if (hasError) this.errorShape(message, label, entry)
+    if (context.toNotification !== undefined) {
+      this.findings.push({ rule: 'no-response-to-notifications', message: `${label} came back for ${describe(context.toNotification)}`, wire: [{ dir: 'client→server', message: context.toNotification }, entry] })
+      return
+    }
+    this.matchId(message, label, entry)
+  }
+
+  private errorShape(message: Record<string, unknown>, label: string, entry: WireEntry): void {
+    this.counts.errorResponses++
+    const error = message.error
+    if (typeof error !== 'object' || error === null || Array.isArray(error)) {
+      this.findings.push({ rule: 'error-responses', message: `${label}: "error" is ${JSON.stringify(error)}, not an object`, wire: [entry] })
+      return
+    }
+    const { code, message: text } = error as Record<string, unknown>
+    if (!Number.isInteger(code)) this.findings.push({ rule: 'error-responses', message: `${label}: error code ${JSON.stringify(code) ?? 'missing'} is not an integer`, wire: [entry] })
+    if (typeof text !== 'string') this.findings.push({ rule: 'error-responses', message: `${label}: error message ${JSON.stringify(text) ?? 'missing'} is not a string`, wire: [entry] })
+  }
+
+  private matchId(message: Record<string, unknown>, label: string, entry: WireEntry): void {
+    const id = message.id
+    if (id === undefined || id === null) {
+      // Allowed only for a request whose id could not be read; the kit sends none.
+      const after = this.lastNotification
+      const blame = after ? `; the last notification the kit sent was ${describe(after)}, which must get no response` : ''
+      this.findings.push({ rule: after ? 'no-response-to-notifications' : 'response-ids', message: `${label}, although every request the kit sent had a readable id${blame}`, wire: after ? [{ dir: 'client→server', message: after }, entry] : [entry] })
+      return
+    }
+    const k = key(id)
+    const sent = this.sentRequests.get(k)
+    if (!sent) {
+      const notification = this.named.get(k)
+      if (notification) {
+        this.findings.push({ rule: 'no-response-to-notifications', message: `${label} answers the request id named in ${describe(notification)}; the kit never sent a request with that id`, wire: [{ dir: 'client→server', message: notification }, entry] })
+      } else this.findings.push({ rule: 'response-ids', message: `${label} matches no request the kit sent`, wire: [entry] })
+      return
+    }
+    if (this.answered.has(k)) {
+      this.findings.push({ rule: 'response-ids', message: `a second response to request ${JSON.stringify(id)} (${sent.method})`, wire: [{ dir: 'client→server', message: sent.message }, entry] })
+      return
+    }
+    this.answered.add(k)
+  }
+}
+
+function describe(notification: unknown): string {
+  const method = typeof notification === 'object' && notification !== null ? (notification as Record<string, unknown>).method : undefined
+  return typeof method === 'string' ? method : 'a notification'
+}
