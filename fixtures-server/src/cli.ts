@@ -9,6 +9,8 @@ import type { Behaviour } from './schema.ts'
 const USAGE = `Usage:
   mcp-fixture <behaviour.yaml|json> [--transport stdio|http] [--port N]
   mcp-fixture --json '<behaviour JSON>' [--transport stdio|http] [--port N]
+  mcp-fixture <scenarios/ID.yaml> [--transport stdio|http] [--port N]
+  (each also takes --wire FILE and --state FILE)
   mcp-fixture --help | --version
 
 Options:
@@ -16,9 +18,13 @@ Options:
                   127.0.0.1; prints one readiness line {"ready":true,"url":...,"pid":N} on stdout)
   --port N        HTTP port, 0 to 65535 (default 0: any free port)
   --json TEXT     the behaviour inline, instead of a file
+  --wire FILE     JSONL wire log (overrides MCP_FIXTURE_WIRE): on the command line it reaches the
+                  fixture even through a client that passes its child no environment
+  --state FILE    crash-loop start counter (overrides MCP_FIXTURE_STATE)
   -h, --help      show this help
   --version       print the version
 
+A conformance scenario file (scenarios/<id>.yaml) is accepted as is: its server: section is the behaviour.
 Environment: MCP_FIXTURE_WIRE (JSONL wire log), MCP_FIXTURE_STATE (crash-loop start counter).
 Exit codes: 2 usage error or invalid behaviour; otherwise whatever the behaviour scripts.
 `
@@ -55,7 +61,7 @@ function argvErrorMessage(error: Error & { code?: string }): string {
   return error.message.split('\n')[0] ?? error.message
 }
 
-type Options = { behaviour: Behaviour; transport: 'stdio' | 'http'; port: number } | { print: string }
+type Options = { behaviour: Behaviour; transport: 'stdio' | 'http'; port: number; wire?: string; state?: string } | { print: string }
 
 function readOptions(argv: string[]): Options {
   let parsed
@@ -67,6 +73,8 @@ function readOptions(argv: string[]): Options {
       options: {
         transport: { type: 'string', default: 'stdio' },
         json: { type: 'string' },
+        wire: { type: 'string' },
+        state: { type: 'string' },
         port: { type: 'string', default: '0' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -90,16 +98,16 @@ function readOptions(argv: string[]): Options {
   if (positionals.length === 1 && values.json !== undefined) usageError('give a behaviour file or --json, not both')
   try {
     const behaviour = values.json !== undefined ? parseBehaviour(JSON.parse(values.json), '--json behaviour') : loadBehaviourFile(positionals[0]!)
-    return { behaviour, transport: values.transport, port }
+    return { behaviour, transport: values.transport, port, wire: values.wire, state: values.state }
   } catch (error) {
     behaviourError((error as Error).message)
   }
 }
 
-async function serve({ behaviour, transport, port }: Exclude<Options, { print: string }>): Promise<void> {
+async function serve({ behaviour, transport, port, wire, state }: Exclude<Options, { print: string }>): Promise<void> {
   const runtime: RuntimeOptions = {
-    wireFile: process.env.MCP_FIXTURE_WIRE || undefined,
-    stateFile: process.env.MCP_FIXTURE_STATE || undefined,
+    wireFile: wire || process.env.MCP_FIXTURE_WIRE || undefined,
+    stateFile: state || process.env.MCP_FIXTURE_STATE || undefined,
   }
   if (transport === 'stdio') {
     // Each edge loads only its own modules: start-up time is what every spawned fixture pays.

@@ -15,7 +15,14 @@ export function loadBehaviourFile(path: string): Behaviour {
   } catch (error) {
     throw new Error(`Cannot read fixture behaviour ${path}: ${(error as Error).message}`)
   }
+  // A conformance scenario (id, steps, expect … and the behaviour under server:) is served as is,
+  // so a client in any language can be pointed at scenarios/<id>.yaml without extracting anything.
+  if (isScenario(value)) value = value.server
   return resolvePaths(parseBehaviour(value, `behaviour ${path}`), dirname(resolve(path)))
+}
+
+function isScenario(value: unknown): value is { server: unknown } {
+  return typeof value === 'object' && value !== null && 'server' in value && 'id' in value && 'spec' in value
 }
 
 export function resolvePaths(behaviour: Behaviour, base: string): Behaviour {

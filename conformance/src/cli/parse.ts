@@ -14,6 +14,7 @@ export const USAGE = `Usage:
   mcp-conformance server [run options] [server options] --url URL [--header K=V ...]
   mcp-conformance server [run options] [server options] -- COMMAND [ARGS...]
   mcp-conformance client [run options] [--transport T] [--scenario ID ...] [--update-snapshots] [--shard I/N]
+                          [--driver COMMAND]
   mcp-conformance list                 client scenarios, one "id<TAB>title" per line on stdout
   mcp-conformance --help | --version
 
@@ -30,6 +31,9 @@ Client options (the default run, client):
   --scenario ID           client: run only this scenario (repeatable)
   --update-snapshots      client: rewrite the transcript snapshots (refused when CI=true)
   --shard I/N             client: run the I-th of N slices of the scenarios (1-based)
+  --driver COMMAND        client: judge the MCP client behind this driver program (JSON lines on its
+                          stdin/stdout, conformance/FORMAT.md) instead of the mcp-bridge plugin; it
+                          is judged on what every MCP client must do, the rest is reported skipped
 Server options (the default run, server):
   --timeout MS            per-request timeout, 1 to ${MAX_TIMER_MS} (default ${DEFAULT_SERVER_OPTIONS.requestTimeoutMs})
   --startup-timeout MS    initialize timeout, 1 to ${MAX_TIMER_MS} (default ${DEFAULT_SERVER_OPTIONS.startupTimeoutMs})
@@ -88,6 +92,7 @@ const OPTIONS = {
   scenario: { type: 'string', multiple: true },
   'update-snapshots': { type: 'boolean' },
   shard: { type: 'string' },
+  driver: { type: 'string' },
 } as const
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
@@ -95,7 +100,7 @@ const RUN = ['report-dir', 'baseline', 'compare', 'summary-md', 'annotations']
 const ALLOWED: Record<string, string[]> = {
   default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
   server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name'],
-  client: [...RUN, 'transport', 'scenario', 'update-snapshots', 'shard'],
+  client: [...RUN, 'transport', 'scenario', 'update-snapshots', 'shard', 'driver'],
   list: [],
 }
 
@@ -214,5 +219,6 @@ function parseClient(values: Values, common: RunOptions): ParseResult {
     if (!match || count < 1 || index < 1 || index > count) return usage(`--shard must be I/N with 1 <= I <= N, not ${JSON.stringify(values.shard)}`)
     options.shard = { index, count }
   }
+  if (values.driver !== undefined) options.driver = values.driver
   return { ok: true, command: { kind: 'client', options, ...common } }
 }

@@ -149,6 +149,6 @@ async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: I
     return await runClientScenarios({ ...options, onProgress, onRun })
   } catch (error) {
     // Until (or unless) the client runner works, the run still reports, as a harness error.
-    return [harnessErrorSuite('client', 'Client scenarios', 'client', 'mcp-bridge plugin', error)]
+    return [harnessErrorSuite('client', 'Client scenarios', 'client', options.driver !== undefined ? `driver: ${options.driver}` : 'mcp-bridge plugin', error)]
   }
 }

@@ -23,6 +23,10 @@ export interface CallOutcome {
   content: Array<{ type: 'text'; text: string } | { type: 'image'; ref: string }>
   /** The canonical value programmatic callers get (success only). */
   value?: unknown
+  /** Set when the call never returned within the kit's bound (a driven client): why. */
+  unanswered?: string
+  /** How long the call took, as the kit measured it. */
+  ms?: number
 }
 
 export type ModelRoute = { provider: string; model: string } | undefined
@@ -39,11 +43,22 @@ export interface ClientSession {
   pids(): number[]
   /** Files the client stored as attachments. */
   attachmentCount(): number
+  /** What a driven client declared it does (`listChanged`, `reconnect`); bridges do everything. */
+  features?(): string[]
+  /** Server processes still alive once the client said it had closed (judged before the driver ends). */
+  orphans?(): number[]
+  /** A driven client: lines its driver wrote that break the driver protocol (a harness problem, not a verdict). */
+  protocolViolations?(): string[]
   dispose(): Promise<void>
 }
 
 export interface ClientAdapter {
   name: string
+  /**
+   * bridge (the default): a bridge with a naming contract like ours, judged on every expectation.
+   * client: any MCP client, judged only on what holds for every client (applicability.ts).
+   */
+  kind?: 'bridge' | 'client'
   /** Routes the adapter's model catalogue knows: `vision` accepts images, `text-only` does not. */
   routes: { vision: ModelRoute; 'text-only': ModelRoute }
   start(target: ServerTarget, config: Record<string, unknown>): Promise<ClientSession>

@@ -6,6 +6,7 @@ import type { CallExpectation, Scenario } from './scenario.ts'
 /** Pure: does one call's outcome meet its expectation? Returns the mismatches. */
 export function callMismatches(outcome: CallOutcome, expected: CallExpectation): string[] {
   const problems: string[] = []
+  if (outcome.unanswered) return [outcome.unanswered]
   const text = outcome.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
   const isError = expected.isError ?? (expected.code !== undefined ? true : undefined)
   if (isError !== undefined && outcome.isError !== isError) problems.push(`expected ${isError ? 'an error' : 'success'}, got ${outcome.isError ? `error ${outcome.code}` : 'success'}: ${text.slice(0, 200)}`)

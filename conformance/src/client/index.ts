@@ -1,11 +1,15 @@
 import type { SuiteResult } from '../model.ts'
 import type { ClientAdapter } from './adapter.ts'
 import { bridgeAdapter } from './bridge-adapter.ts'
+import { driverAdapter } from './driver/adapter.ts'
 import { loadScenarios, SCENARIO_DIR, type LoadedScenario } from './load.ts'
 import { runScenario } from './run-scenario.ts'
 
 export type { ClientAdapter, ClientSession, ServerTarget, ToolView, CallOutcome } from './adapter.ts'
 export { bridgeAdapter } from './bridge-adapter.ts'
+export { driverAdapter } from './driver/adapter.ts'
+export type { DriverRequest, DriverAnswer, DriverEvent, DriverServer, DriverTool, DriverCallResult } from './driver/protocol.ts'
+export { BRIDGE_ONLY_CHECKS, FEATURES } from './applicability.ts'
 export { loadScenarios, parseScenario, scenarioFiles, ScenarioError, SCENARIO_DIR } from './load.ts'
 export { ScenarioSchema, type Scenario } from './scenario.ts'
 
@@ -19,6 +23,8 @@ export interface ClientRunOptions {
   onRun?: (run: { id: string; transport: 'stdio' | 'http'; index: number; total: number; suite?: SuiteResult }) => void
   /** The client under test; our plugin by default. */
   adapter?: ClientAdapter
+  /** A driver program's command line (FORMAT.md §Driver protocol): the client under test is the one it drives. */
+  driver?: string
   /** Where scenarios live; `scenarios/` by default. */
   dir?: string
 }
@@ -35,7 +41,7 @@ export function selectScenarios(all: LoadedScenario[], ids: string[], shard?: { 
 export async function runClientScenarios(options: ClientRunOptions): Promise<SuiteResult[]> {
   // A CI run that rewrote its snapshots would pass whatever the client did.
   if (options.updateSnapshots && process.env.CI === 'true') throw new Error('--update-snapshots is refused when CI=true: update snapshots locally and commit them')
-  const adapter = options.adapter ?? bridgeAdapter
+  const adapter = options.adapter ?? (options.driver !== undefined ? driverAdapter(options.driver) : bridgeAdapter)
   const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
   const results: SuiteResult[] = []
   const runs = selected.flatMap((loaded) => loaded.scenario.transports.filter((t) => options.transports.includes(t)).map((transport) => ({ loaded, transport })))

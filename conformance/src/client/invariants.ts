@@ -16,7 +16,7 @@ export interface RunObservations {
 
 /** Pure: the checks every scenario gets, whatever it is about. */
 export function checkInvariants(run: RunObservations): CheckResult[] {
-  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), disposedToolsGone(run), noOrphans(run)]
+  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), disposedToolsGone(run), noOrphans(run)]
 }
 
 function check(id: string, title: string, problems: string[], passMessage: string, spec: SpecRef = SEED): CheckResult {
@@ -106,6 +106,47 @@ function rawNamesOnWire(run: RunObservations): CheckResult {
     foreign.map((n) => `tools/call named ${JSON.stringify(n)}, which the server never listed`),
     `${called.length} calls, all by raw name`,
     { ref: 'seed 000 §Tool execution' },
+  )
+}
+
+/** Protocol revisions a client may offer in initialize. */
+export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
+
+/**
+ * Every session opens with initialize (a known revision) and the client's initialized
+ * notification before any other request; ping is allowed before it. Over HTTP each initialize
+ * opens a new session, so the rule restarts at every initialize.
+ */
+export function handshakeProblems(wire: WireEntry[]): string[] {
+  const problems: string[] = []
+  let phase: 'none' | 'initializing' | 'ready' = 'none'
+  for (const { dir, msg } of wire) {
+    if (dir !== 'recv' || !('method' in msg)) continue
+    const m = msg as { method: string; id?: unknown; params?: { protocolVersion?: unknown } }
+    if (m.method === 'initialize') {
+      phase = 'initializing'
+      const version = m.params?.protocolVersion
+      if (typeof version !== 'string' || !KNOWN_REVISIONS.includes(version)) problems.push(`initialize offered protocolVersion ${JSON.stringify(version)}, no published revision`)
+    } else if (m.method === 'notifications/initialized') {
+      phase = 'ready'
+    } else if (m.id !== undefined && m.method !== 'ping' && phase !== 'ready') {
+      problems.push(`${m.method} was sent ${phase === 'none' ? 'before initialize' : 'before notifications/initialized'}`)
+    }
+  }
+  return [...new Set(problems)]
+}
+
+function handshake(run: RunObservations): CheckResult {
+  const initializes = run.wire.filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === 'initialize').length
+  return check(
+    'invariant/handshake',
+    'Each session starts with initialize (a published revision), then notifications/initialized, before any other request',
+    handshakeProblems(run.wire),
+    `${initializes} handshakes, each complete before other requests`,
+    {
+      ref: 'MCP 2025-11-25 §basic/lifecycle (Initialization): "After successful initialization, the client MUST send an initialized notification"; "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request"',
+      url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization',
+    },
   )
 }
 

@@ -5,6 +5,7 @@ import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
 import { buildTranscript, stepLabel } from '../transcript/timeline.ts'
 import type { ClientAdapter, ClientSession } from './adapter.ts'
+import { callExpectationFor, checkNotApplicable, scenarioNotApplicable } from './applicability.ts'
 import { callMismatches, checkExpectations } from './expectations.ts'
 import { FixtureHandle } from './fixture.ts'
 import { checkInvariants } from './invariants.ts'
@@ -20,6 +21,9 @@ export interface RunOptions {
 
 /** Thrown by a step that cannot go on (a wait that timed out); the run skips to teardown. */
 class StepFailed extends Error {}
+
+/** Thrown when the scenario does not apply to the client under test; the run skips to teardown. */
+class NotApplicable extends Error {}
 
 /**
  * One scenario over one transport against one client. Never throws: everything that goes wrong
@@ -38,6 +42,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const restoreEnv = setEnv(scenario.hostEnv)
   let session: ClientSession | undefined
   let disposed = false
+  const kind = adapter.kind ?? 'bridge'
+  let notApplicable: string | undefined
   try {
     recorder.step(0, 'the client starts')
     const target = await fixture.target()
@@ -45,6 +51,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     observer.watch(session)
     recorder.watch(session)
     events.push({ kind: 'tools', tools: session.tools() })
+    // Known only once connected: a driver declares what its client does in its connect answer.
+    notApplicable = scenarioNotApplicable(scenario, kind, session.features?.() ?? [])
+    if (notApplicable) throw new NotApplicable()
     let duplicateRejected: boolean | undefined
     if (scenario.expect.duplicateServerNameRejected !== undefined) duplicateRejected = await adapter.rejectsDuplicate?.(session, target, scenario.client)
     let callIndex = 0
@@ -52,7 +61,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       for (const [stepIndex, step] of scenario.steps.entries()) {
         recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
         if ('call' in step) await runCall(step.call, ++callIndex)
-        else if ('wait' in step) await waitFor(session, fixture, step.wait)
+        else if ('wait' in step) await waitFor(session, fixture, observableWait(step.wait))
         else if ('kill' in step) await kill(session, fixture)
         else if ('restart' in step) await fixture.restart()
         else if ('expectTools' in step) expectToolsNow(step.expectTools, stepIndex + 1)
@@ -86,24 +95,32 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       )
     }
   } catch (error) {
-    checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: (error as Error).stack ?? String(error) })
+    if (error instanceof NotApplicable) checks.push({ id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: `not applicable: ${notApplicable}` })
+    else checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: (error as Error).stack ?? String(error) })
   } finally {
     restoreEnv()
   }
 
   const afterDispose = session ? await dispose().catch(() => []) : []
   await fixture.close().catch(() => {})
-  const orphans = await survivors([...observer.pids])
+  const orphans = [...new Set([...(await survivors([...observer.pids])), ...(session?.orphans?.() ?? [])])]
   const observed = recorder.stop()
-  if (session) {
+  if (session && !notApplicable) {
     const wire = fixture.wire()
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
+  const violations = session?.protocolViolations?.() ?? []
+  if (violations.length) checks.push({ id: 'harness/driver', title: 'The driver speaks the driver protocol', status: 'error', message: violations.slice(0, 3).join('; ') })
   // For the report's diagram (redactSuite below covers it like the checks).
   const text = session ? transcriptText(scenario, transport, events, fixture.wire()) : ''
   const transcript = buildTranscript(observed, text, transport)
   fixture.removeFiles()
+  // A client is judged only on what holds for every MCP client: the rest is a skip that says why.
+  const judged = checks.map((check) => {
+    const reason = check.status === 'error' ? undefined : checkNotApplicable(scenario, kind, check.id)
+    return reason ? { ...check, status: 'skip' as const, message: `not applicable: ${reason}` } : check
+  })
   return redactSuite(
     {
       id: scenario.id,
@@ -111,7 +128,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       kind: 'client',
       target: adapter.name,
       transport,
-      checks,
+      checks: judged,
       durationMs: Math.round(performance.now() - started),
       transcript,
     },
@@ -132,12 +149,15 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     }
     events.push({ kind: 'call', tool: call.tool, publicName, args: call.args, outcome })
     if (!call.expect) return
-    const problems = callMismatches(outcome, call.expect)
+    const { expect, dropped } = callExpectationFor(call.expect, kind)
+    const problems = callMismatches(outcome, expect)
+    // The parts that judge our rendering only are named, so a pass never claims more than it checked.
+    const unjudged = dropped.length ? ` (not applicable to this client: ${dropped.join(', ')})` : ''
     checks.push({
       id: `expect/call-${index}`,
       title: `Call ${index} (${call.tool}) has the expected outcome`,
       status: problems.length ? 'fail' : 'pass',
-      message: problems.length ? problems.join('; ') : 'as expected',
+      message: (problems.length ? problems.join('; ') : 'as expected') + unjudged,
       spec: scenario.spec[0],
       details: { outcome },
     })
@@ -154,6 +174,13 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       message: same ? `${raw.length} tools as expected` : `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(raw)}`,
       spec: scenario.spec[0],
     })
+  }
+
+  /** A client shows no state or log the kit could wait on: those conditions are not waited for. */
+  function observableWait(wait: WaitSpec): WaitSpec {
+    if (kind === 'bridge') return wait
+    const { state: _state, log: _log, ...rest } = wait
+    return rest
   }
 
   async function dispose() {

@@ -27,6 +27,11 @@ const CallExpectation = z.strictObject({
   images: z.int().min(0).optional(),
   /** Deep-equal to the canonical value's structuredContent. */
   structured: z.json().optional(),
+  /**
+   * Which of text, notText, images and structured hold for every MCP client (the server's own
+   * words, say); the others are our plugin's rendering and judge bridges only. isError always holds.
+   */
+  universal: z.array(z.enum(['text', 'notText', 'images', 'structured'])).optional(),
 })
 
 const Route = z.enum(['vision', 'text-only', 'none'])
@@ -93,6 +98,18 @@ const Expectations = z.strictObject({
   duplicateServerNameRejected: z.boolean().optional(),
 })
 
+/** Whom the scenario judges (conformance/src/client/applicability.ts). */
+const Applies = z.strictObject({
+  /**
+   * every-client (the default); bridge: about a bridge naming contract; listChanged / reconnect:
+   * about a behaviour the spec leaves to the client, judged for clients whose driver declares it.
+   */
+  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect']).default('every-client'),
+  reason: z.string().optional(),
+  /** Further check ids of this scenario that judge bridges only, each with its reason. */
+  bridgeOnly: z.record(z.string(), z.string()).default({}),
+})
+
 export const ScenarioSchema = z.strictObject({
   /** Equals the file name without `.yaml`: kebab-case, named after the behaviour. */
   id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'use kebab-case: lowercase words joined by "-"'),
@@ -108,6 +125,7 @@ export const ScenarioSchema = z.strictObject({
   hostEnv: z.record(z.string(), z.string()).default({}),
   steps: z.array(Step).default([]),
   expect: Expectations.default({ logs: [], noLogs: [], received: {} }),
+  applies: Applies.default({ to: 'every-client', bridgeOnly: {} }),
   /** Parts of the transcript that are not deterministic for this scenario, with the reason. */
   transcript: z.strictObject({ wire: z.boolean().default(true), reason: z.string().optional() }).default({ wire: true }),
 })

@@ -1,0 +1,128 @@
+import type { CallOutcome, ClientAdapter, ClientSession, ServerTarget, ToolView } from '../adapter.ts'
+import { DriverChannel, DriverError } from './channel.ts'
+import { processesWith } from './processes.ts'
+import type { DriverCallResult, DriverOptions, DriverServer, DriverTool } from './protocol.ts'
+
+/** The kit's own bounds on a driver's answers: past them the answer is "did not return", not a hang. */
+export const DRIVER_BOUNDS = { connectMs: 20_000, listMs: 10_000, callMs: 20_000, closeMs: 10_000 }
+
+/**
+ * Any MCP client, through a driver program speaking the driver protocol (protocol.ts). The client
+ * is judged as a client, not as a bridge: only the expectations every MCP client must meet apply
+ * (applicability.ts), and the features its driver declares decide the rest.
+ */
+export function driverAdapter(command: string, name = `driver: ${command}`): ClientAdapter {
+  return {
+    name,
+    kind: 'client',
+    routes: { vision: undefined, 'text-only': undefined },
+    start: (target, config) => startDriver(command, target, config),
+  }
+}
+
+/** Pure: the server as the driver is told about it; the fixture's files travel in argv, not env. */
+export function driverServer(target: ServerTarget, config: Record<string, unknown>): { server: DriverServer; marker?: string } {
+  if (target.transport === 'http') return { server: { transport: 'http', url: target.url } }
+  const { MCP_FIXTURE_WIRE: wire, MCP_FIXTURE_STATE: state, ...rest } = target.env
+  // A client that passes its child no environment (a strict allowlist) must still leave a wire log.
+  const args = [...target.args, ...(wire ? ['--wire', wire] : []), ...(state ? ['--state', state] : [])]
+  const env = { ...rest, ...((config.env as Record<string, string> | undefined) ?? {}) }
+  return { server: { transport: 'stdio', command: target.command, args, env }, marker: wire }
+}
+
+/** Pure: the scenario's client settings, in the driver protocol's neutral words. */
+export function driverOptions(config: Record<string, unknown>): DriverOptions {
+  const options: DriverOptions = {}
+  if (typeof config.toolCallTimeoutMs === 'number') options.callTimeoutMs = config.toolCallTimeoutMs
+  if (typeof config.connectTimeoutMs === 'number') options.connectTimeoutMs = config.connectTimeoutMs
+  return options
+}
+
+async function startDriver(command: string, target: ServerTarget, config: Record<string, unknown>): Promise<ClientSession> {
+  let tools: ToolView[] = []
+  let state = 'connecting'
+  let features: string[] = []
+  let orphans: number[] = []
+  const logs: string[] = []
+  const listeners = new Set<() => void>()
+  const setTools = (next: DriverTool[]) => {
+    tools = next.map(toolView)
+    for (const listener of listeners) listener()
+  }
+  const channel = new DriverChannel(command, (event) => (event.event === 'tools' ? setTools(event.tools) : logs.push(event.text)))
+  const { server, marker } = driverServer(target, config)
+  const connected = await channel.request({ op: 'connect', server, options: driverOptions(config) }, DRIVER_BOUNDS.connectMs)
+  if (connected.ok) {
+    features = connected.features ?? []
+    // Asked once: a client that re-lists on request would otherwise be charged for the kit's polling.
+    const listed = await channel.request({ op: 'list' }, DRIVER_BOUNDS.listMs)
+    if (listed.ok) setTools(listed.tools ?? [])
+    else logs.push(`[driver] list failed: ${listed.error}`)
+    state = 'connected'
+  } else if (await exitedNow(channel)) {
+    // A driver that cannot start (a typo in --driver, a missing package) is the harness's problem.
+    throw new DriverError(`the driver exited before it connected: ${connected.error}`)
+  } else {
+    state = 'stopped'
+    logs.push(`[driver] connect failed: ${connected.error}`)
+  }
+
+  return {
+    tools: () => tools,
+    onToolsChange: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    features: () => features,
+    async call(publicName, args, options) {
+      const callId = channel.peekId()
+      const abort = () => void channel.request({ op: 'abort', call: callId }, DRIVER_BOUNDS.callMs)
+      options.signal?.addEventListener('abort', abort, { once: true })
+      const started = performance.now()
+      const answer = await channel.request({ op: 'call', name: publicName, args }, DRIVER_BOUNDS.callMs)
+      options.signal?.removeEventListener('abort', abort)
+      const ms = Math.round(performance.now() - started)
+      if (answer.ok) return outcome(answer.result ?? {}, ms)
+      if (/^the driver did not answer "call"/.test(answer.error)) return { isError: true, code: 'NOT_RETURNED', unanswered: `the call had not returned after ${DRIVER_BOUNDS.callMs} ms`, content: [{ type: 'text', text: answer.error }] }
+      return { isError: true, code: 'CLIENT_ERROR', content: [{ type: 'text', text: answer.error }], ms }
+    },
+    state: () => state,
+    logs: () => logs,
+    protocolViolations: () => channel.violations,
+    pids: () => (marker ? processesWith(marker) : []),
+    orphans: () => orphans,
+    attachmentCount: () => 0,
+    async dispose() {
+      const closed = await channel.request({ op: 'close' }, DRIVER_BOUNDS.closeMs)
+      if (!closed.ok) logs.push(`[driver] close failed: ${closed.error}`)
+      state = 'stopped'
+      // Judged while the driver still runs: once it exits, its children lose their stdin and
+      // exit too, which would hide a client that never stopped its server.
+      if (marker) orphans = await lingering(marker)
+      await channel.end()
+    },
+  }
+}
+
+/** Whether the driver process has ended (checked without waiting more than a moment). */
+async function exitedNow(channel: DriverChannel): Promise<boolean> {
+  return Promise.race([channel.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100))])
+}
+
+/** The servers still running 2 s after the client answered close (exit is not instantaneous). */
+async function lingering(marker: string): Promise<number[]> {
+  for (let i = 0; i < 40 && processesWith(marker).length; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  return processesWith(marker)
+}
+
+function toolView(tool: DriverTool): ToolView {
+  return { name: tool.name, rawName: tool.rawName ?? tool.name, description: tool.description ?? '', parameters: tool.inputSchema ?? {} }
+}
+
+/** A client's result as the kit's call outcome: text blocks as text, images as media type and size. */
+function outcome(result: DriverCallResult, ms: number): CallOutcome {
+  const content = (result.content ?? []).map((block) =>
+    block.type === 'image' ? { type: 'image' as const, ref: `${block.mimeType ?? '?'}:${block.data?.length ?? 0}` } : { type: 'text' as const, text: block.text ?? `[${block.type}]` },
+  )
+  return result.isError ? { isError: true, code: 'TOOL_ERROR', content, ms } : { isError: false, content, value: { structuredContent: result.structuredContent }, ms }
+}

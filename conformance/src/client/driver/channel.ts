@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { parseDriverLine, type DriverAnswer, type DriverEvent, type DriverRequest } from './protocol.ts'
+
+type Pending = { resolve: (answer: DriverAnswer) => void; timer: NodeJS.Timeout }
+type Body = DriverRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
+
+/** Thrown when the driver breaks the protocol or does not answer in time: a harness problem, not a verdict. */
+export class DriverError extends Error {
+  override name = 'DriverError'
+}
+
+/**
+ * One driver process and the JSON lines to and from it. The command runs through the shell, so
+ * `--driver "node my-driver.mjs --flag"` works as typed; its stderr is kept for the evidence.
+ */
+export class DriverChannel {
+  private readonly child: ChildProcess
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private readonly stderrTail: string[] = []
+  readonly exited: Promise<number | null>
+  /** Protocol violations seen so far (invalid lines). */
+  readonly violations: string[] = []
+
+  constructor(command: string, onEvent: (event: DriverEvent) => void, env: NodeJS.ProcessEnv = process.env) {
+    this.child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env })
+    this.exited = new Promise((done) => this.child.once('exit', (code) => done(code)))
+    // A driver that dies answers nothing more: fail what waits instead of waiting for timers.
+    void this.exited.then((code) => {
+      for (const [id, pending] of this.pending) {
+        clearTimeout(pending.timer)
+        pending.resolve({ id, ok: false, error: `the driver exited (code ${code}) before answering${this.stderr() ? `; its stderr: ${this.stderr()}` : ''}` })
+      }
+      this.pending.clear()
+    })
+    this.child.stdin!.on('error', () => {})
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      if (line.trim() === '') return
+      const parsed = parseDriverLine(line)
+      if ('invalid' in parsed) return void this.violations.push(parsed.invalid)
+      if ('event' in parsed) return onEvent(parsed.event)
+      const pending = this.pending.get(parsed.answer.id)
+      if (!pending) return void this.violations.push(`an answer to no request: id ${parsed.answer.id}`)
+      this.pending.delete(parsed.answer.id)
+      clearTimeout(pending.timer)
+      pending.resolve(parsed.answer)
+    })
+    createInterface({ input: this.child.stderr! }).on('line', (line) => {
+      this.stderrTail.push(line)
+      if (this.stderrTail.length > 20) this.stderrTail.shift()
+    })
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  /** The id the next request will carry (an abort names the call it aborts by this id). */
+  peekId(): number {
+    return this.nextId
+  }
+
+  /** Sends a request; resolves with its answer, or an error answer after `timeoutMs`. */
+  request(body: Body, timeoutMs: number): Promise<DriverAnswer> {
+    const id = this.nextId++
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id)
+        resolve({ id, ok: false, error: `the driver did not answer "${body.op}" within ${timeoutMs} ms` })
+      }, timeoutMs)
+      this.pending.set(id, { resolve, timer })
+      this.child.stdin!.write(`${JSON.stringify({ id, ...body })}\n`)
+    })
+  }
+
+  stderr(): string {
+    return this.stderrTail.join('\n').slice(-2000)
+  }
+
+  /** Ends stdin (a driver exits when it ends), then SIGKILL after `graceMs`. */
+  async end(graceMs = 3000): Promise<void> {
+    this.child.stdin!.end()
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs)
+    await this.exited
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The driver protocol (FORMAT.md §Driver protocol): JSON lines over a driver program's stdin and
+ * stdout, so that a client in any language is judged by a short program that drives it. The kit
+ * writes requests, each with an `id`; the driver answers each one with the same `id`, and may at
+ * any time write an event (no `id`) when its client's tool view changes by itself.
+ */
+
+/** Where the client under test finds the fixture. For stdio the client spawns it itself. */
+export type DriverServer =
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }
+  | { transport: 'http'; url: string }
+
+export type DriverRequest =
+  | { id: number; op: 'connect'; server: DriverServer; options: DriverOptions }
+  | { id: number; op: 'list' }
+  | { id: number; op: 'call'; name: string; args: Record<string, unknown> }
+  | { id: number; op: 'abort'; call: number }
+  | { id: number; op: 'close' }
+
+/** Client settings the scenario asks for, in words every client has (each optional to honour). */
+export interface DriverOptions {
+  /** A per-call timeout, when the scenario is about one. */
+  callTimeoutMs?: number
+  /** How long connecting may take, when the scenario is about it. */
+  connectTimeoutMs?: number
+}
+
+/** A tool as the client would offer it to a model. */
+export interface DriverTool {
+  name: string
+  /** The MCP name behind it, when the client offers another name (a prefix, say); default `name`. */
+  rawName?: string
+  description?: string
+  inputSchema?: Record<string, unknown>
+}
+
+export interface DriverContentBlock {
+  type: string
+  text?: string
+  mimeType?: string
+  data?: string
+}
+
+export type DriverAnswer =
+  | { id: number; ok: true; tools?: DriverTool[]; result?: DriverCallResult; features?: string[] }
+  | { id: number; ok: false; error: string }
+
+/** What a call gave the caller: the client's result, or (ok: false) the error it raised. */
+export interface DriverCallResult {
+  isError?: boolean
+  content?: DriverContentBlock[]
+  structuredContent?: unknown
+}
+
+export type DriverEvent = { event: 'tools'; tools: DriverTool[] } | { event: 'log'; text: string }
+
+/** Pure: one line from the driver, or why it is not a protocol message. */
+export function parseDriverLine(line: string): { answer: DriverAnswer } | { event: DriverEvent } | { invalid: string } {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch {
+    return { invalid: `not JSON: ${line.slice(0, 200)}` }
+  }
+  if (typeof value !== 'object' || value === null) return { invalid: `not an object: ${line.slice(0, 200)}` }
+  const v = value as Record<string, unknown>
+  if (typeof v.id === 'number' && typeof v.ok === 'boolean') {
+    if (!v.ok && typeof v.error !== 'string') return { invalid: `an error answer needs "error": a string: ${line.slice(0, 200)}` }
+    if (v.tools !== undefined && !validTools(v.tools)) return { invalid: `"tools" must be an array of {name: string, …}: ${line.slice(0, 200)}` }
+    return { answer: v as DriverAnswer }
+  }
+  if (v.event === 'tools' && validTools(v.tools)) return { event: v as DriverEvent }
+  if (v.event === 'log' && typeof v.text === 'string') return { event: v as DriverEvent }
+  return { invalid: `neither an answer ({id, ok}) nor an event: ${line.slice(0, 200)}` }
+}
+
+function validTools(tools: unknown): tools is DriverTool[] {
+  return Array.isArray(tools) && tools.every((t) => typeof t === 'object' && t !== null && typeof (t as DriverTool).name === 'string')
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { driverAdapter } from '../src/client/driver/adapter.ts'
+import { loadScenarios } from '../src/client/load.ts'
+import { runScenario } from '../src/client/run-scenario.ts'
+import type { CheckStatus } from '../src/model.ts'
+
+const scenarios = new Map(loadScenarios().map((loaded) => [loaded.scenario.id, loaded]))
+const BROKEN = new URL('./support/broken-sdk-driver.mjs', import.meta.url).pathname
+const SDK = new URL('../drivers/sdk-client.mjs', import.meta.url).pathname
+
+async function statusOf(command: string, scenarioId: string, transport: 'stdio' | 'http', checkId: string): Promise<{ status: CheckStatus | 'absent'; message: string }> {
+  const result = await runScenario(scenarios.get(scenarioId)!, transport, driverAdapter(command), { updateSnapshots: false })
+  const check = result.checks.find((c) => c.id === checkId)
+  return { status: check?.status ?? 'absent', message: check?.message ?? '' }
+}
+
+// Every universal expectation, failing on a client with the matching bug and passing without it.
+const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; check: string }> = [
+  { bug: 'public-name-on-wire', scenario: 'clean-discovery', transport: 'stdio', check: 'invariant/raw-names-on-wire' },
+  { bug: 'no-initialized', scenario: 'clean-discovery', transport: 'http', check: 'invariant/handshake' },
+  { bug: 'first-page-only', scenario: 'pagination', transport: 'stdio', check: 'expect/received/tools/list' },
+  { bug: 'unbounded-pagination', scenario: 'pagination-repeating-cursor', transport: 'http', check: 'expect/received/tools/list' },
+  { bug: 'relist-per-notification', scenario: 'list-changed-storm', transport: 'stdio', check: 'expect/received/tools/list' },
+  { bug: 'no-cancel-on-abort', scenario: 'caller-abort', transport: 'stdio', check: 'expect/received/notifications/cancelled' },
+  { bug: 'timeout-without-cancel', scenario: 'call-timeout-sends-cancelled', transport: 'http', check: 'expect/received/notifications/cancelled' },
+  { bug: 'no-close', scenario: 'clean-discovery', transport: 'stdio', check: 'invariant/no-orphans' },
+  { bug: 'pass-host-env', scenario: 'secret-canary', transport: 'stdio', check: 'expect/call-1' },
+  { bug: 'is-error-as-success', scenario: 'is-error-result', transport: 'http', check: 'expect/call-1' },
+]
+
+describe('the kit catches bugs in any client, through the driver protocol', () => {
+  it.each(bugs)('$bug is caught by $scenario [$transport] / $check', async ({ bug, scenario, transport, check }) => {
+    expect(await statusOf(`node ${BROKEN}`, scenario, transport, check)).toMatchObject({ status: 'pass' })
+    expect(await statusOf(`node ${BROKEN} ${bug}`, scenario, transport, check)).toMatchObject({ status: 'fail' })
+  })
+
+  // Not a planted bug: the SDK's Client does not start a new session on HTTP 404, which the spec
+  // requires ("it MUST start a new session by sending a new InitializeRequest").
+  it('the raw SDK client fails the 404 re-initialization rule', async () => {
+    expect(await statusOf(`node ${SDK}`, 'http-404-session-expiry', 'http', 'expect/received/initialize')).toEqual({ status: 'fail', message: 'received 1, expected at least 2' })
+  })
+})

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { callExpectationFor, checkNotApplicable, scenarioNotApplicable } from '../src/client/applicability.ts'
+import { driverAdapter, driverOptions, driverServer } from '../src/client/driver/adapter.ts'
+import { parseDriverLine } from '../src/client/driver/protocol.ts'
+import { handshakeProblems } from '../src/client/invariants.ts'
+import { loadScenarios } from '../src/client/load.ts'
+import { runScenario } from '../src/client/run-scenario.ts'
+import { parseCommand } from '../src/cli/parse.ts'
+
+const scenarios = new Map(loadScenarios().map((loaded) => [loaded.scenario.id, loaded]))
+const SDK_DRIVER = `node ${new URL('../drivers/sdk-client.mjs', import.meta.url).pathname}`
+
+describe('driver protocol lines', () => {
+  it('reads answers and events, and names what is wrong with anything else', () => {
+    expect(parseDriverLine('{"id":1,"ok":true,"tools":[{"name":"a"}]}')).toEqual({ answer: { id: 1, ok: true, tools: [{ name: 'a' }] } })
+    expect(parseDriverLine('{"id":2,"ok":false,"error":"boom"}')).toEqual({ answer: { id: 2, ok: false, error: 'boom' } })
+    expect(parseDriverLine('{"event":"tools","tools":[]}')).toEqual({ event: { event: 'tools', tools: [] } })
+    expect(parseDriverLine('garbage')).toEqual({ invalid: 'not JSON: garbage' })
+    expect(parseDriverLine('{"id":3,"ok":false}')).toHaveProperty('invalid')
+    expect(parseDriverLine('{"id":3,"ok":true,"tools":[{"title":"x"}]}')).toHaveProperty('invalid')
+    expect(parseDriverLine('{"event":"other"}')).toHaveProperty('invalid')
+  })
+
+  it('hands the client the fixture with its files in argv and only the configured environment', () => {
+    const target = { transport: 'stdio' as const, command: 'node', args: ['cli.js'], env: { MCP_FIXTURE_WIRE: '/w', MCP_FIXTURE_STATE: '/s' } }
+    expect(driverServer(target, { env: { TOKEN: 'given' } })).toEqual({
+      server: { transport: 'stdio', command: 'node', args: ['cli.js', '--wire', '/w', '--state', '/s'], env: { TOKEN: 'given' } },
+      marker: '/w',
+    })
+    expect(driverServer({ transport: 'http', url: 'http://127.0.0.1:1/mcp' }, {})).toEqual({ server: { transport: 'http', url: 'http://127.0.0.1:1/mcp' } })
+    expect(driverOptions({ toolCallTimeoutMs: 200, connectTimeoutMs: 300, serverName: 'x' })).toEqual({ callTimeoutMs: 200, connectTimeoutMs: 300 })
+  })
+})
+
+describe('applicability', () => {
+  it('judges a client on isError and declared-universal fields only, and says what it left out', () => {
+    expect(callExpectationFor({ code: 'TOOL_TIMEOUT', text: 'ours' }, 'client')).toEqual({ expect: { isError: true }, dropped: ['code TOOL_TIMEOUT', 'text'] })
+    expect(callExpectationFor({ isError: false, text: 'x', notText: 'y', universal: ['notText'] }, 'client')).toEqual({ expect: { isError: false, notText: 'y' }, dropped: ['text'] })
+    expect(callExpectationFor({ code: 'X', text: 'ours' }, 'bridge')).toEqual({ expect: { code: 'X', text: 'ours' }, dropped: [] })
+  })
+
+  it('leaves bridge scenarios, undeclared features and bridge checks out for a client, never for a bridge', () => {
+    const bridgeOnly = scenarios.get('foreign-registration-rollback')!.scenario
+    const storm = scenarios.get('list-changed-storm')!.scenario
+    const clean = scenarios.get('clean-discovery')!.scenario
+    expect(scenarioNotApplicable(bridgeOnly, 'client', [])).toMatch(/^bridge only: squatting/)
+    expect(scenarioNotApplicable(bridgeOnly, 'bridge', [])).toBeUndefined()
+    expect(scenarioNotApplicable(storm, 'client', [])).toMatch(/declare "listChanged"/)
+    expect(scenarioNotApplicable(storm, 'client', ['listChanged'])).toBeUndefined()
+    expect(checkNotApplicable(clean, 'client', 'expect/public-names')).toMatch(/naming contract/)
+    expect(checkNotApplicable(clean, 'client', 'expect/call-3')).toMatch(/Servers MUST validate/)
+    expect(checkNotApplicable(clean, 'client', 'invariant/raw-names-on-wire')).toBeUndefined()
+    expect(checkNotApplicable(clean, 'bridge', 'expect/public-names')).toBeUndefined()
+  })
+})
+
+describe('the handshake invariant', () => {
+  const recv = (msg: object) => ({ dir: 'recv' as const, msg: { jsonrpc: '2.0', ...msg } as never })
+  it('wants initialize with a published revision, then initialized, before other requests (ping excepted)', () => {
+    const init = recv({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } })
+    const done = recv({ method: 'notifications/initialized' })
+    expect(handshakeProblems([init, recv({ id: 2, method: 'ping' }), done, recv({ id: 3, method: 'tools/list' })])).toEqual([])
+    expect(handshakeProblems([recv({ id: 1, method: 'tools/list' })])).toEqual(['tools/list was sent before initialize'])
+    expect(handshakeProblems([init, recv({ id: 2, method: 'tools/list' })])).toEqual(['tools/list was sent before notifications/initialized'])
+    expect(handshakeProblems([recv({ id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01' } })])).toEqual(['initialize offered protocolVersion "1999-01-01", no published revision'])
+  })
+})
+
+describe('mcp-conformance client --driver', () => {
+  it('takes the driver command for client runs only', () => {
+    const parsed = parseCommand(['client', '--driver', 'node my-driver.mjs --flag', '--scenario', 'clean-discovery'], '/tmp')
+    expect(parsed.ok && parsed.command.kind === 'client' && parsed.command.options.driver).toBe('node my-driver.mjs --flag')
+    expect(parseCommand(['server', '--driver', 'x', '--url', 'http://h/'], '/tmp')).toEqual({ ok: false, error: '--driver is not an option of "server"' })
+  })
+})
+
+describe('a client driven through the protocol', () => {
+  it.each(['stdio', 'http'] as const)('the raw SDK client passes clean-discovery over %s, with the bridge-only checks skipped and said why', async (transport) => {
+    const result = await runScenario(scenarios.get('clean-discovery')!, transport, driverAdapter(SDK_DRIVER), { updateSnapshots: false })
+    const status = Object.fromEntries(result.checks.map((c) => [c.id, c.status]))
+    expect(result.checks.filter((c) => c.status === 'fail' || c.status === 'error')).toEqual([])
+    expect(status).toMatchObject({ 'expect/tools': 'pass', 'invariant/raw-names-on-wire': 'pass', 'invariant/handshake': 'pass', 'invariant/no-orphans': 'pass', 'expect/public-names': 'skip', 'expect/call-3': 'skip' })
+    expect(result.checks.find((c) => c.id === 'expect/public-names')!.message).toMatch(/^not applicable: public names are a bridge naming contract/)
+    expect(result.checks.find((c) => c.id === 'expect/call-1')!.message).toBe('as expected (not applicable to this client: text)')
+  })
+
+  it('a bridge-only scenario is one skip that says why', async () => {
+    const result = await runScenario(scenarios.get('duplicate-server-name')!, 'stdio', driverAdapter(SDK_DRIVER), { updateSnapshots: false })
+    expect(result.checks).toEqual([expect.objectContaining({ id: 'applies/scenario', status: 'skip', message: expect.stringMatching(/^not applicable: bridge only: server names/) })])
+  })
+
+  it('a driver that cannot start or breaks the protocol is a harness error, not a verdict', async () => {
+    const missing = await runScenario(scenarios.get('clean-discovery')!, 'stdio', driverAdapter('node /nonexistent/driver.mjs'), { updateSnapshots: false })
+    expect(missing.checks.map((c) => [c.id, c.status])).toEqual([['harness/run', 'error']])
+    const noisy = await runScenario(scenarios.get('clean-discovery')!, 'http', driverAdapter(`echo not-json; ${SDK_DRIVER}`), { updateSnapshots: false })
+    expect(noisy.checks.find((c) => c.id === 'harness/driver')).toMatchObject({ status: 'error', message: 'not JSON: not-json' })
+  })
+})
+
+describe('the documented driver', () => {
+  it('FORMAT.md shows conformance/drivers/sdk-client.mjs exactly as it is run', async () => {
+    const { readFileSync } = await import('node:fs')
+    const format = readFileSync(new URL('../FORMAT.md', import.meta.url), 'utf8')
+    const driver = readFileSync(new URL('../drivers/sdk-client.mjs', import.meta.url), 'utf8')
+    expect(format).toContain(`\`\`\`js\n${driver.trimEnd()}\n\`\`\``)
+  })
+})

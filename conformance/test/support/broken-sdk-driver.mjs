@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// conformance/drivers/sdk-client.mjs with one bug switched on (argv[2]): each bug is one that real
+// MCP clients have shipped, and each must turn a universal expectation of the kit into a failure.
+// Without an argument it behaves like the example driver.
+import { createInterface } from 'node:readline'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+
+const bug = process.argv[2] ?? 'none'
+const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
+const calls = new Map()
+let client
+let options = {}
+
+async function listAll() {
+  const tools = []
+  const seen = new Set()
+  let cursor
+  let pages = 0
+  do {
+    // unbounded-pagination: no repeated-cursor guard (capped at 50 pages only so the test ends).
+    if (bug === 'unbounded-pagination' ? ++pages > 50 : seen.has(cursor)) throw new Error(`cursor ${JSON.stringify(cursor)} repeated`)
+    seen.add(cursor)
+    const page = await client.listTools(cursor === undefined ? {} : { cursor })
+    tools.push(...page.tools)
+    cursor = bug === 'first-page-only' ? undefined : page.nextCursor
+  } while (cursor !== undefined)
+  // public-name-on-wire: offers prefixed names and later sends them as they are.
+  return tools.map(({ name, description, inputSchema }) => (bug === 'public-name-on-wire' ? { name: `fx_${name}`, rawName: name, description, inputSchema } : { name, description, inputSchema }))
+}
+
+const ops = {
+  async connect({ server, options: given }) {
+    options = given
+    const relist = () => listAll().then((tools) => send({ event: 'tools', tools }), () => {})
+    // relist-per-notification: no coalescing, one tools/list per list_changed.
+    client = new Client({ name: 'broken-sdk-driver', version: '1.0.0' }, bug === 'relist-per-notification' ? {} : { listChanged: { tools: { autoRefresh: false, onChanged: relist } } })
+    if (bug === 'relist-per-notification') client.setNotificationHandler(ToolListChangedNotificationSchema, relist)
+    const transport = server.transport === 'stdio'
+      // pass-host-env: the child inherits the whole host environment, secrets included.
+      ? new StdioClientTransport({ command: server.command, args: server.args, env: bug === 'pass-host-env' ? { ...process.env, ...server.env } : { ...getDefaultEnvironment(), ...server.env } })
+      : new StreamableHTTPClientTransport(new URL(server.url))
+    if (bug === 'no-initialized') {
+      // no-initialized: the initialized notification is never sent.
+      const sendRaw = transport.send.bind(transport)
+      transport.send = (message, o) => (message.method === 'notifications/initialized' ? Promise.resolve() : sendRaw(message, o))
+    }
+    await client.connect(transport, { timeout: options.connectTimeoutMs })
+    return { features: ['listChanged'] }
+  },
+  list: async () => ({ tools: await listAll() }),
+  async call({ id, name, args }) {
+    const controller = new AbortController()
+    let giveUp
+    const local = new Promise((_, reject) => (giveUp = reject))
+    calls.set(id, bug === 'no-cancel-on-abort' ? { abort: (reason) => giveUp(new Error(String(reason))) } : controller)
+    try {
+      // timeout-without-cancel: the caller stops waiting, the server is never told.
+      const timeout = bug === 'timeout-without-cancel' ? undefined : options.callTimeoutMs
+      const request = client.callTool({ name: bug === 'public-name-on-wire' ? name : name.replace(/^fx_/, ''), arguments: args }, undefined, { signal: bug === 'no-cancel-on-abort' ? undefined : controller.signal, timeout: timeout ?? 60_000 })
+      const timer = bug === 'timeout-without-cancel' && options.callTimeoutMs ? setTimeout(() => giveUp(new Error('timed out')), options.callTimeoutMs) : undefined
+      const result = await Promise.race([request, local]).finally(() => clearTimeout(timer))
+      // is-error-as-success: the isError flag is dropped on the way to the caller.
+      return { result: { isError: bug === 'is-error-as-success' ? false : result.isError === true, content: result.content, structuredContent: result.structuredContent } }
+    } finally {
+      calls.delete(id)
+    }
+  },
+  abort: async ({ call }) => (calls.get(call)?.abort('the caller aborted the call'), {}),
+  // no-close: says it closed, leaves the server running.
+  close: async () => (bug === 'no-close' ? undefined : await client?.close(), {}),
+}
+
+createInterface({ input: process.stdin }).on('line', async (line) => {
+  const request = JSON.parse(line)
+  try {
+    send({ id: request.id, ok: true, ...(await ops[request.op](request)) })
+  } catch (error) {
+    send({ id: request.id, ok: false, error: String(error?.message ?? error) })
+  }
+})
