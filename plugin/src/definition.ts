@@ -40,7 +40,9 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
   const { rawName } = tool
   const { limits } = options
   const render = (value: unknown) => projectContent((value as McpResult).content, rawName, undefined, limits.maxResultTextChars)
-  const checkStructured = structuredValidator(tool, options.warn, options.compiler ?? new SchemaCompiler())
+  const compiler = options.compiler ?? new SchemaCompiler()
+  const checkStructured = structuredValidator(tool, options.warn, compiler)
+  const checkArgs = argumentsValidator(tool, compiler)
   // Rich projections are prepared during execute (which may do I/O) and handed to the registry
   // through finalizeContent, keyed by the exact execution so nothing leaks between calls.
   const staged = new WeakMap<ToolExecution, Staged>()
@@ -53,6 +55,7 @@ export function createDefinition(tool: BridgedTool, options: DefinitionOptions):
     parameters: tool.inputSchema,
     source: { kind: 'mcp', serverName: options.serverName, rawName },
     async execute(args, exec) {
+      checkArgs(args ?? {})
       const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
       const value = toCanonical(await options.invoke(rawName, input, exec), rawName, limits, options.redact)
       checkStructured(value)
@@ -115,6 +118,23 @@ export function toCanonical(
     throw new BridgeError(quoteUntrusted(text, maxResultTextChars, redact), 'TOOL_ERROR')
   }
   return structuredContent === undefined ? { content: blocks } : { content: blocks, structuredContent }
+}
+
+/**
+ * The arguments are checked against the tool's inputSchema before anything is sent. The reference
+ * registry checks them too, first; the harness' ToolRuntime does not, and a bridge must never
+ * forward arguments its tool does not accept. Compiled on the first call, by the generation's
+ * compiler, like the registry's own check; a schema that does not compile refuses every call, as
+ * the registry does.
+ */
+function argumentsValidator(tool: BridgedTool, compiler: SchemaCompiler): (args: unknown) => void {
+  let compiled: ReturnType<SchemaCompiler['compile']> | undefined
+  return (args) => {
+    compiled ??= compiler.compile(tool.inputSchema)
+    if (!compiled.ok) throw new BridgeError(`"${tool.publicName}" cannot be called: its parameters schema does not compile (${compiled.reason})`, 'INVALID_ARGS')
+    const violations = compiled.validate(args)
+    if (violations.length) throw new BridgeError(`invalid arguments for "${tool.publicName}": ${violations.join('; ')}`, 'INVALID_ARGS')
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ const tool: BridgedTool = {
   rawName: 'snap',
   publicName: 'mcp__cam__snap',
   description: 'takes a picture',
-  inputSchema: { type: 'object' },
+  inputSchema: { type: 'object', properties: { zoom: { type: 'number' } }, additionalProperties: false },
   outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number' } } },
   signature: 'x',
 }
@@ -49,14 +49,15 @@ function services(modalities: string[]) {
 
 function definitionWith(modalities: string[]) {
   const s = services(modalities)
+  const sent: unknown[] = []
   const definition = createDefinition(tool, {
     serverName: 'cam',
-    invoke: async () => structuredClone(answer),
+    invoke: async (_raw, args) => (sent.push(args), structuredClone(answer)),
     limits: { maxResultTextChars: 10_000, maxResultBytes: 1 << 20 },
     imageServices: s.imageServices,
     warn: () => {},
   })
-  return { definition, ...s }
+  return { definition, sent, ...s }
 }
 
 /** An execution as ToolRuntime makes it: an agent, no route. */
@@ -125,5 +126,14 @@ describe('a bridged definition in a host shaped like the harness ToolRuntime', (
       else result.content = [{ type: 'text', text: 'redacted by policy' }]
       expect(definition.finalizeContent?.(exec, materialized(result)), replace).toBeUndefined()
     }
+  })
+
+  it('refuses arguments its inputSchema does not accept before anything is sent (ToolRuntime does not check them)', async () => {
+    const { definition, sent } = definitionWith(['text'])
+    await expect(definition.execute({ zoom: 'far' }, agentExec('chat'))).rejects.toMatchObject({ code: 'INVALID_ARGS', message: expect.stringContaining('invalid arguments for "mcp__cam__snap"') })
+    await expect(definition.execute({ flash: true }, agentExec('chat'))).rejects.toMatchObject({ code: 'INVALID_ARGS' })
+    expect(sent).toEqual([])
+    await definition.execute({ zoom: 2 }, agentExec('chat'))
+    expect(sent).toEqual([{ zoom: 2 }])
   })
 })
