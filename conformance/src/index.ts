@@ -5,5 +5,8 @@ export type { ClientAdapter, ClientSession, ServerTarget as ClientTarget, ToolVi
 export { runServerSuite } from './server/run.ts'
 export { writeReports } from './report/write.ts'
 export { loadBaseline } from './baseline.ts'
+export { assembleReport } from './report/assemble.ts'
+// The plugin hosted by the DeepSeek harness' ToolRuntime; the caller brings the harness (hosts/dsh/kit.mjs).
+export { createDshAdapter, type DshHost, type DshRoot, type DshModel } from './client/dsh-adapter.ts'
 export { formatMarkdownSummary, type MarkdownOptions } from './report/markdown.ts'
 export { formatGithubAnnotations } from './report/annotations.ts'

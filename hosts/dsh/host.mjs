@@ -30,8 +30,6 @@ const schemasOf = (ctx) => ctx.tools.schemas().filter((tool) => tool.name.starts
 
 async function run(plugin, label, config = entry) {
   const root = await createDshRoot()
-  const logs = []
-  root.ctx.logger.exporter?.({ export: (record) => logs.push(`${record.type} ${record.name}: ${record.args?.map(String).join(' ')}`) })
   const started = performance.now()
   const fiber = root.ctx.plugin(plugin, config)
   await fiber
@@ -52,7 +50,7 @@ async function run(plugin, label, config = entry) {
   // The bridge stops its child on dispose; the seed leaves that to the SDK's close. Give either a moment.
   for (let i = 0; i < 50 && servers().length; i++) await new Promise((resolve) => setTimeout(resolve, 100))
   result.childrenAfterDispose = servers()
-  result.errorLogs = logs.filter((line) => line.startsWith('error'))
+  result.errorLogs = root.logs.filter((line) => line.startsWith('[error]'))
   return result
 }
 

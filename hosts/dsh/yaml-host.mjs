@@ -49,8 +49,6 @@ const execute = (ctx, name, args) => ctx.tools.execute({ callId: `yml-${++calls}
 const started = performance.now()
 try {
   const root = await createDshRoot({ images: false })
-  const logs = []
-  root.ctx.logger.exporter?.({ export: (record) => logs.push(`${record.type} ${record.name}: ${record.args?.map(String).join(' ')}`) })
   // Plugins named in the file resolve from this project's node_modules, like the dsh CLI's.
   await root.ctx.plugin(Loader, { baseUrl: pathToFileURL(join(process.cwd(), 'package.json')).href })
   const include = root.ctx.plugin(Include, { path: pathToFileURL(join(dir, 'cordis.yml')).href })
@@ -71,7 +69,7 @@ try {
   await root.dispose()
   for (let i = 0; i < 50 && descendants().length; i++) await new Promise((r) => setTimeout(r, 100))
   out.childrenAfterDispose = descendants()
-  out.errorLogs = logs.filter((line) => line.startsWith('error'))
+  out.errorLogs = root.logs.filter((line) => line.startsWith('[error]'))
 } catch (error) {
   out.error = error?.stack ?? String(error)
   process.exitCode = 1

@@ -13,13 +13,11 @@
  *
  * Timings of every step are printed at the end.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { childEnv, explain, expectExit, isInside, killGroup, REPO, run, running, type RunResult } from '../support/processes.ts'
-
-const HOST_DIR = join(REPO, 'hosts/dsh')
+import { HOST_DIR, installDshProject } from '../support/dsh-project.ts'
+import { childEnv, explain, expectExit, killGroup, REPO, run, running, type RunResult } from '../support/processes.ts'
 const CORPUS = join(REPO, 'plugin/test/fixtures/schema-subset.json')
 const SECRET_LOOKING = 'AWS_SECRET_ACCESS_KEY'
 
@@ -56,7 +54,7 @@ interface HostRun {
   errorLogs: string[]
 }
 
-const state: { root: string; project: string; node22: string; tarball: string } = { root: '', project: '', node22: '', tarball: '' }
+const state: { project: string; node22: string; remove?: () => void } = { project: '', node22: '' }
 const timings: Array<{ what: string; ms: number }> = []
 const timed = (what: string, result: RunResult) => {
   timings.push({ what, ms: result.ms })
@@ -85,42 +83,15 @@ function output<T>(result: RunResult): T & { node: string; error?: string } {
 const texts = (result: Result) => result.content.map((block) => block.text ?? `[${block.type}]`).join('\n')
 
 beforeAll(async () => {
-  if (!existsSync(join(REPO, 'plugin/dist/index.js'))) throw new Error('the plugin is not built: run `npm run build` first (`npm test` does it in its pretest script)')
-  state.root = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-bridge-dsh-')))
-  if (isInside(state.root, REPO)) throw new Error(`the OS temp directory ${state.root} is inside the repository; set TMPDIR elsewhere`)
-  const packDir = join(state.root, 'tarballs')
-  state.project = join(state.root, 'project')
-  mkdirSync(packDir)
-  // The pinned host stack, its lockfile and the host scripts; nothing else of the repository.
-  cpSync(HOST_DIR, state.project, { recursive: true, filter: (source) => !source.includes('node_modules') })
-
-  const systemEnv = childEnv(process.execPath)
-  const [packed, node22] = await Promise.all([
-    run('npm', ['pack', '--workspace', 'plugin', '--json', '--pack-destination', packDir], { cwd: REPO, env: systemEnv, timeoutMs: 120_000 }),
-    run(process.execPath, [join(REPO, 'scripts/node22.mjs')], { cwd: REPO, env: systemEnv, timeoutMs: 540_000 }),
-  ])
-  timed('npm pack --workspace plugin', packed)
-  timed('scripts/node22.mjs (cached after the first run)', node22)
-  if (packed.code !== 0) throw new Error(explain(packed, 'npm pack failed'))
-  if (node22.code !== 0) throw new Error(explain(node22, 'scripts/node22.mjs could not provide a Node 22 binary'))
-  state.node22 = node22.stdout.trim()
-  state.tarball = join(packDir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename)
-
-  // npm runs under Node 22 too: the harness packages declare engines >= 22.
-  const env = childEnv(state.node22, state.project)
-  const ci = timed('npm ci (hosts/dsh lockfile, prefer-offline)', await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: state.project, env, timeoutMs: 540_000 }))
-  if (ci.code !== 0) throw new Error(explain(ci, 'npm ci of hosts/dsh failed'))
-  const install = timed(
-    'npm install --no-save <plugin tarball>',
-    await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', state.tarball], { cwd: state.project, env, timeoutMs: 300_000 }),
-  )
-  if (install.code !== 0) throw new Error(explain(install, 'npm install of the plugin tarball failed'))
+  const installed = await installDshProject(['plugin'])
+  Object.assign(state, { project: installed.project, node22: installed.node22, remove: installed.remove })
+  timings.push(...installed.timings)
 })
 
 afterAll(() => {
   for (const pid of running) killGroup(pid)
   if (timings.length) console.log(`dsh drop-in timings:\n${timings.map(({ what, ms }) => `  ${String(ms).padStart(6)} ms  ${what}`).join('\n')}`)
-  if (state.root) rmSync(state.root, { recursive: true, force: true })
+  state.remove?.()
 })
 
 describe('hosts/dsh: the pinned harness stack', () => {

@@ -2,7 +2,7 @@
 // deployment filled in small: an in-memory AttachmentStore (dsh-attachment's own base class does
 // the batch checks) and an LlmAdapter whose models declare their input modalities (dsh-llm's
 // LlmRuntime answers resolveModelInfo from it). Nothing here is a copy of a harness service.
-import { Context } from '@deepseek-ai/cordis'
+import { Context, Logger } from '@deepseek-ai/cordis'
 import { AttachmentError, AttachmentStore } from '@deepseek-ai/dsh-attachment'
 import { LlmAdapter, LlmRuntime } from '@deepseek-ai/dsh-llm'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
@@ -30,11 +30,20 @@ export class MemoryAttachments extends AttachmentStore {
     mediaTypes: Object.keys(SIGNATURES),
   }
   images = new Map()
+  position = 0
+
+  // Refusals are worded like the reference host's store (the kit's snapshots quote them), so a
+  // kit run compares the bridge in two tool pipelines, not two stores' messages.
+  async saveImages(inputs) {
+    this.position = 0
+    return super.saveImages(inputs)
+  }
 
   async validateImage(input) {
-    const signature = SIGNATURES[input.mediaType]
-    if (!signature || !signature.every((byte, i) => input.data[i] === byte)) {
-      throw new AttachmentError(`declared ${input.mediaType} but the bytes are not`, 'IMAGE_TYPE_MISMATCH')
+    const index = ++this.position
+    const actual = Object.keys(SIGNATURES).find((type) => SIGNATURES[type].every((byte, i) => input.data[i] === byte))
+    if (actual !== input.mediaType) {
+      throw new AttachmentError(`image ${index}: declared ${input.mediaType} but the bytes are ${actual ?? 'no image this store accepts'}`, 'IMAGE_TYPE_MISMATCH')
     }
   }
 
@@ -55,8 +64,14 @@ export class MemoryAttachments extends AttachmentStore {
 }
 
 class CatalogAdapter extends LlmAdapter {
+  constructor(models) {
+    super()
+    this.models = models
+  }
+
   async resolveModel(provider, model) {
-    return { provider, id: model, name: model, ...(MODELS[model] ? { inputModalities: MODELS[model] } : {}) }
+    const known = this.models.find((entry) => entry.provider === provider && entry.model === model)
+    return { provider, id: model, name: model, ...(known ? { inputModalities: known.inputModalities } : {}) }
   }
 
   // eslint-disable-next-line require-yield
@@ -65,13 +80,24 @@ class CatalogAdapter extends LlmAdapter {
   }
 }
 
+const DEFAULT_MODELS = Object.entries(MODELS).map(([model, inputModalities]) => ({ provider: PROVIDER, model, inputModalities }))
+
 /**
  * A harness root: SystemPrompt, ToolRuntime, and optionally the attachment store and LlmRuntime
- * with the catalog adapter. Services are awaited before anything injects them (Cordis 4 does
- * not wait for a missing injection).
+ * with an adapter per provider of `models`. Services are awaited before anything injects them
+ * (Cordis 4 does not wait for a missing injection). Every log line is kept in `logs` as
+ * `[level] name: message`, the reference host's format.
  */
-export async function createDshRoot({ images = true } = {}) {
+export async function createDshRoot({ images = true, models = DEFAULT_MODELS } = {}) {
   const ctx = new Context()
+  const logs = []
+  ctx.logger.exporter({
+    colors: 0,
+    levels: { default: 3 },
+    export(message) {
+      logs.push(`[${message.type}] ${message.name}: ${Logger.format(this, message)}`)
+    },
+  })
   const fibers = [ctx.plugin(SystemPrompt)]
   await fibers[0]
   fibers.push(ctx.plugin(ToolRuntime))
@@ -79,8 +105,19 @@ export async function createDshRoot({ images = true } = {}) {
     fibers.push(ctx.plugin(MemoryAttachments), ctx.plugin(LlmRuntime))
   }
   for (const fiber of fibers) await fiber
-  if (images) ctx.llm.registerAdapter([PROVIDER], new CatalogAdapter())
-  return { ctx, dispose: async () => { for (const fiber of fibers.reverse()) await fiber.dispose() } }
+  if (images) {
+    for (const provider of new Set(models.map((entry) => entry.provider))) {
+      ctx.llm.registerAdapter([provider], new CatalogAdapter(models.filter((entry) => entry.provider === provider)))
+    }
+  }
+  return {
+    ctx,
+    logs,
+    attachmentCount: () => ctx.get('attachments')?.images.size ?? 0,
+    dispose: async () => {
+      for (const fiber of fibers.reverse()) await fiber.dispose()
+    },
+  }
 }
 
 /**
@@ -88,6 +125,6 @@ export async function createDshRoot({ images = true } = {}) {
  * Agent (dsh-agent) needs a session store and a model; the bridge reads only these two members,
  * the ones the seed read (`options`, and `session.requestHeader()?.config` first).
  */
-export function agentFor(model, { requested } = {}) {
-  return { options: { provider: PROVIDER, model }, session: { requestHeader: () => (requested ? { config: { provider: PROVIDER, model: requested } } : undefined) } }
+export function agentFor(model, { requested, provider = PROVIDER } = {}) {
+  return { options: { provider, model }, session: { requestHeader: () => (requested ? { config: { provider, model: requested } } : undefined) } }
 }
