@@ -81,7 +81,8 @@ export function judge(def: CheckDef, revision: string, params: Record<string, st
     },
     info: (message, observed) => verdict(id, title, 'skip', `${INFORMATION}${message}`, with_(observed)),
     skip: (message, observed) => verdict(id, title, 'skip', message, with_(observed)),
-    notTestable: (why, observed) => notTestable(id, title, why, with_(observed)),
+    // The bridge's own checks never fail a server, not even for a missing prerequisite.
+    notTestable: (why, observed) => (def.scope === 'bridge' ? verdict(id, title, 'skip', `Not testable: ${why}`, with_(observed)) : notTestable(id, title, why, with_(observed))),
     notInRevision: () => {
       const since = firstRevision(def)
       return verdict(id, title, 'skip', `not part of the negotiated revision ${v}: the rule arrived in ${since}`)
