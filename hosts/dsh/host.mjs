@@ -4,7 +4,6 @@
 // same entry (that is the roll-back). Prints one JSON line of observations; test/dsh/drop-in.test.ts
 // judges them. Run from a project where this directory's package.json is installed, with the
 // plugin's tarball: `node --import ./support/trace-modules.mjs host.mjs [schema-corpus.json]`.
-/* global AbortController */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'

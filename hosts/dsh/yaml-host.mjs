@@ -3,7 +3,6 @@
 // and starts both entries: server-everything over stdio, and a Streamable HTTP server this script
 // runs in-process (it records the Authorization header it receives). Prints one JSON line.
 // Needs EVERYTHING_TOKEN and MCP_TOKEN in the environment; sets MCP_WEB_URL itself.
-/* global AbortController */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
