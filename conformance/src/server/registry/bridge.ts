@@ -20,3 +20,6 @@ export const SCHEMA_SIZE: CheckDef = {
   how: 'characters and approximate tokens of each definition (name, description, inputSchema), which a client resends with every model request',
   rules: [rule('2024-11-05', 'bridge', 'SHOULD', 'Every tool definition is sent to the model with every request; a definition above 8192 characters, or a list above 65536, costs every turn.')],
 }
+
+/** In the order the docs list them. */
+export const BRIDGE_CHECKS: CheckDef[] = [PROJECTION, SCHEMA_SIZE]

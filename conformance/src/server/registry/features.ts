@@ -129,3 +129,20 @@ export const SET_LEVEL: CheckDef = {
   how: 'logging/setLevel "info" when logging is declared',
   rules: [declared('logging'), REPLY],
 }
+
+/** In the order the docs list them. */
+export const FEATURE_CHECKS: CheckDef[] = [
+  RESOURCES_UNDECLARED,
+  RESOURCES_LIST,
+  RESOURCES_PAGINATION,
+  RESOURCES_READ,
+  RESOURCE_TEMPLATES,
+  RESOURCES_SUBSCRIBE,
+  PROMPTS_UNDECLARED,
+  PROMPTS_LIST,
+  PROMPTS_PAGINATION,
+  PROMPTS_GET,
+  COMPLETIONS_UNDECLARED,
+  COMPLETE,
+  SET_LEVEL,
+]

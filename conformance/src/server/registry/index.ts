@@ -1,23 +1,16 @@
-/** Every server check the kit knows, in report order: the source of the docs' checks table. */
+/** Every server check the kit knows, grouped by area: the source of the docs' checks table. */
 import type { CheckDef } from './types.ts'
-import * as bridge from './bridge.ts'
-import * as features from './features.ts'
-import * as lifecycle from './lifecycle.ts'
-import * as messages from './messages.ts'
-import * as tools from './tools.ts'
-import * as transports from './transports.ts'
+import { BRIDGE_CHECKS } from './bridge.ts'
+import { FEATURE_CHECKS } from './features.ts'
+import { LIFECYCLE_CHECKS } from './lifecycle.ts'
+import { MESSAGE_CHECKS } from './messages.ts'
+import { TOOL_CHECKS } from './tools.ts'
+import { TRANSPORT_CHECKS } from './transports.ts'
 
 export type { CheckDef, Keyword, Rule } from './types.ts'
 export { breachStatus, cite, inForce, ruleFor } from './types.ts'
 
-export const CHECKS: readonly CheckDef[] = [
-  ...Object.values(lifecycle),
-  ...Object.values(messages),
-  ...Object.values(tools),
-  ...Object.values(bridge),
-  ...Object.values(features),
-  ...Object.values(transports),
-]
+export const CHECKS: readonly CheckDef[] = [...LIFECYCLE_CHECKS, ...MESSAGE_CHECKS, ...TOOL_CHECKS, ...BRIDGE_CHECKS, ...FEATURE_CHECKS, ...TRANSPORT_CHECKS]
 
 /** The definition behind a reported check id (`tools/call/echo` → `tools/call/{name}`). */
 export function definitionOf(id: string): CheckDef | undefined {

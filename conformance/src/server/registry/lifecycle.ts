@@ -96,3 +96,6 @@ export const SERVER_NOTIFICATIONS: CheckDef = {
     rule('2024-11-05', 'progress', 'MUST', 'Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation', 'progress'),
   ],
 }
+
+/** In the order the docs list them. */
+export const LIFECYCLE_CHECKS: CheckDef[] = [INITIALIZE, PROTOCOL_VERSION, SERVER_INFO, CAPABILITIES, PING, CANCEL_UNKNOWN, UNSUPPORTED_VERSION, SERVER_REQUESTS, EARLY_REQUESTS, SERVER_NOTIFICATIONS]

@@ -62,3 +62,6 @@ export const REQUEST_IDS: CheckDef = {
     rule('2024-11-05', 'base#requests', 'MUST', 'Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be null. The request ID MUST NOT have been previously used by the requestor within the same session.'),
   ],
 }
+
+/** In the order the docs list them. */
+export const MESSAGE_CHECKS: CheckDef[] = [ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS]

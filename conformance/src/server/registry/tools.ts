@@ -153,3 +153,21 @@ export const STRUCTURED_CONTENT: CheckDef = {
     rule('2025-06-18', 'tools#structured-content', 'SHOULD', 'For backwards compatibility, a tool that returns structured content SHOULD also return the serialized JSON in a TextContent block.', 'text-block'),
   ],
 }
+
+/** In the order the docs list them. */
+export const TOOL_CHECKS: CheckDef[] = [
+  TOOLS_UNDECLARED,
+  TOOLS_LIST,
+  TOOLS_PAGINATION,
+  NAMES_VALID,
+  NAMES_UNIQUE,
+  INPUT_SCHEMA,
+  OUTPUT_SCHEMA,
+  DESCRIPTIONS,
+  ANNOTATIONS,
+  TASK_SUPPORT,
+  UNKNOWN_TOOL,
+  INVALID_ARGUMENTS,
+  USER_CALL,
+  STRUCTURED_CONTENT,
+]

@@ -1,0 +1,71 @@
+/**
+ * Pure: the docs' table of server checks, rendered from the registry, so the documentation and
+ * the code cannot disagree (a test fails when docs/SERVER-CHECKS.md is stale).
+ */
+import { KNOWN_REVISIONS, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
+import { CHECKS } from './index.ts'
+import { breachStatus, type CheckDef, type Rule } from './types.ts'
+
+const OUTCOME: Record<string, string> = { fail: 'fail', warn: 'warn', skip: 'information' }
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+function revisions(rule: Rule): string {
+  if (rule.until === rule.from) return rule.from
+  return rule.until ? `${rule.from} – ${rule.until}` : `${rule.from} on`
+}
+
+/** The newest revision a rule is stated in, whose page the row links to. */
+function newest(rule: Rule): Revision {
+  if (rule.until) return rule.until
+  return KNOWN_REVISIONS[0]
+}
+
+function ruleRow(def: CheckDef, rule: Rule, first: boolean): string {
+  const status = OUTCOME[breachStatus(rule.keyword, def.scope)] ?? 'information'
+  const revision = newest(rule)
+  const url = sectionUrl(revision, rule.topic)
+  const label = sectionLabel(revision, rule.topic).replace(/^MCP \S+ /, '')
+  const where = url ? `[${label}](${url})` : label
+  const when = rule.case ? ` (${rule.case})` : ''
+  const check = first ? `\`${def.id}\`<br>${cell(def.title)}` : ''
+  const how = first ? cell(def.how + (def.note ? ` *Note: ${def.note}*` : '')) : ''
+  return `| ${check} | ${how} | ${revisions(rule)}${when} | ${rule.keyword} → ${status} | ${where}: “${cell(rule.quote)}” |`
+}
+
+function area(id: string): string {
+  return id.split('/')[0] ?? id
+}
+
+export function renderChecksTable(): string {
+  const lines = [
+    '# Server checks',
+    '',
+    '<!-- Generated from conformance/src/server/registry by `npm run docs:checks`; do not edit by hand. -->',
+    '',
+    'Every check of `mcp-conformance server`, the sentence of the spec it enforces in each revision, and',
+    'what a breach of that sentence is reported as. The status follows the sentence’s keyword and',
+    'nothing else: **MUST**, **MUST NOT**, **SCHEMA** (a field or type the revision’s `schema.ts`',
+    'requires) and **DECLARED** (the server declared the capability, and the capability’s own method',
+    'then fails) give `fail`; **SHOULD** and **SHOULD NOT** give `warn`; **NONE** (the spec describes',
+    'the behaviour without requiring it) gives information: a `skip` whose message starts with',
+    '“Information”. A check whose rule is not part of the negotiated revision is skipped with the',
+    'revision it arrived in. Checks in the `bridge` area are about what a client like ours (the',
+    'mcp-bridge plugin) makes of the server; they never go above `warn`, so they never change the',
+    'exit code. A request that gets no response at all breaks the JSON-RPC rule marked `(reply)`.',
+    '',
+    '“Not testable” is a `fail` of a check whose prerequisite (for example tools/list) failed.',
+    '',
+  ]
+  let current = ''
+  for (const def of CHECKS) {
+    if (area(def.id) !== current) {
+      current = area(def.id)
+      lines.push(`## ${current}`, '', '| check | what the kit does | revisions | keyword → breach | the sentence |', '| --- | --- | --- | --- | --- |')
+    }
+    def.rules.forEach((rule, i) => lines.push(ruleRow(def, rule, i === 0)))
+    const next = CHECKS[CHECKS.indexOf(def) + 1]
+    if (!next || area(next.id) !== current) lines.push('')
+  }
+  return `${lines.join('\n').trimEnd()}\n`
+}
