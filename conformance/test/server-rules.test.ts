@@ -99,6 +99,9 @@ const CASES: Case[] = [
   { fault: 'delete-400', delta: { 'http/session-delete': 'fail' }, only: 'http', message: /got HTTP 400; it must get 404/ },
   // 2025-11-25 has no batches: refusing one is information, like serving one.
   { fault: 'reject-batch', delta: {}, only: 'http' },
+  { fault: 'no-priming', delta: { 'http/sse-priming': 'warn' }, only: 'http', message: /did not open with an event id and empty data: initialize, ping/ },
+  // Polling (each stream closed after priming) without a retry field: the kit still resumes, and warns.
+  { fault: 'polling-no-retry', delta: { 'http/sse-resumption': 'warn' }, only: 'http', message: /closed before the response without a retry field/ },
   // A correct server that simply has no completions: the made-up prompt argument it rejects is information.
   { fault: 'no-completions', delta: { 'prompts/get': 'skip', 'completion/undeclared': 'pass', 'completion/complete': 'skip' }, message: /^Information .*made-up "language" was refused with JSON-RPC error -32602/ },
 ]
@@ -139,6 +142,23 @@ for (const transport of ['stdio', 'http'] as const) {
     })
   })
 }
+
+describe('the 2025-11-25 polling model', () => {
+  it('a server that closes every request stream after priming (with retry) is resumed with GET and Last-Event-ID, and gets no fail or warn', async () => {
+    const server = await startRuleHttp([], { polling: true })
+    try {
+      const suite = await runServerSuite({ kind: 'http', url: server.url, headers: {} }, OPTIONS)
+      suites.push(suite)
+      expect(flagged(suite)).toEqual([])
+      expect(find(suite, 'http/sse-resumption').message).toMatch(/^\d+ streams closed before their response; resumed with Last-Event-ID after the server's retry/)
+      expect(find(suite, 'http/sse-priming').status).toBe('pass')
+      // The heartbeat ping arrived on a resumed stream and was still answered.
+      expect(find(suite, 'lifecycle/server-requests').message).toBe('1 ping answered with {}')
+    } finally {
+      await server.close()
+    }
+  })
+})
 
 describe('revision gating', () => {
   it('under 2025-03-26 a server MUST receive batches: refusing one fails, serving one passes', async () => {

@@ -11,6 +11,8 @@ import {
   SESSION_ID,
   SESSION_REQUIRED,
   SESSION_UNKNOWN,
+  SSE_PRIMING,
+  SSE_RESUMPTION,
   VERSION_HEADER,
   VERSION_HEADER_INVALID,
 } from '../registry/transports.ts'
@@ -68,6 +70,8 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
     judgeUnknownSession(obs, v),
     judgeVersionHeader(obs.versionHeader, v),
     judgeInvalidVersionHeader(obs.invalidVersionHeader, v),
+    judgePriming(obs, v),
+    judgeResumption(obs, v),
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
     judgeGetStream(obs.getStream, v),
@@ -140,6 +144,31 @@ function judgeInvalidVersionHeader(probe: Probe | undefined, v: string): CheckRe
   if (status(probe) === 400) return j.pass('HTTP 400 for MCP-Protocol-Version: 1999-01-01', { wire })
   if (ok(probe)) return j.breach('a request with MCP-Protocol-Version: 1999-01-01 was served', { wire })
   return j.breach(`MCP-Protocol-Version: 1999-01-01 got ${described(probe)}, not 400 Bad Request`, { wire })
+}
+
+function judgePriming(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(SSE_PRIMING, v)
+  if (!j.applies) return j.notInRevision()
+  const streamed = obs.posts.filter((p) => p.kind === 'request' && p.stream)
+  if (streamed.length === 0) return j.skip('no request was answered with an event stream')
+  const unprimed = streamed.filter((p) => !p.stream?.primed)
+  const details = { streams: streamed.map((p) => ({ method: p.method, primed: p.stream?.primed })) }
+  if (unprimed.length) return j.breach(`${unprimed.length} of ${streamed.length} event streams did not open with an event id and empty data: ${list([...new Set(unprimed.map((p) => p.method))], 4)}`, { details })
+  return j.pass(`all ${streamed.length} event streams opened with a priming event`, { details })
+}
+
+function judgeResumption(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(SSE_RESUMPTION, v)
+  if (!j.applies) return j.notInRevision()
+  const closed = obs.posts.filter((p) => p.stream?.resumption)
+  if (closed.length === 0) return j.skip('no event stream was closed before its response; the polling model was not used')
+  const details = { resumed: closed.map((p) => ({ method: p.method, ...p.stream?.resumption })) }
+  const lost = closed.filter((p) => !p.stream?.resumption?.answered)
+  if (lost.length) return j.breach(`the response never arrived after resuming the stream of ${list([...new Set(lost.map((p) => p.method))], 4)} with Last-Event-ID`, { details })
+  const noRetry = closed.filter((p) => p.stream?.resumption?.retryMs === undefined)
+  if (noRetry.length) return j.breach(`${list([...new Set(noRetry.map((p) => p.method))], 4)}: the stream was closed before the response without a retry field`, { details }, 'retry')
+  const attempts = closed.reduce((n, p) => n + (p.stream?.resumption?.attempts ?? 0), 0)
+  return j.pass(`${closed.length} streams closed before their response; resumed with Last-Event-ID after the server's retry (${attempts} reconnections) and answered`, { details })
 }
 
 function judgeBatch(probe: Probe | undefined, v: string): CheckResult {

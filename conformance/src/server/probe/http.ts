@@ -6,6 +6,7 @@ import { judgeHttp, type HttpObservation, type Probe } from '../evaluate/http.ts
 import type { CheckResult } from '../../model.ts'
 import { exchange } from '../wire/http-post.ts'
 import type { HttpWire } from '../wire/http.ts'
+import { needsResume, resume } from '../wire/resume.ts'
 import type { NotifyOutcome } from '../wire/types.ts'
 
 const FOREIGN_ORIGIN = 'http://evil.example'
@@ -16,9 +17,17 @@ async function send(wire: HttpWire, overrides: Record<string, string | null>, bo
   let seen = 0
   // A streamed answer is read until it holds as many messages as were asked for.
   const until = () => ++seen >= responses
+  const deadline = Date.now() + timeoutMs
   const response = await exchange(wire.target.url, { headers, body: JSON.stringify(body), timeoutMs, until })
+  // A server that polls closes the stream after priming: the probe resumes it like any request.
+  if (needsResume(response, seen >= responses)) {
+    const resumed = await resume(response, { url: wire.target.url, headers: (o) => wire.headers({ ...overrides, ...o }), deadline, isResponse: isAnswer, onMessage: () => {} })
+    response.messages.push(...resumed.messages)
+  }
   return { request: { method: 'POST', headers: visible(headers), body }, response }
 }
+
+const isAnswer = (m: unknown) => typeof m === 'object' && m !== null && ('result' in m || 'error' in m)
 
 /** Only the headers a probe is about; user headers may carry credentials and stay out of reports. */
 function visible(headers: Record<string, string>): Record<string, string> {

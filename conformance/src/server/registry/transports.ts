@@ -169,6 +169,40 @@ export const GET_STREAM: CheckDef = {
   ],
 }
 
+export const SSE_PRIMING: CheckDef = {
+  id: 'http/sse-priming',
+  title: 'an event stream opens with a priming event',
+  scope: 'server',
+  transport: 'http',
+  how: 'every request answered with text/event-stream: its first event carries an id and empty data',
+  rules: [
+    rule(
+      '2025-11-25',
+      'transports#sending-messages-to-the-server',
+      'SHOULD',
+      'The server SHOULD immediately send an SSE event consisting of an event ID and an empty data field in order to prime the client to reconnect (using that event ID as Last-Event-ID).',
+    ),
+  ],
+}
+
+export const SSE_RESUMPTION: CheckDef = {
+  id: 'http/sse-resumption',
+  title: 'a stream closed before its response is resumable, with retry',
+  scope: 'server',
+  transport: 'http',
+  how: 'when the server closes a request’s stream before the response, the kit waits the retry it sent and resumes with GET and Last-Event-ID until the response arrives (within the request timeout)',
+  rules: [
+    rule('2025-11-25', 'transports#sending-messages-to-the-server', 'SHOULD', 'The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in the POST body.'),
+    rule(
+      '2025-11-25',
+      'transports#sending-messages-to-the-server',
+      'SHOULD',
+      'If the server does close the connection prior to terminating the SSE stream, it SHOULD send an SSE event with a standard retry field before closing the connection.',
+      'retry',
+    ),
+  ],
+}
+
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
@@ -181,6 +215,8 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   SESSION_UNKNOWN,
   VERSION_HEADER,
   VERSION_HEADER_INVALID,
+  SSE_PRIMING,
+  SSE_RESUMPTION,
   BATCH,
   ORIGIN,
   GET_STREAM,

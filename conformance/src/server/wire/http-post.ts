@@ -17,6 +17,18 @@ export interface HttpResponseInfo {
   timedOut?: boolean
   /** Network failure (connection refused, reset, DNS). */
   networkError?: string
+  /** For an event stream: what resumption needs, and whether the server primed and ended it. */
+  sse?: SseInfo
+}
+
+export interface SseInfo {
+  /** The first event carried an id and empty data (the 2025-11-25 priming event). */
+  primed: boolean
+  /** The id of the last event received, for Last-Event-ID. */
+  lastEventId?: string
+  retryMs?: number
+  /** The server closed the connection (rather than the kit stopping to read). */
+  closedByServer: boolean
 }
 
 export interface ExchangeOptions {
@@ -112,17 +124,29 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const parser = new SseParser()
+  const sse: SseInfo = { primed: false, closedByServer: false }
+  info.sse = sse
+  let first = true
   let bytes = 0
   try {
     for (;;) {
       const { done, value } = await reader.read()
-      if (done) return
+      if (parser.retryMs !== undefined) sse.retryMs = parser.retryMs
+      if (parser.lastEventId !== undefined) sse.lastEventId = parser.lastEventId
+      if (done) {
+        sse.closedByServer = true
+        return
+      }
       bytes += value.byteLength
       if (bytes > MAX_BODY_BYTES) {
         info.text = `${info.text ?? ''}[the stream was longer than ${MAX_BODY_BYTES} bytes and was not read further]`
         return
       }
       for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+        if (first) sse.primed = event.id !== undefined && event.data === ''
+        first = false
+        if (parser.retryMs !== undefined) sse.retryMs = parser.retryMs
+        if (parser.lastEventId !== undefined) sse.lastEventId = parser.lastEventId
         if (event.event !== 'message' || event.data.trim() === '') continue
         let message: unknown
         try {

@@ -5,6 +5,7 @@
 import { exchange, normaliseHeaders, type HttpResponseInfo } from './http-post.ts'
 import { classify } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
+import { needsResume, resume, type Resumption } from './resume.ts'
 import type { HttpMeta, NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 
 export interface HttpTarget {
@@ -18,6 +19,8 @@ export interface PostRecord {
   method: string
   status?: number
   contentType: string | null
+  /** Requests answered with an event stream: whether it was primed, and how it was resumed. */
+  stream?: { primed: boolean; resumption?: Omit<Resumption, 'messages'> }
 }
 
 export class HttpWire implements Wire {
@@ -58,21 +61,34 @@ export class HttpWire implements Wire {
     const wire: WireEntry[] = [{ dir: 'client→server', message, http: { method: 'POST' } }]
     const pendingAnswers: Promise<unknown>[] = []
     this.ledger.sent(message)
+    const deadline = Date.now() + timeoutMs
     let status: number | undefined
+    const onMessage = (value: unknown) => {
+      const answer = this.ledger.received(value, { refusal: (status ?? 0) >= 400 })
+      if (answer) pendingAnswers.push(this.answer(answer))
+    }
+    const isResponse = (value: unknown) => isResponseTo(value, id)
     const info = await exchange(this.target.url, {
       headers: this.headers(),
       body: JSON.stringify(message),
       timeoutMs,
-      until: (value) => isResponseTo(value, id),
+      until: isResponse,
       onStatus: (code) => (status = code),
-      onMessage: (value) => {
-        const answer = this.ledger.received(value, { refusal: (status ?? 0) >= 400 })
-        if (answer) pendingAnswers.push(this.answer(answer))
-      },
+      onMessage,
     })
-    await Promise.all(pendingAnswers)
-    this.posts.push({ kind: 'request', method, status: info.status, contentType: info.contentType })
+    // Known from the headers already: a resumed initialize stream needs it.
     if (method === 'initialize' && info.sessionId && info.status !== undefined && info.status < 300) this.sessionId = info.sessionId
+    let resumption: Resumption | undefined
+    if (needsResume(info, info.messages.some(isResponse))) {
+      resumption = await resume(info, { url: this.target.url, headers: (o) => this.headers(o), deadline, isResponse, onMessage })
+      info.messages.push(...resumption.messages)
+      if (!resumption.answered && Date.now() >= deadline) info.timedOut = true
+    }
+    await Promise.all(pendingAnswers)
+    const { messages: _resumed, ...resumed } = resumption ?? { messages: [] }
+    const stream = info.sse ? { primed: info.sse.primed, ...(resumption ? { resumption: resumed as Omit<Resumption, 'messages'> } : {}) } : undefined
+    this.posts.push({ kind: 'request', method, status: info.status, contentType: info.contentType, ...(stream ? { stream } : {}) })
+    if (resumption) wire.push(...resumption.wire)
     return toOutcome(id, info, wire, timeoutMs, this.strays)
   }
 

@@ -11,6 +11,13 @@ export class SseParser {
   private data: string[] = []
   private event = ''
   private id: string | undefined
+  /** The last `retry` field seen: how long the server asks the client to wait before reconnecting. */
+  retryMs: number | undefined
+
+  /** The last event id the stream set (it persists across events, as the SSE standard says). */
+  get lastEventId(): string | undefined {
+    return this.id
+  }
 
   /** Feeds decoded text; returns the events completed by it. */
   push(text: string): SseEvent[] {
@@ -49,6 +56,7 @@ export class SseParser {
     if (field === 'data') this.data.push(value)
     else if (field === 'event') this.event = value
     else if (field === 'id') this.id = value
+    else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value)
     return undefined
   }
 }
