@@ -180,6 +180,17 @@ describe('revision gating', () => {
     }
   })
 
+  it('a run can ask for an older revision: the suite is named after it and judged by it', async () => {
+    const suite = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [STDIO_SERVER] }, { ...OPTIONS, revision: '2025-06-18' })
+    suites.push(suite)
+    expect(suite.id).toBe('server@2025-06-18')
+    expect(find(suite, 'lifecycle/protocol-version').message).toBe('the server agreed to the requested revision 2025-06-18')
+    expect(find(suite, 'lifecycle/ping').spec?.ref).toBe('MCP 2025-06-18 ping: MUST')
+    // No $schema means draft-07 before 2025-11-25; declared dialects stay what they declare.
+    expect(find(suite, 'tools/input-schema').message).toMatch(/^all 4 judged schemas are valid object schemas \(2 in draft-07, 1 in draft-04, 1 in 2020-12\)/)
+    expect(flagged(suite)).toEqual([])
+  })
+
   it('under 2024-11-05 the stdio server is judged by that revision and its message page', async () => {
     const suite = await run('stdio', [], '2024-11-05')
     suites.push(suite)

@@ -13,7 +13,7 @@ import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { probeTools, toolsNotDeclared, type ToolCall } from './probe/tools.ts'
-import { LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
+import { LATEST_REVISION, UNSUPPORTED_REVISION, type Revision } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire } from './wire/stdio.ts'
@@ -32,6 +32,11 @@ export interface ServerRunOptions {
   calls: ToolCall[]
   /** serverName used for the bridge projection (default: derived from serverInfo.name). */
   serverName?: string
+  /**
+   * The revision initialize asks for (default: the newest the kit knows). Given, the suite is
+   * `server@<revision>`, so runs of several revisions sit side by side in one report and baseline.
+   */
+  revision?: Revision
   onCheck?: (check: CheckResult) => void
 }
 
@@ -64,8 +69,8 @@ export async function runServerSuite(target: ServerTarget, overrides: Partial<Se
     emit(verdict('harness/unexpected', 'the harness completed the run', 'error', `the harness failed: ${message.slice(0, 1_000)}`))
   }
   return {
-    id: 'server',
-    title: redact(`Server checks: ${describeTarget(target)}`),
+    id: options.revision ? `server@${options.revision}` : 'server',
+    title: redact(`Server checks${options.revision ? ` (asking for ${options.revision})` : ''}: ${describeTarget(target)}`),
     kind: 'server',
     target: redact(describeTarget(target)),
     transport: target.kind,
@@ -94,10 +99,11 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     emit(verdict('lifecycle/initialize', 'initialize returns a valid InitializeResult', 'error', wire.error))
     return
   }
-  let version: string = LATEST_REVISION
+  const requested = options.revision ?? LATEST_REVISION
+  let version: string = requested
   try {
-    const init = await wire.request('initialize', initializeParams(LATEST_REVISION), options.startupTimeoutMs)
-    const { checks, session } = judgeInitialize(withStderr(init, wire), LATEST_REVISION)
+    const init = await wire.request('initialize', initializeParams(requested), options.startupTimeoutMs)
+    const { checks, session } = judgeInitialize(withStderr(init, wire), requested)
     emit(...checks)
     if (session) {
       version = session.version
