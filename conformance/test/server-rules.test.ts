@@ -85,6 +85,8 @@ const CASES: Case[] = [
   { fault: 'templates-broken', delta: { 'resources/templates-list': 'fail' }, message: /resourceTemplates\[0\] has no string "uriTemplate"/ },
   { fault: 'complete-broken', delta: { 'completion/complete': 'fail', 'prompts/get': 'skip' }, message: /holds something other than strings/ },
   { fault: 'prompt-broken', delta: { 'prompts/get': 'fail' }, message: /messages\[0\].role is not "user" or "assistant"/ },
+  // `arguments` is optional in GetPromptRequest: refusing a request without it breaks the schema.
+  { fault: 'prompt-needs-arguments', delta: { 'prompts/get': 'fail' }, message: /^getting "summary" without "arguments" \(none is required.*-32602.*the schema allows the request as sent/ },
   // Schemas: invalid only when they are.
   { fault: 'schema-invalid', delta: { 'tools/input-schema': 'fail' }, message: /"echo": invalid 2020-12 schema: breaks the 2020-12 meta-schema/ },
   { fault: 'schema-dangling-ref', delta: { 'tools/input-schema': 'fail' }, message: /\$ref "#\/\$defs\/missing" points at nothing in the document/ },

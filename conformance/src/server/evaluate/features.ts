@@ -47,11 +47,16 @@ export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefin
   return judgeFeatureCall(RESOURCES_READ, version, `reading ${show(uri)}`, outcome, readResultProblems, counted('contents', 'content item'))
 }
 
-export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string, madeUp: string[] = []): CheckResult {
+export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string, madeUp: string[] = [], sentArguments = true): CheckResult {
   const j = judge(PROMPTS_GET, version)
   if (listFailed) return j.notTestable('prompts/list failed')
   if (name === undefined || !outcome) return j.skip('prompts/list returned no prompts to get')
-  const what = `getting ${show(name)}${madeUp.length ? ` with made-up ${madeUp.map((a) => show(a, 30)).join(', ')}` : ''}`
+  // Named, because a server that needs `arguments` even when none is required breaks the schema's "arguments?".
+  const bare = sentArguments ? '' : ' without "arguments" (none is required, and GetPromptRequest makes it optional)'
+  const what = `getting ${show(name)}${madeUp.length ? ` with made-up ${madeUp.map((a) => show(a, 30)).join(', ')}` : bare}`
+  if (!sentArguments && outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) {
+    return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the schema allows the request as sent`, { wire: outcome.wire }, 'arguments-optional')
+  }
   return judgeFeatureCall(PROMPTS_GET, version, what, outcome, promptResultProblems, counted('messages', 'message'), madeUp.length > 0)
 }
 

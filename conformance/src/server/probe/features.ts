@@ -120,17 +120,17 @@ async function probeCompletion(wire: Wire, session: Session, prompts: Record<str
 async function getPrompt(wire: Wire, session: Session, prompts: PromptList, complete: Complete | undefined, timeoutMs: number): Promise<CheckResult> {
   const v = session.version
   if (!prompts.declared) return judge(PROMPTS_GET, v).skip('the server does not declare the prompts capability')
-  let last: { name: string; outcome: RpcOutcome; madeUp: string[] } | undefined
+  let last: { name: string; outcome: RpcOutcome; madeUp: string[]; sent: boolean } | undefined
   for (const prompt of promptsToTry(prompts.items).slice(0, PROMPT_ATTEMPTS)) {
     const name = prompt.name as string
     const ask = complete ? (argument: string, context: Record<string, string>) => complete({ type: 'ref/prompt', name }, argument, context) : undefined
     const { args, madeUp } = await promptArguments(prompt, ask)
     const outcome = await wire.request('prompts/get', { name, ...(Object.keys(args).length ? { arguments: args } : {}) }, timeoutMs)
-    last = { name, outcome, madeUp }
+    last = { name, outcome, madeUp, sent: Object.keys(args).length > 0 }
     const rejectedMadeUp = outcome.kind === 'error' && outcome.error.code === -32602 && madeUp.length > 0
     if (!rejectedMadeUp) break
   }
-  return judgeGetPrompt(last?.name, last?.outcome, prompts.failed, v, last?.madeUp)
+  return judgeGetPrompt(last?.name, last?.outcome, prompts.failed, v, last?.madeUp, last?.sent)
 }
 
 async function probeLogging(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {

@@ -97,6 +97,7 @@ export const PROMPTS_GET: CheckDef = {
     declared('prompts'),
     rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
     rule('2024-11-05', 'prompts#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
+    rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptRequest { params: { name: string; arguments?: { [key: string]: string } } }', 'arguments-optional'),
     REPLY,
   ],
 }
