@@ -60,7 +60,7 @@ describe('parseCommand', () => {
   })
 
   it.each([
-    [['bogus'], 'unknown command "bogus": use server, client or list'],
+    [['bogus'], 'unknown command "bogus": use server, client, judge or list'],
     [['default'], 'unknown command "default"'],
     [['constructor'], 'unknown command "constructor"'],
     [['--report-dir'], '--report-dir needs a value'],

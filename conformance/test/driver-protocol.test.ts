@@ -105,3 +105,53 @@ describe('the documented driver', () => {
     expect(format).toContain(`\`\`\`js\n${driver.trimEnd()}\n\`\`\``)
   })
 })
+
+describe('HTTP requests in the wire log', () => {
+  it('the session header rule and the DELETE at close are judged from the requests', async () => {
+    const { missingSessionHeaders, checkHttpInvariants } = await import('../src/client/http-invariants.ts')
+    const open = { method: 'POST', path: '/mcp', status: 200, newSession: 's1' }
+    const inSession = { method: 'POST', path: '/mcp', status: 202, session: 's1' }
+    expect(missingSessionHeaders([open, inSession])).toEqual([])
+    expect(missingSessionHeaders([open, { method: 'GET', path: '/mcp', status: 400 }])).toEqual(['request 2 (GET, answered 400) carried no Mcp-Session-Id'])
+    const statuses = (http: Parameters<typeof checkHttpInvariants>[0]) => checkHttpInvariants(http).map((c) => c.status)
+    expect(statuses([open, inSession, { method: 'DELETE', path: '/mcp', status: 200, session: 's1' }])).toEqual(['pass', 'pass'])
+    expect(statuses([open, inSession])).toEqual(['pass', 'warn'])
+  })
+
+  it.each([
+    ['sdk-client.mjs, which ends its session with close() only', SDK_DRIVER, 'warn'],
+  ])('a real run records method, status and session header (%s)', async (_label, driver, deleteStatus) => {
+    const result = await runScenario(scenarios.get('clean-discovery')!, 'http', driverAdapter(driver), { updateSnapshots: false })
+    expect(result.checks.find((c) => c.id === 'invariant/http-session-header')).toMatchObject({ status: 'pass' })
+    expect(result.checks.find((c) => c.id === 'invariant/http-session-delete')).toMatchObject({ status: deleteStatus })
+  })
+})
+
+describe('mcp-conformance judge', () => {
+  it('judges a wire log recorded while a client talked to mcp-fixture, with the scenario bounds', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { fixtureCommand } = await import('@mcp-bridge/fixtures-server')
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+    const { judgeWireLog } = await import('../src/client/judge.ts')
+    const dir = mkdtempSync(join(tmpdir(), 'judge-'))
+    const wire = join(dir, 'wire.jsonl')
+    const loaded = scenarios.get('pagination')!
+    const { command, args } = fixtureCommand(loaded.file)
+    const client = new Client({ name: 'outside', version: '1' })
+    await client.connect(new StdioClientTransport({ command, args: [...args, '--wire', wire] }))
+    await client.listTools() // one page of three: the scenario wants all six requests
+    await client.close()
+    const result = judgeWireLog(wire, loaded.scenario)
+    expect(Object.fromEntries(result.checks.map((c) => [c.id, c.status]))).toEqual({
+      'invariant/raw-names-on-wire': 'pass',
+      'invariant/handshake': 'pass',
+      'expect/received/tools/list': 'fail',
+    })
+    expect(judgeWireLog(join(dir, 'missing.jsonl')).checks.find((c) => c.id === 'judge/wire-log')).toMatchObject({ status: 'error' })
+    expect(parseCommand(['judge'], '/tmp')).toEqual({ ok: false, error: '"judge" needs --wire FILE (a wire log written by mcp-fixture --wire FILE)' })
+    rmSync(dir, { recursive: true, force: true })
+  })
+})

@@ -77,8 +77,21 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
-    if (url.pathname !== '/mcp') return void res.writeHead(404).end()
+    if (url.pathname !== '/mcp') {
+      // Probes elsewhere (OAuth metadata, say) are part of what a client did.
+      runtime.wire?.recordHttp({ method: req.method ?? 'GET', path: url.pathname, status: 404 })
+      return void res.writeHead(404).end()
+    }
     const outcome = await handler.handle(await toRequest(req, url))
+    const session = req.headers['mcp-session-id']
+    const newSession = 'drop' in outcome ? undefined : (outcome.response.headers.get('mcp-session-id') ?? undefined)
+    runtime.wire?.recordHttp({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      status: 'drop' in outcome ? 'dropped' : outcome.response.status,
+      ...(typeof session === 'string' ? { session } : {}),
+      ...(newSession && newSession !== session ? { newSession } : {}),
+    })
     if ('drop' in outcome) return void req.socket.destroy()
     await writeResponse(res, outcome.response)
   }

@@ -8,6 +8,24 @@ export interface WireEntry {
 }
 
 /**
+ * One HTTP request as the fixture saw it, in the same file as the JSON-RPC messages, in order: a
+ * client is judged on its HTTP behaviour too (a DELETE at close, the session header it sends).
+ */
+export interface HttpEntry {
+  dir: 'http'
+  http: {
+    method: string
+    path: string
+    /** The status answered, or 'dropped' when the connection was cut without an answer. */
+    status: number | 'dropped'
+    /** The Mcp-Session-Id header the client sent, if any. */
+    session?: string
+    /** The Mcp-Session-Id the fixture answered with (a new session), if any. */
+    newSession?: string
+  }
+}
+
+/**
  * Every JSON-RPC message the fixture sent and received, in order: in memory, in a JSONL file, or
  * both. File appends are synchronous on purpose, so a fixture that exits on a script's order still
  * leaves a complete log behind.
@@ -16,7 +34,15 @@ export class WireLog {
   readonly entries: WireEntry[] = []
   private readonly waiters = new Set<{ predicate: (entry: WireEntry) => boolean; resolve: (entry: WireEntry) => void }>()
 
+  readonly http: HttpEntry['http'][] = []
+
   constructor(private readonly options: { file?: string; memory?: boolean } = {}) {}
+
+  /** An HTTP request, once its answer is known; JSON-RPC readers never see these lines. */
+  recordHttp(http: HttpEntry['http']): void {
+    if (this.options.file) appendFileSync(this.options.file, `${JSON.stringify({ dir: 'http', http } satisfies HttpEntry)}\n`)
+    if (this.options.memory !== false) this.http.push(http)
+  }
 
   record(dir: WireEntry['dir'], msg: JSONRPCMessage): void {
     const entry = { dir, msg }
@@ -38,18 +64,29 @@ export class WireLog {
   }
 }
 
-/** Reads a JSONL wire file written by a fixture (a missing file is an empty log). */
+/** Reads a JSONL wire file written by a fixture: its JSON-RPC messages (a missing file is an empty log). */
 export function readWireFile(path: string): WireEntry[] {
+  return readAll(path).filter((entry): entry is WireEntry => entry.dir !== 'http')
+}
+
+/** The HTTP requests of a wire file, in order (none for stdio). */
+export function readHttpLog(path: string): HttpEntry['http'][] {
+  return readAll(path).flatMap((entry) => (entry.dir === 'http' ? [entry.http] : []))
+}
+
+function readAll(path: string): Array<WireEntry | HttpEntry> {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch {
     return []
   }
-  return text
+  // Read while a fixture may still be writing: a last line without its newline is not complete yet.
+  const complete = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1)
+  return complete
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as WireEntry)
+    .map((line) => JSON.parse(line) as WireEntry | HttpEntry)
 }
 
 /** Predicates for the usual questions asked of a wire log. */

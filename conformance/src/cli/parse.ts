@@ -15,6 +15,9 @@ export const USAGE = `Usage:
   mcp-conformance server [run options] [server options] -- COMMAND [ARGS...]
   mcp-conformance client [run options] [--transport T] [--scenario ID ...] [--update-snapshots] [--shard I/N]
                           [--driver COMMAND]
+  mcp-conformance judge [run options] --wire FILE [--scenario ID]
+                          verdicts from a wire log mcp-fixture --wire FILE recorded while any client
+                          talked to it (with --scenario, also that scenario's received bounds)
   mcp-conformance list                 client scenarios, one "id<TAB>title" per line on stdout
   mcp-conformance --help | --version
 
@@ -34,6 +37,9 @@ Client options (the default run, client):
   --driver COMMAND        client: judge the MCP client behind this driver program (JSON lines on its
                           stdin/stdout, conformance/FORMAT.md) instead of the mcp-bridge plugin; it
                           is judged on what every MCP client must do, the rest is reported skipped
+Judge options:
+  --wire FILE             judge: the wire log to judge
+  --scenario ID           judge: the scenario the fixture served (adds its received bounds)
 Server options (the default run, server):
   --timeout MS            per-request timeout, 1 to ${MAX_TIMER_MS} (default ${DEFAULT_SERVER_OPTIONS.requestTimeoutMs})
   --startup-timeout MS    initialize timeout, 1 to ${MAX_TIMER_MS} (default ${DEFAULT_SERVER_OPTIONS.startupTimeoutMs})
@@ -68,6 +74,7 @@ export type Command =
   | ({ kind: 'default'; transports: Transport[] } & Timeouts & RunOptions)
   | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string } & Timeouts & RunOptions)
   | ({ kind: 'client'; options: Omit<ClientRunOptions, 'onProgress'> } & RunOptions)
+  | ({ kind: 'judge'; wire: string; scenario?: string } & RunOptions)
   | { kind: 'list' }
   | { kind: 'help' }
   | { kind: 'version' }
@@ -93,6 +100,7 @@ const OPTIONS = {
   'update-snapshots': { type: 'boolean' },
   shard: { type: 'string' },
   driver: { type: 'string' },
+  wire: { type: 'string' },
 } as const
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
@@ -101,6 +109,7 @@ const ALLOWED: Record<string, string[]> = {
   default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
   server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name'],
   client: [...RUN, 'transport', 'scenario', 'update-snapshots', 'shard', 'driver'],
+  judge: [...RUN, 'wire', 'scenario'],
   list: [],
 }
 
@@ -123,7 +132,7 @@ export function parseCommand(argv: string[], cwd: string): ParseResult {
   // The default run has no name: `mcp-conformance default` is as unknown as any other word.
   const sub = named ?? 'default'
   const allowed = named === 'default' || !Object.hasOwn(ALLOWED, sub) ? undefined : ALLOWED[sub]
-  if (!allowed) return usage(`unknown command ${JSON.stringify(sub)}: use server, client or list (or no command for the default run)`)
+  if (!allowed) return usage(`unknown command ${JSON.stringify(sub)}: use server, client, judge or list (or no command for the default run)`)
   if (extra.length) return usage(`unexpected argument ${JSON.stringify(extra[0])}`)
   const misplaced = Object.keys(values).find((key) => !allowed.includes(key))
   if (misplaced) return usage(`--${misplaced} is not an option of ${named ? `"${sub}"` : 'the default run'}`)
@@ -135,6 +144,11 @@ export function parseCommand(argv: string[], cwd: string): ParseResult {
   const run = runOptions(values, cwd)
   if (typeof run === 'string') return usage(run)
   if (sub === 'client') return parseClient(values, run)
+  if (sub === 'judge') {
+    if (values.wire === undefined) return usage('"judge" needs --wire FILE (a wire log written by mcp-fixture --wire FILE)')
+    if ((values.scenario ?? []).length > 1) return usage('"judge" takes one --scenario')
+    return { ok: true, command: { kind: 'judge', wire: resolve(cwd, values.wire), ...(values.scenario?.[0] ? { scenario: values.scenario[0] } : {}), ...run } }
+  }
   const timeouts = parseTimeouts(values)
   if (typeof timeouts === 'string') return usage(timeouts)
   if (sub === 'server') return parseServer(values, command, { ...run, ...timeouts }, cwd)

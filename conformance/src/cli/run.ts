@@ -124,6 +124,10 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
     io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')})\n`)
     suites.push(...(await clientSuites(options, io, live)))
   }
+  if (command.kind === 'judge') {
+    io.stderr(`mcp-conformance: judging the wire log ${command.wire}\n`)
+    suites.push(await judgeSuite(command.wire, command.scenario))
+  }
   if (command.kind === 'server' || command.kind === 'default') {
     const { target, calls } = command.kind === 'server' ? command : everythingTarget()
     const serverName = command.kind === 'server' ? command.serverName : undefined
@@ -133,6 +137,18 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
   }
   live?.clear()
   return suites
+}
+
+async function judgeSuite(wire: string, scenarioId?: string): Promise<SuiteResult> {
+  const { judgeWireLog } = await import('../client/judge.ts')
+  const { loadScenarios } = await import('../client/load.ts')
+  try {
+    const scenario = scenarioId === undefined ? undefined : loadScenarios().find((s) => s.scenario.id === scenarioId)?.scenario
+    if (scenarioId !== undefined && !scenario) throw new Error(`no scenario with id ${JSON.stringify(scenarioId)} (see: mcp-conformance list)`)
+    return judgeWireLog(wire, scenario)
+  } catch (error) {
+    return harnessErrorSuite('wire-log', 'A wire log, judged', 'client', wire, error)
+  }
 }
 
 async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: Io, live: LiveLine | undefined): Promise<SuiteResult[]> {

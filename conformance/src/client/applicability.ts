@@ -64,3 +64,8 @@ export function callExpectationFor(expected: CallExpectation, kind: ClientKind):
   }
   return { expect, dropped }
 }
+
+/** A client's failure of a check the scenario marks as a SHOULD is a warning that quotes it; a bridge's stays a failure (our contract makes it a MUST). */
+export function shouldSentence(scenario: Scenario, kind: ClientKind, checkId: string): string | undefined {
+  return kind === 'bridge' ? undefined : scenario.applies.should[checkId]
+}

@@ -19,6 +19,12 @@ export function checkInvariants(run: RunObservations): CheckResult[] {
   return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), disposedToolsGone(run), noOrphans(run)]
 }
 
+/** Pure: the invariants a wire log alone can judge (for a log recorded outside the kit's runs). */
+export function checkWireInvariants(wire: WireEntry[]): CheckResult[] {
+  const run = { snapshots: [], wire, afterDispose: [], orphans: [] }
+  return [rawNamesOnWire(run), handshake(run)]
+}
+
 function check(id: string, title: string, problems: string[], passMessage: string, spec: SpecRef = SEED): CheckResult {
   return problems.length
     ? { id, title, status: 'fail', message: problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5} more)` : ''), spec }
@@ -109,6 +115,13 @@ function rawNamesOnWire(run: RunObservations): CheckResult {
   )
 }
 
+/**
+ * Requests allowed before the handshake completes: ping (the lifecycle allows it) and
+ * server/discover, the stateless discovery probe of the revision after 2025-11-25, which a client
+ * sends first and falls back from to initialize when the server does not know it.
+ */
+const BEFORE_INITIALIZE = new Set(['ping', 'server/discover'])
+
 /** Protocol revisions a client may offer in initialize. */
 export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
 
@@ -129,7 +142,7 @@ export function handshakeProblems(wire: WireEntry[]): string[] {
       if (typeof version !== 'string' || !KNOWN_REVISIONS.includes(version)) problems.push(`initialize offered protocolVersion ${JSON.stringify(version)}, no published revision`)
     } else if (m.method === 'notifications/initialized') {
       phase = 'ready'
-    } else if (m.id !== undefined && m.method !== 'ping' && phase !== 'ready') {
+    } else if (m.id !== undefined && !BEFORE_INITIALIZE.has(m.method) && phase !== 'ready') {
       problems.push(`${m.method} was sent ${phase === 'none' ? 'before initialize' : 'before notifications/initialized'}`)
     }
   }

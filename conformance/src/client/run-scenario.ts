@@ -1,13 +1,15 @@
 import { join, dirname } from 'node:path'
+import { readHttpLog } from '@mcp-bridge/fixtures-server'
 import { configSecrets, createRedactor, type Redact } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
 import { buildTranscript, stepLabel } from '../transcript/timeline.ts'
 import type { ClientAdapter, ClientSession } from './adapter.ts'
-import { callExpectationFor, checkNotApplicable, scenarioNotApplicable } from './applicability.ts'
+import { callExpectationFor, checkNotApplicable, scenarioNotApplicable, shouldSentence } from './applicability.ts'
 import { callMismatches, checkExpectations } from './expectations.ts'
 import { FixtureHandle } from './fixture.ts'
+import { checkHttpInvariants } from './http-invariants.ts'
 import { checkInvariants } from './invariants.ts'
 import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
@@ -108,6 +110,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   if (session && !notApplicable) {
     const wire = fixture.wire()
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
+    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile)))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
   const violations = session?.protocolViolations?.() ?? []
@@ -119,7 +122,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   // A client is judged only on what holds for every MCP client: the rest is a skip that says why.
   const judged = checks.map((check) => {
     const reason = check.status === 'error' ? undefined : checkNotApplicable(scenario, kind, check.id)
-    return reason ? { ...check, status: 'skip' as const, message: `not applicable: ${reason}` } : check
+    if (reason) return { ...check, status: 'skip' as const, message: `not applicable: ${reason}` }
+    const should = check.status === 'fail' ? shouldSentence(scenario, kind, check.id) : undefined
+    return should ? { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${should})` } : check
   })
   return redactSuite(
     {
@@ -264,10 +269,16 @@ function snapshotCheck(
   return compareSnapshot(join(dirname(file), `${scenario.id}.${transport}.snap`), redact(transcriptText(scenario, transport, events, wire)), options.updateSnapshots)
 }
 
+/** Wire messages a transcript shows at most (no snapshot comes near it). */
+const MAX_TRANSCRIPT_WIRE = 5000
+
 /** The run's transcript as the snapshot file holds it, before redaction. */
 function transcriptText(scenario: Scenario, transport: string, events: ModelEvent[], wire: Parameters<typeof formatWireTranscript>[0]): string {
   const sections = [`# ${scenario.id} over ${transport}`, '', '## what the model sees', formatModelTranscript(events)]
-  sections.push('## wire', scenario.transcript.wire ? formatWireTranscript(wire) : `(not recorded: ${scenario.transcript.reason ?? 'not deterministic'})\n`)
+  // Bounded like the timeline: a runaway client's millionth request adds nothing but minutes.
+  const shown = wire.length > MAX_TRANSCRIPT_WIRE ? wire.slice(0, MAX_TRANSCRIPT_WIRE) : wire
+  const more = wire.length > shown.length ? `(${wire.length - shown.length} more messages not shown)\n` : ''
+  sections.push('## wire', scenario.transcript.wire ? formatWireTranscript(shown) + more : `(not recorded: ${scenario.transcript.reason ?? 'not deterministic'})\n`)
   return sections.join('\n')
 }
 

@@ -108,6 +108,8 @@ const Applies = z.strictObject({
   reason: z.string().optional(),
   /** Further check ids of this scenario that judge bridges only, each with its reason. */
   bridgeOnly: z.record(z.string(), z.string()).default({}),
+  /** Check ids that enforce a SHOULD for clients (the sentence quoted): a client's breach is a warning. */
+  should: z.record(z.string(), z.string()).default({}),
 })
 
 export const ScenarioSchema = z.strictObject({
@@ -125,7 +127,7 @@ export const ScenarioSchema = z.strictObject({
   hostEnv: z.record(z.string(), z.string()).default({}),
   steps: z.array(Step).default([]),
   expect: Expectations.default({ logs: [], noLogs: [], received: {} }),
-  applies: Applies.default({ to: 'every-client', bridgeOnly: {} }),
+  applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {} }),
   /** Parts of the transcript that are not deterministic for this scenario, with the reason. */
   transcript: z.strictObject({ wire: z.boolean().default(true), reason: z.string().optional() }).default({ wire: true }),
 })

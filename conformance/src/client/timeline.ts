@@ -8,12 +8,16 @@ import type { WireEntry } from '@mcp-bridge/fixtures-server'
 import type { Observed } from '../transcript/timeline.ts'
 import type { ClientSession } from './adapter.ts'
 
+/** Wire messages drawn per run at most. */
+const MAX_WIRE_EVENTS = 5000
+
 /** Often enough to tell a request from its answer in a slow exchange, rarely enough to cost nothing. */
 const POLL_MS = 10
 
 export class TimelineRecorder {
   private readonly started = Date.now()
   private readonly seen: Observed = []
+  private wireSeen = 0
   private readonly alive = new Set<number>()
   private readonly timer: NodeJS.Timeout
   private session?: ClientSession
@@ -69,7 +73,9 @@ export class TimelineRecorder {
   private observe(): void {
     for (const pid of this.session?.pids() ?? []) this.alive.add(pid)
     // The wire before the exits: a process that answered and died between two polls did so in that order.
-    for (const entry of this.readNewEntries()) this.seen.push({ at: this.now(), kind: 'wire', dir: entry.dir, msg: entry.msg })
+    // A runaway client (a cursor loop) writes hundreds of thousands of lines: the first thousands
+    // tell the story, and drawing them all would cost minutes.
+    for (const entry of this.readNewEntries()) if (this.wireSeen++ < MAX_WIRE_EVENTS) this.seen.push({ at: this.now(), kind: 'wire', dir: entry.dir, msg: entry.msg })
     for (const pid of this.alive) {
       if (isAlive(pid)) continue
       this.alive.delete(pid)
@@ -108,7 +114,9 @@ export class TimelineRecorder {
       .filter((line) => line.trim() !== '')
       .flatMap((line) => {
         try {
-          return [JSON.parse(line) as WireEntry]
+          const entry = JSON.parse(line) as WireEntry | { dir: 'http' }
+          // HTTP requests share the file; the timeline draws JSON-RPC messages.
+          return entry.dir === 'http' ? [] : [entry]
         } catch {
           return [] // Not a wire entry; the fixture's own reader would fail the run on it, not this.
         }

@@ -48,6 +48,8 @@ const ops = {
       transport.send = (message, o) => (message.method === 'notifications/initialized' ? Promise.resolve() : sendRaw(message, o))
     }
     await client.connect(transport, { timeout: options.connectTimeoutMs })
+    // no-session-header: forgets the Mcp-Session-Id the server assigned.
+    if (bug === 'no-session-header') transport._sessionId = undefined
     return { features: ['listChanged'] }
   },
   list: async () => ({ tools: await listAll() }),

@@ -17,6 +17,8 @@ export class DriverError extends Error {
 export class DriverChannel {
   private readonly child: ChildProcess
   private readonly pending = new Map<number, Pending>()
+  /** Requests the kit stopped waiting for: a late answer to one is no protocol violation. */
+  private readonly abandoned = new Set<number>()
   private nextId = 1
   private readonly stderrTail: string[] = []
   readonly exited: Promise<number | null>
@@ -24,7 +26,8 @@ export class DriverChannel {
   readonly violations: string[] = []
 
   constructor(command: string, onEvent: (event: DriverEvent) => void, env: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env })
+    // Its own process group: the shell, the driver and whatever its client spawned end together.
+    this.child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env, detached: true })
     this.exited = new Promise((done) => this.child.once('exit', (code) => done(code)))
     // A driver that dies answers nothing more: fail what waits instead of waiting for timers.
     void this.exited.then((code) => {
@@ -41,6 +44,7 @@ export class DriverChannel {
       if ('invalid' in parsed) return void this.violations.push(parsed.invalid)
       if ('event' in parsed) return onEvent(parsed.event)
       const pending = this.pending.get(parsed.answer.id)
+      if (!pending && this.abandoned.has(parsed.answer.id)) return
       if (!pending) return void this.violations.push(`an answer to no request: id ${parsed.answer.id}`)
       this.pending.delete(parsed.answer.id)
       clearTimeout(pending.timer)
@@ -67,6 +71,7 @@ export class DriverChannel {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id)
+        this.abandoned.add(id)
         resolve({ id, ok: false, error: `the driver did not answer "${body.op}" within ${timeoutMs} ms` })
       }, timeoutMs)
       this.pending.set(id, { resolve, timer })
@@ -78,12 +83,25 @@ export class DriverChannel {
     return this.stderrTail.join('\n').slice(-2000)
   }
 
-  /** Ends stdin (a driver exits when it ends), then SIGKILL after `graceMs`. */
+  /**
+   * Ends stdin (a driver exits when it ends), then SIGKILLs the driver's process group after
+   * `graceMs`, and again once it is gone: a client stuck in a loop, or a child the shell left
+   * behind, must not outlive the run (orphans were judged before this).
+   */
   async end(graceMs = 3000): Promise<void> {
     this.child.stdin!.end()
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs)
-    await this.exited
-    clearTimeout(timer)
+    const killGroup = () => {
+      try {
+        if (this.child.pid) process.kill(-this.child.pid, 'SIGKILL')
+      } catch {
+        // The group is gone already.
+      }
+    }
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const timer = setTimeout(killGroup, graceMs)
+      await this.exited
+      clearTimeout(timer)
+    }
+    killGroup()
   }
 }

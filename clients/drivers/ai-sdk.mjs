@@ -1,0 +1,32 @@
+// @ai-sdk/mcp, as its docs recommend: createMCPClient with the HTTP transport config or the stdio
+// transport from @ai-sdk/mcp/mcp-stdio; client.tools() is the tool set handed to generateText,
+// and each tool's execute() is what the model's tool call runs. The client has no per-call timeout
+// setting and does not follow list_changed: its defaults are judged.
+import { createMCPClient } from '@ai-sdk/mcp'
+import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio'
+import { jsonSchema, serve } from './serve.mjs'
+
+let client
+let tools = {}
+let calls = 0
+
+serve({
+  async connect(server, options) {
+    const transport = server.transport === 'http'
+      ? { type: 'http', url: server.url }
+      : new Experimental_StdioMCPTransport({ command: server.command, args: server.args, env: server.env })
+    const init = options.connectTimeoutMs ? { initializationOptions: { timeout: options.connectTimeoutMs } } : {}
+    client = await createMCPClient({ transport, ...init })
+  },
+  async list() {
+    tools = await client.tools()
+    return Object.entries(tools).map(([name, tool]) => ({ name, description: tool.description, inputSchema: jsonSchema(tool.inputSchema) }))
+  },
+  async call(name, args, signal) {
+    const tool = tools[name]
+    if (!tool) throw new Error(`no tool ${name}`)
+    const result = await tool.execute(args, { toolCallId: `call-${++calls}`, messages: [], abortSignal: signal })
+    return { isError: result.isError === true, content: result.content, structuredContent: result.structuredContent }
+  },
+  close: () => client?.close(),
+})

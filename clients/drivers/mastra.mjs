@@ -1,0 +1,29 @@
+// @mastra/mcp, as its docs recommend: an MCPClient with one server, listTools() handed to an Agent
+// (names namespaced <server>_<tool>), each tool's execute() as the agent runs it, disconnect().
+// `timeout` is its per-request timeout; it does not follow list_changed.
+import { MCPClient } from '@mastra/mcp'
+import { jsonSchema, serve } from './serve.mjs'
+
+let client
+let tools = {}
+
+serve({
+  async connect(server, options) {
+    const definition = server.transport === 'http'
+      ? { url: new URL(server.url) }
+      : { command: server.command, args: server.args, env: server.env }
+    client = new MCPClient({ id: `kit-${process.pid}`, servers: { fixture: definition }, ...(options.callTimeoutMs ? { timeout: options.callTimeoutMs } : {}) })
+  },
+  async list() {
+    tools = await client.listTools()
+    return Object.entries(tools).map(([name, tool]) => ({ name, rawName: name.replace(/^fixture_/, ''), description: tool.description, inputSchema: jsonSchema(tool.inputSchema) }))
+  },
+  async call(name, args, signal) {
+    const tool = tools[name]
+    if (!tool) throw new Error(`no tool ${name}`)
+    const result = await tool.execute(args, { abortSignal: signal })
+    if (result && Array.isArray(result.content)) return { isError: result.isError === true, content: result.content, structuredContent: result.structuredContent }
+    return { isError: false, content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] }
+  },
+  close: () => client?.disconnect(),
+})

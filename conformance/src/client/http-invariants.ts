@@ -1,0 +1,50 @@
+import type { HttpEntry } from '@mcp-bridge/fixtures-server'
+import type { CheckResult } from '../model.ts'
+
+type Http = HttpEntry['http']
+
+const SESSIONS = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management'
+
+/**
+ * Pure: the HTTP-level rules of Streamable HTTP sessions, from the requests the fixture logged.
+ * Only for HTTP runs (stdio has no requests to judge).
+ */
+export function checkHttpInvariants(http: Http[]): CheckResult[] {
+  return [sessionHeader(http), sessionDelete(http)]
+}
+
+/** Requests without the session header once the server gave one, other than those opening a new session. */
+export function missingSessionHeaders(http: Http[]): string[] {
+  let assigned = false
+  const problems: string[] = []
+  for (const [index, request] of http.entries()) {
+    if (request.path !== '/mcp') continue
+    if (request.newSession) assigned = true
+    else if (assigned && request.session === undefined) problems.push(`request ${index + 1} (${request.method}, answered ${request.status}) carried no Mcp-Session-Id`)
+  }
+  return problems
+}
+
+function sessionHeader(http: Http[]): CheckResult {
+  const problems = missingSessionHeaders(http)
+  return {
+    id: 'invariant/http-session-header',
+    title: 'Every request after initialize carries the Mcp-Session-Id the server assigned',
+    status: problems.length ? 'fail' : 'pass',
+    message: problems.length ? problems.slice(0, 3).join('; ') : `${http.length} HTTP requests, each with its session`,
+    spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests"', url: SESSIONS },
+  }
+}
+
+/** The last session the client held is ended with DELETE (a SHOULD: a warning when it is not). */
+function sessionDelete(http: Http[]): CheckResult {
+  const last = [...http].reverse().find((request) => request.newSession)?.newSession
+  const deleted = last !== undefined && http.some((request) => request.method === 'DELETE' && request.session === last)
+  return {
+    id: 'invariant/http-session-delete',
+    title: 'A client done with its session ends it with DELETE',
+    status: last === undefined || deleted ? 'pass' : 'warn',
+    message: last === undefined ? 'no session was opened' : deleted ? 'the session was ended with DELETE' : 'the client closed without sending DELETE for its session',
+    spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"', url: SESSIONS, keyword: 'SHOULD' },
+  }
+}

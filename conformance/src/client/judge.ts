@@ -1,0 +1,35 @@
+import { readHttpLog, readWireFile } from '@mcp-bridge/fixtures-server'
+import type { SuiteResult } from '../model.ts'
+import { checkExpectations } from './expectations.ts'
+import { checkHttpInvariants } from './http-invariants.ts'
+import { checkWireInvariants } from './invariants.ts'
+import type { Scenario } from './scenario.ts'
+
+/**
+ * Verdicts from a wire log recorded while any client, in any language, talked to `mcp-fixture`
+ * (`--wire FILE`): the wire invariants every client must keep, the HTTP session rules when the log
+ * holds HTTP requests, and, given the scenario the fixture served, its bounds on what the server
+ * received. What needs the client's own view (its tools, its calls' outcomes) needs a driver.
+ */
+export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
+  const started = performance.now()
+  const wire = readWireFile(file)
+  const http = readHttpLog(file)
+  const transport = http.length ? 'http' : 'stdio'
+  const checks = [...checkWireInvariants(wire), ...(http.length ? checkHttpInvariants(http) : [])]
+  if (scenario) {
+    const end = { tools: [], logs: [], state: '', wire, attachments: 0 }
+    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: [], noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined } }
+    checks.push(...checkExpectations(received, end))
+  }
+  if (!wire.length) checks.push({ id: 'judge/wire-log', title: 'The wire log holds messages', status: 'error', message: `${file} holds no JSON-RPC message: was the fixture started with --wire ${file}?` })
+  return {
+    id: scenario ? scenario.id : 'wire-log',
+    title: scenario ? `${scenario.title} (judged from a wire log)` : 'A wire log, judged',
+    kind: 'client',
+    target: file,
+    transport,
+    checks,
+    durationMs: Math.round(performance.now() - started),
+  }
+}
