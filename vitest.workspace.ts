@@ -1,6 +1,7 @@
 // The list of test projects. Vitest 4 no longer reads this file by itself: vitest.config.ts
 // imports it into `test.projects`.
 export default [
+  { test: { name: 'process', include: ['process/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 } },
   { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 } },
   {
     test: {

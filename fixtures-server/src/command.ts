@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
+import { signalGroup, spawnGroup } from '@mcp-bridge/process'
 import { fileURLToPath } from 'node:url'
 import type { BehaviourInput } from './schema.ts'
 
@@ -49,14 +50,15 @@ export function spawnHttpFixture(
 ): Promise<SpawnedHttpFixture> {
   const { command, args } = fixtureCommand(source, { transport: 'http' })
   if (options.port !== undefined) args.push('--port', String(options.port))
-  const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] })
+  // Its own process group with a watchdog: the fixture dies with whoever started it, even SIGKILLed.
+  const { child } = spawnGroup(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'], graceMs: 500 })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.once('exit', (code, signal) => done({ code, signal })),
   )
   const close = async (graceMs = 2000) => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.stdin?.end()
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    const timer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL') || child.kill('SIGKILL'), graceMs)
     await exited
     clearTimeout(timer)
   }

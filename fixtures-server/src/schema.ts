@@ -234,7 +234,7 @@ const StdioSchema = z.strictObject({
   outliveParent: z.boolean().default(false),
   /** Write stderr lines as fast as the pipe takes them, forever. */
   floodStderr: z.boolean().default(false),
-  /** Start one child that lives until killed, in the fixture's process group ("grandchild PID" on stderr). */
+  /** Start one child in the fixture's process group ("grandchild PID" on stderr); it ends with the fixture unless outliveParent. */
   grandchild: z.boolean().default(false),
 })
 

@@ -97,12 +97,22 @@ export function startProcessFaults(spec: StdioSpec, host: StdioFaultHost): void 
   // A closed or unread stdin leaves nothing else keeping the process alive.
   const staysAlive = spec.ignoreEof || spec.outliveParent || spec.fault === 'stop-reading' || spec.fault === 'close-stdout'
   if (staysAlive) setInterval(() => {}, 1 << 30)
-  if (spec.ignoreSigterm) process.on('SIGTERM', () => host.stderr('[mcp-fixture] ignoring SIGTERM'))
+  if (spec.ignoreSigterm) {
+    // Instead of the CLI's own handling (exit 143), not in addition to it.
+    process.removeAllListeners('SIGTERM')
+    process.on('SIGTERM', () => host.stderr('[mcp-fixture] ignoring SIGTERM'))
+  }
   if (spec.grandchild) {
-    // Lives until killed; stdio ignored, so it holds none of the fixture's pipes.
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' })
+    // In the fixture's process group, holding none of its pipes. Like the fixture it ends with
+    // its parent (by polling ppid), unless outliveParent asks for an orphan only an owner's
+    // group kill can end; and a fixture that exits takes it along.
+    // The parent's pid is passed, not read at start: a parent that died while the child was still
+    // starting would otherwise be taken for the parent (the child's ppid is already the reaper's).
+    const script = spec.outliveParent ? 'setInterval(() => {}, 60_000)' : 'setInterval(() => { if (process.ppid !== Number(process.argv[1])) process.exit(0) }, 200)'
+    const child = spawn(process.execPath, ['-e', script, String(process.pid)], { stdio: 'ignore' })
     host.stderr(`grandchild ${child.pid}`)
     child.unref()
+    if (!spec.outliveParent) process.once('exit', () => child.kill('SIGKILL'))
   }
   if (spec.floodStderr) {
     const pump = () => {

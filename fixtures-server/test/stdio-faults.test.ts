@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { describe, expect, it } from 'vitest'
 import { fixtureCommand, type BehaviourInput } from '../src/index.ts'
+import { isRunning } from '../../test/support/process-tree.ts'
 import { ChildTransport } from './support/child-transport.ts'
 
 /** A stdio fixture under our own spawn: its exit, stdout and stderr stay visible. */
@@ -71,6 +72,7 @@ describe('stdio faults', () => {
     expect(transport.child.exitCode).toBeNull()
     transport.child.kill('SIGKILL')
     expect(await transport.exited).toEqual({ code: null, signal: 'SIGKILL' })
-    process.kill(grandchild, 'SIGKILL')
+    // Without outliveParent the grandchild ends with the fixture (it polls its ppid).
+    await expect.poll(() => isRunning(grandchild), { timeout: 2_000 }).toBe(false)
   })
 })

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { signalGroup, spawnGroup } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
 import type { Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
@@ -27,21 +28,18 @@ export interface StdioChildOptions {
   redact?: Redact
 }
 
-/** Every child still alive, so a host that exits normally does not leave servers behind. */
-const liveChildren = new Set<ChildProcess>()
-process.once('exit', () => {
-  for (const child of liveChildren) killGroup(child, 'SIGKILL')
-})
-
 /** After SIGKILL, how long to wait for the exit to be reported (the kernel needs no grace). */
 const KILLED_WAIT_MS = 1000
+/** After stdout ends, how long the rest of stderr may take before the connection counts as closed. */
+const STDERR_LAST_WORDS_MS = 200
 /** After the exit, how long stdout and stderr may take to deliver what is left in the pipes. */
 const STREAMS_WAIT_MS = 500
 
 /**
  * A stdio client transport that owns its child completely. Unlike the SDK's, it starts the server
  * in its own process group, so shutdown reaches grandchildren too (an `npx` wrapper, a shell
- * script), keeps a bounded tail of stderr for error messages, and uses a configurable grace period.
+ * script), with a watchdog that ends the group if the host dies first (on POSIX), keeps a
+ * bounded tail of stderr for error messages, and uses a configurable grace period.
  *
  * Nothing it does waits on the child without a bound: a write waits for the pipe to drain only
  * while the child can still read it (a dead child, an errored or closed stdin end the wait); the
@@ -85,16 +83,16 @@ export class StdioChildTransport implements Transport {
     if (this.child) throw new Error('StdioChildTransport already started')
     const { command, args, env, cwd } = this.options
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true, shell: false })
+      // In its own process group, with a watchdog that ends the group if this process dies
+      // without stopping it (SIGKILL, a crash): @mcp-bridge/process.
+      const { child } = spawnGroup(command, args, { env, cwd, graceMs: this.options.killGraceMs })
       this.child = child
-      liveChildren.add(child)
       this.exited = new Promise((done) => {
         child.once('exit', () => done())
         child.once('error', () => done())
       })
       this.streamsClosed = new Promise((done) => child.once('close', () => done()))
       child.once('error', (error) => {
-        liveChildren.delete(child)
         this.failWrites(error)
         const explained = explainSpawnError(error, this.options)
         reject(explained)
@@ -102,14 +100,14 @@ export class StdioChildTransport implements Transport {
       })
       child.once('spawn', () => resolve())
       child.once('exit', (code, signal) => {
-        liveChildren.delete(child)
         this.failWrites(new Error(`the server process exited (${signal ? `signal ${signal}` : `code ${code}`})`))
         // Whatever the server left in its group is an orphan now: nothing will ever ask it to stop.
         killGroup(child, 'SIGKILL')
       })
       child.once('close', () => this.reportClose())
-      // A server that closed its stdout can never answer again, even if it lives on.
-      child.stdout?.once('end', () => this.reportClose())
+      // A server that closed its stdout can never answer again, even if it lives on. A dying one
+      // closes both pipes at once: its last stderr lines (quoted in the error) get a moment.
+      child.stdout?.once('end', () => void settlesWithin(this.streamsClosed!, STDERR_LAST_WORDS_MS).then(() => this.reportClose()))
       child.stdin?.on('error', (error) => {
         this.failWrites(error)
         this.onerror?.(error)
@@ -270,10 +268,7 @@ export function explainSpawnError(error: NodeJS.ErrnoException, options: Pick<St
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    // The group is already gone.
-  }
+  if (child.pid === undefined || signalGroup(child.pid, signal)) return
+  // No group (Windows): the server itself, while it runs.
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal)
 }

@@ -35,6 +35,11 @@ function taggedPids(tag: string): number[] {
     .map(Number)
 }
 
+function leadsItsGroup(pid: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pid
+}
+
 interface Run {
   code: number
   stdout: string
@@ -197,7 +202,7 @@ describe('mcp-bridge usage errors exit 2 without starting anything', () => {
 })
 
 describe('mcp-bridge watch', () => {
-  it('hot-reloads the file, reloads on SIGHUP, and stops cleanly on SIGTERM', async () => {
+  it('hot-reloads the file, reloads on SIGHUP, and stops cleanly on SIGTERM (exit 143)', async () => {
     const file = join(dir, 'watch.yml')
     await writeFile(file, stringify(servers()))
     const tag = TAG
@@ -209,7 +214,8 @@ describe('mcp-bridge watch', () => {
     const stderr = new StderrLog(child)
     let seen = await stderr.until(/watching .*watch\.yml for changes/)
     expect(seen).toMatch(/\[info\] loader: loaded .*watch\.yml: 2 added/)
-    const servers1 = taggedPids(tag).filter((pid) => pid !== child.pid)
+    // Each server leads its process group; the group's other member is its watchdog.
+    const servers1 = taggedPids(tag).filter((pid) => pid !== child.pid && leadsItsGroup(pid))
     expect(servers1).toHaveLength(2)
 
     const reloaded = stderr.until(/reloaded .*watch\.yml/, seen.length)
@@ -225,7 +231,7 @@ describe('mcp-bridge watch', () => {
     expect(seen).toMatch(/reload requested/)
 
     child.kill('SIGTERM')
-    expect(await exited).toBe(0)
+    expect(await exited).toBe(143)
     expect(taggedPids(tag)).toEqual([])
   })
 })

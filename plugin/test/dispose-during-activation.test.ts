@@ -5,7 +5,7 @@ import { fixtureCommand, type BehaviourInput } from '@mcp-bridge/fixtures-server
 import { describe, expect, it } from 'vitest'
 import { tempDir } from './support/cleanup.ts'
 import { startHost } from './support/host.ts'
-import { childrenOfThisProcess } from './support/processes.ts'
+import { descendants } from '../../test/support/process-tree.ts'
 
 /**
  * dispose() while activation waits for a first connection that will not come in time. It used to
@@ -54,7 +54,7 @@ describe('dispose during activation', () => {
     await expect.poll(() => initializeRequests(wire)).toBe(1)
     const ms = await timedDispose(() => fiber.dispose())
     expect(ms).toBeLessThan(GRACE_MS * 0.5)
-    expect(childrenOfThisProcess()).toEqual([])
+    expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
   })
 
   it('a server that also ignores EOF: dispose takes one grace period (then SIGTERM), not connectTimeoutMs', async () => {
@@ -65,7 +65,7 @@ describe('dispose during activation', () => {
     const ms = await timedDispose(() => fiber.dispose())
     expect(ms).toBeGreaterThanOrEqual(GRACE_MS * 0.95)
     expect(ms).toBeLessThan(GRACE_MS * 1.5)
-    expect(childrenOfThisProcess()).toEqual([])
+    expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
   })
 
   it("during a retry: dispose returns only after the retry's child is gone", async () => {
@@ -80,11 +80,11 @@ describe('dispose during activation', () => {
     await expect.poll(() => host.logs.join('\n')).toMatch(/retrying in 200ms/)
     writeFileSync(file, JSON.stringify({ ...hangsOnInitialize, stdio: { ignoreEof: true } }))
     await expect.poll(() => initializeRequests(wire)).toBe(1)
-    const retry = childrenOfThisProcess()
-    expect(retry).toHaveLength(1)
+    // The retry's server, and on POSIX its watchdog.
+    expect(descendants(process.pid).filter((entry) => entry.ppid === process.pid)).toHaveLength(1)
     const ms = await timedDispose(() => fiber.dispose())
     // Checked at once, not polled: dispose has already waited for it.
-    expect(childrenOfThisProcess()).toEqual([])
+    expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
     expect(ms).toBeLessThan(GRACE_MS * 1.5)
   })
 })

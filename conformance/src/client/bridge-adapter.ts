@@ -1,6 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
+import { makeTempDir, type TempDir } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
 import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/plugin/host'
 import { Context, type Fiber } from 'cordis'
@@ -17,10 +16,11 @@ export const bridgeAdapter: ClientAdapter = {
     const ctx = new Context()
     const logs: string[] = []
     attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
-    const attachments = mkdtempSync(join(tmpdir(), 'kit-attachments-'))
+    // Removed with the session, or by the process's exit and signal handling if the run is cut short.
+    const attachments = makeTempDir('kit-attachments-')
     const services = [
       ctx.plugin(ToolRegistry),
-      ctx.plugin(AttachmentStore, { directory: attachments }),
+      ctx.plugin(AttachmentStore, { directory: attachments.path }),
       ctx.plugin(ModelCatalog, {
         models: [
           { ...VISION, inputModalities: ['text', 'image'] },
@@ -74,7 +74,7 @@ function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Re
   return { ...config, serverName, transport: 'streamable-http', url: target.url }
 }
 
-function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[], attachments: string, stopServices: () => Promise<unknown>): BridgeSession {
+function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[], attachments: TempDir, stopServices: () => Promise<unknown>): BridgeSession {
   const registry = () => ctx.get('tools') as ToolRegistry | undefined
   // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
   const ownTools = () =>
@@ -96,12 +96,12 @@ function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[],
       const pid = bridge.connectionOf(fiber)?.pid
       return pid === undefined ? [] : [pid]
     },
-    attachmentCount: () => (afterDispose ? 0 : readdirSync(attachments).length),
+    attachmentCount: () => (afterDispose ? 0 : readdirSync(attachments.path).length),
     dispose: async () => {
       await fiber.dispose()
       afterDispose = ownTools()
       await stopServices()
-      rmSync(attachments, { recursive: true, force: true })
+      attachments.remove()
     },
   }
 }

@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { makeTempDir } from '@mcp-bridge/process'
 import { fixtureCommand, readWireFile, startHttpFixture, type Behaviour, type HttpFixture, type WireEntry } from '@mcp-bridge/fixtures-server'
 import type { ServerTarget } from './adapter.ts'
 
@@ -9,7 +8,9 @@ import type { ServerTarget } from './adapter.ts'
  * restart it. stdio fixtures are spawned by the client under test; HTTP fixtures run in-process.
  */
 export class FixtureHandle {
-  readonly dir = mkdtempSync(join(tmpdir(), 'kit-fixture-'))
+  /** Removed after the run is judged, or by the process's exit and signal handling if it never is. */
+  private readonly temp = makeTempDir('kit-fixture-')
+  readonly dir = this.temp.path
   readonly wireFile = join(this.dir, 'wire.jsonl')
   readonly stateFile = join(this.dir, 'state.json')
   private http?: HttpFixture
@@ -55,7 +56,7 @@ export class FixtureHandle {
 
   /** After the run has been judged: the wire log and start counter are no longer needed. */
   removeFiles(): void {
-    rmSync(this.dir, { recursive: true, force: true })
+    this.temp.remove()
   }
 
   private async startHttp(): Promise<void> {

@@ -12,7 +12,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>
   /**
    * Registers what a stop request (SIGINT/SIGTERM) does while the host runs in the foreground;
-   * returns the unregistration. Without a handler the process glue exits at once.
+   * returns the unregistration. The process glue then exits with 130 or 143 once the host is
+   * disposed.
    */
   onStop(handler: () => void): () => void
   /** Registers what a reload request (SIGHUP) does; returns the unregistration. */

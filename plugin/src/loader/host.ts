@@ -1,5 +1,6 @@
+import type { SignalOptions } from '@mcp-bridge/process'
 import * as bridge from '../index.ts'
-import { createHost, type Host } from '../host/host.ts'
+import { createHost, stopOnSignals, type Host } from '../host/host.ts'
 import type { ConsoleLoggerOptions } from '../host/logging.ts'
 import { createLoader, type ConfigLoader, type LoaderOptions } from './loader.ts'
 import { BRIDGE_PACKAGE } from './names.ts'
@@ -8,6 +9,8 @@ import type { ReloadResult } from './types.ts'
 export interface FileHostOptions extends LoaderOptions {
   /** Console logging (stderr by default); `false` attaches none. */
   logging?: ConsoleLoggerOptions | false
+  /** As in createHost: SIGINT/SIGTERM dispose the host and exit 130/143, unless `false`. */
+  signals?: SignalOptions | false
 }
 
 export interface FileHost extends Host {
@@ -21,19 +24,23 @@ export interface FileHost extends Host {
  * Entries need not list the `tools` service: the host provides it before any entry starts.
  */
 export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
-  const host = await createHost({ logging: options.logging })
+  // Signals are taken below, once the entries are part of what a signal disposes.
+  const host = await createHost({ logging: options.logging, signals: false })
   // The bridge is handed over as this very module instance, so that the host and the entries it
   // runs share one copy of the plugin whatever the resolver would pick for the package name.
   const loader = createLoader(host.ctx, { ...options, plugins: { [BRIDGE_PACKAGE]: bridge, ...options.plugins } })
   const loaded = await loader.ready
-  return {
-    ...host,
-    loader,
-    loaded,
-    // Entries first, while the tools service they registered on still exists.
-    dispose: async () => {
-      await loader.dispose()
-      await host.dispose()
+  return stopOnSignals(
+    {
+      ...host,
+      loader,
+      loaded,
+      // Entries first, while the tools service they registered on still exists.
+      dispose: async () => {
+        await loader.dispose()
+        await host.dispose()
+      },
     },
-  }
+    options.signals,
+  )
 }

@@ -3,10 +3,10 @@
  * the stdio checks judge (non-JSON lines, stray responses, a server that ignores EOF), so the
  * harness reads the child's stdout itself and keeps every line it could not accept.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { groupGone, groupsSupported, onShutdown, signalGroup, spawnGroup } from '@mcp-bridge/process'
 import { classify } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
-import { groupGone, groupsSupported, signalGroup, track, untrack } from './process-group.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 import { redactSecrets } from '@mcp-bridge/plugin'
 
@@ -33,6 +33,10 @@ export interface StdioShutdown {
 }
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024
+/** If the kit dies without stopping its server: SIGTERM to the server's group, SIGKILL this much later. */
+const WATCHDOG_GRACE_MS = 1_000
+/** On SIGINT/SIGTERM, each step of the server's shutdown (EOF, SIGTERM, SIGKILL) waits this long. */
+const SIGNAL_GRACE_MS = 500
 const MAX_NOISE_KEPT = 20
 const STDERR_TAIL_CHARS = 4_000
 
@@ -59,6 +63,7 @@ export class StdioWire implements Wire {
   private exit: { code: number | null; signal: string | null } | undefined
   private readonly exited: Promise<void>
   private shutdownResult: Promise<StdioShutdown> | undefined
+  private readonly offShutdown: () => void
 
   private constructor(private readonly child: ChildProcess) {
     this.exited = new Promise((resolve) => {
@@ -79,6 +84,8 @@ export class StdioWire implements Wire {
     })
     // Writing to a dead server raises EPIPE on stdin; the exit handler already reports it.
     child.stdin?.on('error', () => {})
+    // A kit stopped by SIGINT/SIGTERM stops its server quickly before it exits.
+    this.offShutdown = onShutdown(() => this.shutdown(SIGNAL_GRACE_MS))
   }
 
   /** Spawns the server; an executable that cannot be started is reported, not thrown. */
@@ -86,22 +93,15 @@ export class StdioWire implements Wire {
     return new Promise((resolve) => {
       let child: ChildProcess
       try {
-        child = spawn(target.command, target.args, {
-          stdio: ['pipe', 'pipe', 'pipe'],
-          env: { ...process.env, ...target.env },
-          cwd: target.cwd,
-          detached: groupsSupported,
-          windowsHide: true,
-        })
+        // Its own process group, with a watchdog: the server and what it starts die with the kit,
+        // even a kit that is SIGKILLed (@mcp-bridge/process).
+        child = spawnGroup(target.command, target.args, { env: { ...process.env, ...target.env }, cwd: target.cwd, graceMs: WATCHDOG_GRACE_MS }).child
       } catch (error) {
         resolve({ error: `could not start ${target.command}: ${error instanceof Error ? error.message : String(error)}` })
         return
       }
       child.once('error', (error) => resolve({ error: `could not start ${target.command}: ${error.message}` }))
-      child.once('spawn', () => {
-        if (child.pid !== undefined) track(child.pid)
-        resolve(new StdioWire(child))
-      })
+      child.once('spawn', () => resolve(new StdioWire(child)))
     })
   }
 
@@ -189,7 +189,7 @@ export class StdioWire implements Wire {
       orphans = (await groupGone(pid, orphanGraceMs)) ? 'none' : 'found'
       if (orphans === 'found') signalGroup(pid, 'SIGKILL')
     }
-    if (pid !== undefined) untrack(pid)
+    this.offShutdown()
     return { escalation, exitCode: this.exit?.code ?? null, signal: this.exit?.signal ?? null, orphans }
   }
 
