@@ -28,6 +28,11 @@ export interface StdioChildOptions {
   redact?: Redact
 }
 
+/**
+ * When the host died without stopping its servers, the watchdog's wait between SIGTERM and SIGKILL:
+ * the kill grace, but no more than this, so that a dead host's servers are gone within a second.
+ */
+const WATCHDOG_GRACE_MS = 500
 /** After SIGKILL, how long to wait for the exit to be reported (the kernel needs no grace). */
 const KILLED_WAIT_MS = 1000
 /** After stdout ends, how long the rest of stderr may take before the connection counts as closed. */
@@ -85,7 +90,7 @@ export class StdioChildTransport implements Transport {
     return new Promise((resolve, reject) => {
       // In its own process group, with a watchdog that ends the group if this process dies
       // without stopping it (SIGKILL, a crash): @mcp-bridge/process.
-      const { child } = spawnGroup(command, args, { env, cwd, graceMs: this.options.killGraceMs })
+      const { child } = spawnGroup(command, args, { env, cwd, graceMs: Math.min(this.options.killGraceMs, WATCHDOG_GRACE_MS) })
       this.child = child
       this.exited = new Promise((done) => {
         child.once('exit', () => done())

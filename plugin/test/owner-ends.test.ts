@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
 import { stringify } from 'yaml'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { descendants, survivorsAfter, type ProcessEntry } from '../../test/support/process-tree.ts'
 import { tempDir } from './support/cleanup.ts'
 
@@ -31,6 +31,13 @@ interface Ending {
   env?: Record<string, string>
 }
 
+/** A test that fails before it ends its owner must not leave it running. */
+const running = new Set<ChildProcess>()
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  running.clear()
+})
+
 const signal = (name: NodeJS.Signals, group = false) => (pid: number) => process.kill(group ? -pid : pid, name)
 
 interface Owner {
@@ -47,6 +54,7 @@ async function runOwner(owner: Owner, ending: Ending): Promise<{ tree: ProcessEn
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   })
+  running.add(child)
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
   let output = ''
   await new Promise<void>((resolve, reject) => {

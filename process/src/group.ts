@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type IOType } from 'node:child_process'
 import type { Writable } from 'node:stream'
-import { trackGroup, untrackGroup } from './registry.ts'
+import { setRelease, trackGroup, untrackGroup } from './registry.ts'
 
 /** Process groups (and so the watchdog) exist on Linux and macOS; Windows has neither. */
 export const groupsSupported = process.platform !== 'win32'
@@ -11,12 +11,20 @@ export const groupsSupported = process.platform !== 'win32'
  * server lingers) and blocks reading fd 3, one end of a pipe whose other end only the owner holds.
  * When the owner ends, however it ends (exit, crash, SIGKILL), the kernel closes the owner's end,
  * the read returns nothing, and the watchdog sends SIGTERM to the server's group, waits the grace
- * period, then SIGKILL. A line from the owner instead (`release`, sent when the server has
+ * period (no longer than the group lives), then SIGKILL. A line from the owner instead (`release`, sent when the server has
  * exited) lets it exit quietly. It is the owner's own child, so the owner reaps it: no zombie is
  * left behind even where PID 1 reaps nothing (a container whose init is the application). Its
  * stdio is /dev/null, so it holds none of the server's pipes, and it has a session of its own.
  */
-const WATCHDOG = ['trap "" INT TERM HUP', 'read _ <&3 && exit 0', 'kill -s TERM -- "-$1" 2>/dev/null', 'sleep "$2"', 'kill -s KILL -- "-$1" 2>/dev/null'].join('\n')
+const WATCHDOG = [
+  'trap "" INT TERM HUP',
+  'read _ <&3 && exit 0',
+  'kill -s TERM -- "-$1" 2>/dev/null || exit 0',
+  // The grace period in 50 ms steps, cut short as soon as the group is gone.
+  'i=0',
+  'while [ "$i" -lt "$2" ] && kill -s 0 -- "-$1" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done',
+  'kill -s KILL -- "-$1" 2>/dev/null',
+].join('\n')
 
 export interface SpawnGroupOptions {
   env: NodeJS.ProcessEnv
@@ -47,10 +55,11 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
   const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio, detached: groupsSupported, shell: false, windowsHide: true })
   const watchdog = new Promise<number | undefined>((resolve) => {
     child.once('error', () => resolve(undefined))
-    child.once('spawn', () => resolve(groupsSupported && child.pid !== undefined ? startWatchdog(child, child.pid, options.graceMs) : undefined))
-  })
-  child.once('spawn', () => {
-    if (groupsSupported && child.pid !== undefined) trackGroup(child.pid)
+    child.once('spawn', () => {
+      if (!groupsSupported || child.pid === undefined) return resolve(undefined)
+      trackGroup(child.pid)
+      resolve(startWatchdog(child, child.pid, options.graceMs))
+    })
   })
   // The leader exited and its streams closed: what is left in the group is the owner's to judge.
   child.once('close', () => {
@@ -68,8 +77,8 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
 const lifelines = new Set<Writable>()
 
 function startWatchdog(server: ChildProcess, group: number, graceMs: number): number | undefined {
-  const grace = String(Math.max(0, graceMs) / 1000)
-  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-watchdog', String(group), grace], {
+  const steps = String(Math.ceil(Math.max(0, graceMs) / 50))
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-watchdog', String(group), steps], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
     detached: true,
     // `sleep` is found along PATH; nothing else of the owner's environment is needed.
@@ -87,10 +96,13 @@ function startWatchdog(server: ChildProcess, group: number, graceMs: number): nu
   lifeline.unref?.()
   // The server is gone: the watchdog's work is over, and what the server left in its group is the
   // owner's to judge (and kill).
-  server.once('exit', () => {
-    if (!lifeline.destroyed) lifeline.write('release\n')
-    lifelines.delete(lifeline)
-  })
+  const release = () => {
+    if (lifelines.delete(lifeline) && !lifeline.destroyed) lifeline.write('release\n')
+  }
+  server.once('exit', release)
+  // The owner kills the group itself when it exits or handles a signal (registry.ts): the
+  // watchdog then has nothing left to do and must not outlive it.
+  setRelease(group, release)
   return watchdog.pid
 }
 

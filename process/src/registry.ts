@@ -6,7 +6,8 @@ import { rmSync } from 'node:fs'
  * one process (an application with two installs) share one registry and one exit hook.
  */
 export interface Registry {
-  groups: Set<number>
+  /** Each tracked group, with the release of its watchdog once it has one. */
+  groups: Map<number, (() => void) | undefined>
   tempDirs: Set<string>
   /** Graceful stops run on SIGINT/SIGTERM before what is left is killed (shutdown.ts). */
   stoppers: Set<() => unknown>
@@ -17,7 +18,7 @@ const KEY = Symbol.for('@mcp-bridge/process.registry')
 
 export function registry(): Registry {
   const global = globalThis as { [KEY]?: Registry }
-  global[KEY] ??= { groups: new Set(), tempDirs: new Set(), stoppers: new Set(), exitHooked: false }
+  global[KEY] ??= { groups: new Map(), tempDirs: new Set(), stoppers: new Set(), exitHooked: false }
   const state = global[KEY]
   if (!state.exitHooked) {
     state.exitHooked = true
@@ -29,7 +30,14 @@ export function registry(): Registry {
 }
 
 export function trackGroup(pid: number): void {
-  registry().groups.add(pid)
+  const { groups } = registry()
+  if (!groups.has(pid)) groups.set(pid, undefined)
+}
+
+/** What lets the group's watchdog go quietly once the owner has killed the group itself. */
+export function setRelease(pid: number, release: () => void): void {
+  const { groups } = registry()
+  if (groups.has(pid)) groups.set(pid, release)
 }
 
 export function untrackGroup(pid: number): void {
@@ -39,12 +47,14 @@ export function untrackGroup(pid: number): void {
 /** SIGKILL to every group still tracked, then every tracked temp directory removed; synchronous. */
 export function killEverything(): void {
   const { groups, tempDirs } = registry()
-  for (const pid of groups) {
+  for (const [pid, release] of groups) {
     try {
       process.kill(-pid, 'SIGKILL')
     } catch {
       // Already gone.
     }
+    // A write to a pipe with room is done at once, even in an 'exit' handler.
+    release?.()
   }
   groups.clear()
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })

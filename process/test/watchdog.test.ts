@@ -14,8 +14,9 @@ describe('spawnGroup', () => {
     const owner = startOwner({})
     const { server } = await owner.ready
     const tree = descendants(owner.pid)
-    // The server and its grandchild in the server's group; the watchdog, the owner's other child, in a session of its own.
-    expect(tree).toHaveLength(3)
+    // The server and its grandchild in the server's group; the server's watchdog and the temp-dir
+    // watchdog, the owner's other children, each in a session of its own.
+    expect(tree).toHaveLength(4)
     expect(tree.filter((entry) => entry.pgid === server)).toHaveLength(2)
     owner.child.kill('SIGKILL')
     await owner.exited

@@ -1,7 +1,7 @@
 /**
  * The package test: what a user gets from the registry, checked the way a user would use it.
  *
- * `npm pack`s the three workspaces (from the dist/ that `npm run build` wrote; the root `pretest`
+ * `npm pack`s the four workspaces (from the dist/ that `npm run build` wrote; the root `pretest`
  * script builds), installs the tarballs into a fresh project in the OS temp directory (no parent
  * node_modules, no repository bins on PATH) next to the pinned server-everything, cordis, typescript
  * and @types/node, then proves with plain `node` (no tsx, no loader) that a JavaScript host runs the
@@ -21,6 +21,7 @@ import { childEnv, explain, expectExit, isInside, killGroup, REPO, run, running,
 
 const PROJECT_FILES = fileURLToPath(new URL('./project/', import.meta.url))
 const WORKSPACES = [
+  { dir: 'process', name: '@mcp-bridge/process' },
   { dir: 'plugin', name: '@mcp-bridge/plugin' },
   { dir: 'fixtures-server', name: '@mcp-bridge/fixtures-server' },
   { dir: 'conformance', name: '@mcp-bridge/conformance' },
@@ -117,7 +118,7 @@ beforeAll(async () => {
 
   writeFileSync(join(state.project, 'package.json'), JSON.stringify({ name: 'mcp-bridge-package-test', private: true, type: 'module' }, null, 2) + '\n')
   const install = timed(
-    'npm install (3 tarballs + pinned packages)',
+    'npm install (4 tarballs + pinned packages)',
     await run(
       'npm',
       [
@@ -254,8 +255,12 @@ describe('the packed tarballs', () => {
     // Two copies of cordis would split the plugin's `declare module 'cordis'` augmentation and the
     // Context identity between the host and the plugin.
     for (const { name } of WORKSPACES) {
-      if (name === '@mcp-bridge/fixtures-server') continue
+      if (name === '@mcp-bridge/fixtures-server' || name === '@mcp-bridge/process') continue
       expect(resolveFrom(name, 'cordis'), `${name} resolves its own copy of cordis`).toBe(cordis)
+    }
+    // One registry of process groups and one exit hook for the whole host (@mcp-bridge/process).
+    for (const name of ['@mcp-bridge/plugin', '@mcp-bridge/fixtures-server', '@mcp-bridge/conformance']) {
+      expect(resolveFrom(name, '@mcp-bridge/process'), `${name} resolves its own copy of @mcp-bridge/process`).toBe(fromProject.resolve('@mcp-bridge/process'))
     }
     expect(resolveFrom('@mcp-bridge/conformance', '@mcp-bridge/plugin'), 'conformance resolves its own copy of the plugin').toBe(
       fromProject.resolve('@mcp-bridge/plugin'),

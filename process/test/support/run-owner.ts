@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
 
 export interface Owner {
   child: ChildProcess
@@ -12,9 +13,19 @@ export interface Owner {
 
 const script = fileURLToPath(new URL('./owner.mjs', import.meta.url))
 
+/** A test that fails before it ends its owner must not leave it running. */
+const running = new Set<ChildProcess>()
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  running.clear()
+})
+
 /** Starts support/owner.mjs in its own process group (so a test can signal the group, as Ctrl-C does). */
 export function startOwner(env: Record<string, string>): Owner {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  // Read, so that the pipe never fills; an uncaught exception's trace is expected here, not shown.
+  child.stderr!.resume()
+  running.add(child)
   const owner: Owner = {
     child,
     pid: child.pid!,

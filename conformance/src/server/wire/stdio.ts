@@ -34,7 +34,7 @@ export interface StdioShutdown {
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024
 /** If the kit dies without stopping its server: SIGTERM to the server's group, SIGKILL this much later. */
-const WATCHDOG_GRACE_MS = 1_000
+const WATCHDOG_GRACE_MS = 500
 /** On SIGINT/SIGTERM, each step of the server's shutdown (EOF, SIGTERM, SIGKILL) waits this long. */
 const SIGNAL_GRACE_MS = 500
 const MAX_NOISE_KEPT = 20

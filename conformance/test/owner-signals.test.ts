@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fixtureCommand } from '@mcp-bridge/fixtures-server'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { descendants, survivorsAfter, type ProcessEntry } from '../../test/support/process-tree.ts'
+
+/**
+ * mcp-conformance, in both modes, ended by every signal while it runs servers: SIGINT and SIGTERM
+ * end it with 130 and 143, and within one second no process it started is left (a server that
+ * ignores EOF and SIGTERM, and its grandchild, included), and no temp directory. Processes are
+ * found by parentage from the pid this test started; each run gets its own TMPDIR.
+ */
+const BIN = resolve(import.meta.dirname, '../bin/mcp-conformance.js')
+const AFTER_MS = 1_000
+/** How long a run may take to have its servers up: a kit start plus a fixture start, on shared cores. */
+const READY_MS = 30_000
+
+const work = mkdtempSync(join(tmpdir(), 'kit-owner-test-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+/** A test that fails before it ends its kit must not leave it running. */
+const running = new Set<ChildProcess>()
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  running.clear()
+})
+
+const endings = [
+  { name: 'SIGTERM', end: (pid: number) => process.kill(pid, 'SIGTERM'), exit: { code: 143, signal: null } },
+  { name: 'SIGINT', end: (pid: number) => process.kill(pid, 'SIGINT'), exit: { code: 130, signal: null } },
+  { name: 'SIGINT to its process group (Ctrl-C)', end: (pid: number) => process.kill(-pid, 'SIGINT'), exit: { code: 130, signal: null } },
+  { name: 'SIGKILL', end: (pid: number) => process.kill(pid, 'SIGKILL'), exit: { code: null, signal: 'SIGKILL' } },
+] as const
+
+/**
+ * Starts the kit in its own process group with a TMPDIR of its own; resolves once `census` finds
+ * what it is waiting for among the kit's descendants.
+ */
+async function runKit(args: string[], census: (tree: ProcessEntry[]) => boolean, ending: (typeof endings)[number]) {
+  const temp = mkdtempSync(join(work, 'tmp-'))
+  const [mode, ...rest] = args
+  const child = spawn(process.execPath, [BIN, mode!, '--report-dir', join(temp, '..', `reports-${Date.now()}`), ...rest], {
+    env: { ...process.env, TMPDIR: temp },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  })
+  running.add(child)
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })))
+  await expect.poll(() => census(descendants(child.pid!)), { timeout: READY_MS, interval: 20 }).toBe(true)
+  const tree = descendants(child.pid!)
+  ending.end(child.pid!)
+  expect(await exited, stderr).toEqual(ending.exit)
+  expect(await survivorsAfter(tree, AFTER_MS)).toEqual([])
+  await expect.poll(() => readdirSync(temp), { timeout: AFTER_MS }).toEqual([])
+  return { tree, stderr }
+}
+
+describe('mcp-conformance server as owner', () => {
+  // Never answers initialize, ignores EOF and SIGTERM, outlives its parent, and so does its grandchild.
+  const stubborn = fixtureCommand({
+    tools: [{ name: 'echo' }],
+    crash: { hangOn: ['initialize'] },
+    stdio: { ignoreEof: true, ignoreSigterm: true, outliveParent: true, grandchild: true },
+  })
+  it.each(endings)('ended by $name while it waits for the server: zero survivors', async (ending) => {
+    const args = ['server', '--startup-timeout', '60000', '--', stubborn.command, ...stubborn.args]
+    // The server, its grandchild and its watchdog.
+    const { tree } = await runKit(args, (tree) => tree.length >= 3, ending)
+    expect(tree.length).toBeGreaterThanOrEqual(3)
+  })
+})
+
+describe('mcp-conformance client as owner', () => {
+  it.each(endings)('ended by $name in the middle of a run: zero survivors, no temp directory', async (ending) => {
+    // Every stdio scenario: whenever the census looks, a fixture runs under the plugin the kit hosts.
+    // The temp-dir watchdog, a fixture server and that server's watchdog.
+    await runKit(['client', '--transport', 'stdio'], (tree) => tree.length >= 3, ending)
+  })
+})
