@@ -18,6 +18,7 @@ export const BRIDGE_ONLY_CHECKS: Record<string, string> = {
   'expect/duplicate-server-name': 'server names are a bridge configuration',
   'invariant/names-valid': 'public names are a bridge naming contract',
   'invariant/one-name-per-identity': 'public names are a bridge naming contract',
+  'invariant/no-partial-generation': 'whole generations are a bridge registry contract (seed 000); the spec says nothing of what a client shows of an unfinished pagination',
   'invariant/disposed-tools-gone': 'a tool registry that outlives the client is a bridge\'s',
   'transcript/snapshot': 'snapshots pin our plugin\'s model-facing rendering; a client\'s own rendering is not compared',
 }
@@ -65,7 +66,13 @@ export function callExpectationFor(expected: CallExpectation, kind: ClientKind):
   return { expect, dropped }
 }
 
+/** Checks that enforce a SHOULD of the spec for every client, whatever the scenario, with the sentence. */
+export const SHOULD_CHECKS: Record<string, string> = {
+  'invariant/no-orphans':
+    'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"',
+}
+
 /** A client's failure of a check the scenario marks as a SHOULD is a warning that quotes it; a bridge's stays a failure (our contract makes it a MUST). */
 export function shouldSentence(scenario: Scenario, kind: ClientKind, checkId: string): string | undefined {
-  return kind === 'bridge' ? undefined : scenario.applies.should[checkId]
+  return kind === 'bridge' ? undefined : (scenario.applies.should[checkId] ?? SHOULD_CHECKS[checkId])
 }

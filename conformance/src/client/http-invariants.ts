@@ -9,8 +9,8 @@ const SESSIONS = 'https://modelcontextprotocol.io/specification/2025-11-25/basic
  * Pure: the HTTP-level rules of Streamable HTTP sessions, from the requests the fixture logged.
  * Only for HTTP runs (stdio has no requests to judge).
  */
-export function checkHttpInvariants(http: Http[]): CheckResult[] {
-  return [sessionHeader(http), sessionDelete(http)]
+export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean } = {}): CheckResult[] {
+  return [sessionHeader(http), sessionDelete(http, options.serverGone ?? false)]
 }
 
 /** Requests without the session header once the server gave one, other than those opening a new session. */
@@ -36,15 +36,21 @@ function sessionHeader(http: Http[]): CheckResult {
   }
 }
 
-/** The last session the client held is ended with DELETE (a SHOULD: a warning when it is not). */
-function sessionDelete(http: Http[]): CheckResult {
-  const last = [...http].reverse().find((request) => request.newSession)?.newSession
+/**
+ * The last session the client held is ended with DELETE (a SHOULD: a warning when it is not).
+ * Owed only for a session still healthy at close: one its server dropped, expired or failed is over.
+ */
+function sessionDelete(http: Http[], serverGone: boolean): CheckResult {
+  const opened = http.findLastIndex((request) => request.newSession !== undefined)
+  const last = opened < 0 ? undefined : http[opened]!.newSession
   const deleted = last !== undefined && http.some((request) => request.method === 'DELETE' && request.session === last)
+  const broken = http.slice(opened + 1).some((request) => request.method !== 'DELETE' && (request.status === 'dropped' || request.status >= 400))
+  const owed = last !== undefined && !broken && !serverGone
   return {
     id: 'invariant/http-session-delete',
     title: 'A client done with its session ends it with DELETE',
-    status: last === undefined || deleted ? 'pass' : 'warn',
-    message: last === undefined ? 'no session was opened' : deleted ? 'the session was ended with DELETE' : 'the client closed without sending DELETE for its session',
+    status: !owed || deleted ? 'pass' : 'warn',
+    message: last === undefined ? 'no session was opened' : deleted ? 'the session was ended with DELETE' : broken || serverGone ? 'the session or its server had ended before close: no DELETE owed' : 'the client closed without sending DELETE for its session',
     spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"', url: SESSIONS, keyword: 'SHOULD' },
   }
 }

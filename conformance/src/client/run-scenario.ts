@@ -40,7 +40,12 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const redact = scenarioRedactor(scenario)
   const observer = new Observer()
   const recorder = new TimelineRecorder(fixture.wireFile)
-  fixture.onLifecycle = (what, text) => recorder.process(what, text)
+  // Whether the HTTP server was down when the client closed (a DELETE is then owed to no one).
+  let serverGone = false
+  fixture.onLifecycle = (what, text) => {
+    serverGone = what === 'exit'
+    recorder.process(what, text)
+  }
   const restoreEnv = setEnv(scenario.hostEnv)
   let session: ClientSession | undefined
   let disposed = false
@@ -104,13 +109,14 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   }
 
   const afterDispose = session ? await dispose().catch(() => []) : []
+  const goneAtClose = serverGone
   await fixture.close().catch(() => {})
   const orphans = [...new Set([...(await survivors([...observer.pids])), ...(session?.orphans?.() ?? [])])]
   const observed = recorder.stop()
   if (session && !notApplicable) {
     const wire = fixture.wire()
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
-    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile)))
+    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
   const violations = session?.protocolViolations?.() ?? []
