@@ -11,7 +11,7 @@
  * client scenario run over two transports), the entry covers every run of it. Entries for suites that were
  * not part of the run (e.g. client scenarios during a server-only run) are not judged.
  */
-import { readFile } from 'node:fs/promises'
+import { InputFileError, readInputFile } from '@mcp-bridge/process'
 import { parse } from 'yaml'
 import type { SuiteResult } from './model.ts'
 
@@ -93,12 +93,16 @@ export function applyBaseline(suites: SuiteResult[], entries: BaselineEntry[]): 
   return { suites: marked, stale }
 }
 
+/** A baseline is a list of check ids: thousands of them fit in far less. */
+const MAX_BASELINE_BYTES = 4 * 1024 * 1024
+
 export async function loadBaseline(path: string): Promise<Parsed> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    // A FIFO, a device or a directory is refused at once (a FIFO would block the read for good).
+    text = await readInputFile(path, { maxBytes: MAX_BASELINE_BYTES, what: 'file' })
   } catch (error) {
-    return { ok: false, error: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` }
+    return { ok: false, error: error instanceof InputFileError ? error.message : `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` }
   }
   const parsed = parseBaseline(text)
   return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error}` }

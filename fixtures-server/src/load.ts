@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs'
+import { InputFileError, readInputFileSync } from '@mcp-bridge/process'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { parse } from 'yaml'
 import { parseBehaviour } from './parse.ts'
 import type { Behaviour } from './schema.ts'
+
+/** Behaviours are data a person writes: even one with inline images stays far below this. */
+export const MAX_BEHAVIOUR_BYTES = 16 * 1024 * 1024
 
 /**
  * Reads a YAML or JSON behaviour file. Relative `wire` and `crash.stateFile` paths are taken
@@ -11,9 +14,11 @@ import type { Behaviour } from './schema.ts'
 export function loadBehaviourFile(path: string): Behaviour {
   let value: unknown
   try {
-    value = parse(readFileSync(path, 'utf8'))
+    // A FIFO, a device or a directory is refused at once, and so is a file over the cap.
+    value = parse(readInputFileSync(path, { maxBytes: MAX_BEHAVIOUR_BYTES, what: 'the file' }))
   } catch (error) {
-    throw new Error(`Cannot read fixture behaviour ${path}: ${(error as Error).message}`)
+    const reason = error instanceof InputFileError ? `it ${error.reason}` : (error as Error).message
+    throw new Error(`Cannot read fixture behaviour ${path}: ${reason}`)
   }
   // A conformance scenario (id, steps, expect … and the behaviour under server:) is served as is,
   // so a client in any language can be pointed at scenarios/<id>.yaml without extracting anything.

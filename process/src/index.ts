@@ -2,3 +2,4 @@ export { spawnGroup, signalGroup, groupGone, groupsSupported, type GroupProcess,
 export { killEverything, trackGroup, untrackGroup } from './registry.ts'
 export { makeTempDir, type TempDir } from './temp-dir.ts'
 export { handleSignals, onShutdown, signalExitCode, DEFAULT_SIGNAL_GRACE_MS, type SignalOptions } from './shutdown.ts'
+export { readInputFile, readInputFileSync, InputFileError, type InputFileOptions } from './input-file.ts'

@@ -228,7 +228,9 @@ describe('the packed tarballs', () => {
     const project = join(state.root, 'readme-project')
     mkdirSync(project)
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'readme-install', private: true, type: 'module' }) + '\n')
-    const args = specs.map((spec) => (spec === '@mcp-bridge/plugin' ? plugin : spec))
+    // The registry would bring the plugin's own dependency @mcp-bridge/process; its tarball stands in.
+    const processPackage = join(state.root, 'tarballs', tarball('@mcp-bridge/process').filename)
+    const args = [...specs.map((spec) => (spec === '@mcp-bridge/plugin' ? plugin : spec)), processPackage]
     const install = timed(
       'npm install, as plugin/README.md says',
       await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...args], { cwd: project, env: childEnv(process.execPath), timeoutMs: 300_000 }),

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
+import { readInputFileSync } from '@mcp-bridge/process'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
@@ -26,8 +27,19 @@ export class ScenarioError extends Error {
 /** Every `*.yaml` in the directory (not `_`-prefixed templates), validated, sorted by id. */
 export function loadScenarios(dir = SCENARIO_DIR): LoadedScenario[] {
   return scenarioFiles(dir)
-    .map((file) => ({ file, scenario: parseScenario(readFileSync(file, 'utf8'), file) }))
+    .map((file) => ({ file, scenario: parseScenario(readScenarioFile(file), file) }))
     .sort((a, b) => (a.scenario.id < b.scenario.id ? -1 : 1))
+}
+
+/** A scenario is a page of YAML; a FIFO, a device or a huge file in the folder is refused in one line. */
+const MAX_SCENARIO_BYTES = 16 * 1024 * 1024
+
+function readScenarioFile(file: string): string {
+  try {
+    return readInputFileSync(file, { maxBytes: MAX_SCENARIO_BYTES, what: 'scenario file' })
+  } catch (error) {
+    throw new ScenarioError((error as Error).message)
+  }
 }
 
 export function scenarioFiles(dir = SCENARIO_DIR): string[] {

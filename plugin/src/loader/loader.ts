@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import { InputFileError, readInputFile } from '@mcp-bridge/process'
 import type { Context, Fiber, Logger, Plugin } from 'cordis'
 import { diffEntries } from './diff.ts'
 import { parseConfig } from './parse.ts'
@@ -11,6 +11,8 @@ import type { LoaderIssue, ReloadResult } from './types.ts'
 import { watchFile } from './watch.ts'
 
 const DISPOSED = 'the loader was disposed'
+/** A cordis.yml lists plugins and their options: a few kilobytes; this is far beyond any real one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024
 
 export interface LoaderOptions {
   /** The cordis.yml file (relative paths are resolved against the process cwd). */
@@ -162,9 +164,12 @@ class Loader implements ConfigLoader {
     if (this.disposed || !runtime) return this.finish(emptyResult(this.file, [], DISPOSED))
     let text: string
     try {
-      text = await readFile(this.file, 'utf8')
+      // A FIFO, a device or a directory is refused at once, and so is a file past the cap (a
+      // 120 MB file used to take minutes and gigabytes to parse).
+      text = await readInputFile(this.file, { maxBytes: MAX_CONFIG_BYTES, what: 'the file' })
     } catch (error) {
-      return this.finish(this.fileFailure(runtime, { message: `cannot read the file: ${(error as Error).message}` }))
+      const reason = error instanceof InputFileError ? `the file ${error.reason}` : `cannot read the file: ${(error as Error).message}`
+      return this.finish(this.fileFailure(runtime, { message: reason }))
     }
     // Editors emit several events per save, and saving without changes should not restart anything.
     if (!force && text === this.lastText) return undefined
