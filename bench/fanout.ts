@@ -12,7 +12,7 @@ import { cpus } from 'node:os'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
 import { fanoutBehaviour } from './behaviours.ts'
-import { bridge, bridgeConfig, closeRaw, connectRaw, isAlive, loadBridge, namesOf, startHost, waitUntil, type Host, type ServerTarget } from './host.ts'
+import { bridgeConfig, closeRaw, connectRaw, isAlive, loadBridge, namesOf, startHost, waitUntil, type Host, type ServerTarget } from './host.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { formatMs, formatRatio, median, ratio, round } from './stats.ts'
 
@@ -130,7 +130,7 @@ async function bridgeFanout(host: Host, n: number): Promise<FanRun> {
       subscribe: (onChange) => host.ctx.on('tools/change', onChange),
     }).catch(() => {})
     const ms = performance.now() - t0
-    pids = fibers.map((fiber) => bridge.connectionOf(fiber)?.pid)
+    pids = names.map((name) => host.status.get(name)?.pid)
     run = { servers: n, ms, registered: count(), childCpuMs: cpuOf(pids) }
   } finally {
     await Promise.all(fibers.map((fiber) => fiber.dispose()))

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import * as bridge from '@mcp-bridge/plugin'
-import { attachConsoleLogger, ToolRegistry } from '@mcp-bridge/plugin/host'
+import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '@mcp-bridge/plugin/host'
 import { Context, type Fiber } from 'cordis'
 
 export { bridge }
@@ -14,6 +14,8 @@ export { bridge }
 export interface Host {
   ctx: Context
   tools: ToolRegistry
+  /** Every instance's last `mcp/state` event: its state and live child pid. */
+  status: ConnectionStatus
   /** warn and error lines the plugin logged (cordis prints nothing without an exporter). */
   logs: string[]
   dispose(): Promise<void>
@@ -23,9 +25,10 @@ export async function startHost(): Promise<Host> {
   const ctx = new Context()
   const logs: string[] = []
   attachConsoleLogger(ctx, { level: 'warn', write: (line) => logs.push(line) })
+  await ctx.plugin(ConnectionStatus)
   const registry = ctx.plugin(ToolRegistry)
   await registry
-  return { ctx, tools: ctx.tools as ToolRegistry, logs, dispose: async () => void (await registry.dispose()) }
+  return { ctx, tools: ctx.tools as ToolRegistry, status: ctx.get('mcpStatus') as ConnectionStatus, logs, dispose: async () => void (await registry.dispose()) }
 }
 
 export type ServerTarget = { transport: 'stdio'; command: string; args: string[] } | { transport: 'http'; url: string }

@@ -32,6 +32,8 @@ export interface ConnectionOptions {
   redact?: Redact
   /** The first failed attempt rejects activation (failOnStartupError): it is not retried. */
   noRetryOnFirstFailure?: boolean
+  /** Told each new state, with the live stdio child's pid (the plugin emits it as `mcp/state`). */
+  onState?: (state: ConnectionState, pid: number | undefined) => void
 }
 
 /**
@@ -68,11 +70,18 @@ export class ServerConnection {
     this.log = redactingLog(options.logger, this.redact)
     const { debounceMs, maxWaitMs } = options.config.listChanged
     this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.enqueueSync('list_changed'))
+    this.options.onState?.(this.state, undefined)
     this.ready = this.runAttempt()
   }
 
   get status(): ConnectionState {
     return this.state
+  }
+
+  /** Every change is told (onState): hosts and the kit follow the connection without reaching in. */
+  private setState(state: ConnectionState): void {
+    this.state = state
+    this.options.onState?.(state, this.session?.pid)
   }
 
   /** The live stdio child's pid, for process accounting. */
@@ -98,12 +107,12 @@ export class ServerConnection {
 
   private async teardown(): Promise<void> {
     this.disposed = true
-    this.state = { kind: 'disposed' }
+    const session = this.session
+    this.session = undefined
+    this.setState({ kind: 'disposed' })
     this.disposing.abort(new Error('the plugin is being disposed'))
     this.listChanged.cancel()
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
-    const session = this.session
-    this.session = undefined
     await session?.close()
     // Aborted above: it closes its own session, on the same grace clock.
     await this.attempting
@@ -178,7 +187,7 @@ export class ServerConnection {
   }
 
   private stop(reason: string, error: unknown, level: 'error' | 'warn' = 'error'): { error: unknown } {
-    this.state = { kind: 'stopped', reason }
+    this.setState({ kind: 'stopped', reason })
     this.log[level]('%s', reason)
     return { error }
   }
@@ -186,7 +195,7 @@ export class ServerConnection {
   private markConnected(session: Session): void {
     this.firstAttempt = false
     this.connectedAt = this.clock.now()
-    this.state = { kind: 'connected', server: session.serverVersion }
+    this.setState({ kind: 'connected', server: session.serverVersion })
     if (this.failures > 0) {
       this.log.info('reconnected and re-synced tools (attempt %d/%d)', this.failures, this.options.config.reconnect.maxAttempts)
     }
@@ -224,7 +233,7 @@ export class ServerConnection {
       const reason = lost
         ? 'connection lost and reconnect is disabled: registered tools will fail until the plugin is reloaded'
         : 'connection failed and reconnect is disabled: reload the plugin to connect'
-      this.state = { kind: 'stopped', reason }
+      this.setState({ kind: 'stopped', reason })
       this.log.error('%s', reason)
       return
     }
@@ -234,13 +243,13 @@ export class ServerConnection {
     this.failures += 1
     if (this.failures > reconnect.maxAttempts) {
       const reason = `gave up after ${reconnect.maxAttempts} consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect`
-      this.state = { kind: 'stopped', reason }
+      this.setState({ kind: 'stopped', reason })
       this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
       this.log.error('%s', reason)
       return
     }
     const delayMs = backoffDelay(reconnect, this.failures)
-    this.state = { kind: 'reconnecting', attempt: this.failures, maxAttempts: reconnect.maxAttempts, delayMs }
+    this.setState({ kind: 'reconnecting', attempt: this.failures, maxAttempts: reconnect.maxAttempts, delayMs })
     this.log.warn(
       lost ? 'connection lost; reconnecting in %dms (attempt %d/%d)' : 'connection failed; retrying in %dms (attempt %d/%d)',
       delayMs,

@@ -64,6 +64,8 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     tools,
     imageServices: () => ({ attachments: ctx.get('attachments'), llm: ctx.get('llm') }),
     noRetryOnFirstFailure: config.failOnStartupError,
+    // The public way to follow an instance (host/types.ts): hosts and the kit listen for it.
+    onState: (state, pid) => ctx.emit('mcp/state', { serverName: config.serverName, state, pid }),
   })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
   // Cordis runs the effects above only once apply has returned, so a dispose during activation
@@ -85,7 +87,11 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   }
 }
 
-/** Lets hosts and the conformance kit read a live instance's connection state. */
+/**
+ * @deprecated Follow the `mcp/state` event (or the reference `ConnectionStatus` service of
+ * `@mcp-bridge/plugin/host`) instead: this lookup depends on how `ctx.plugin()` wraps fibers.
+ * Kept, unchanged, for callers not yet moved over.
+ */
 const connections = new WeakMap<object, ServerConnection>()
 function exposeConnection(ctx: Context, connection: ServerConnection): void {
   connections.set(ctx.fiber, connection)

@@ -1,8 +1,8 @@
 import { fixtureCommand, startHttpFixture } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
-import { Config, connectionOf } from '../src/index.ts'
+import { Config } from '../src/index.ts'
 import { afterTest } from './support/cleanup.ts'
-import { startHost } from './support/host.ts'
+import { startHost, stateOf } from './support/host.ts'
 
 const stdio = { transport: 'stdio', serverName: 'fs', command: 'node' }
 const http = { transport: 'streamable-http', serverName: 'web', url: 'http://127.0.0.1:3000/mcp' }
@@ -74,7 +74,7 @@ describe('configuration errors at run time are said once, without a stack, and n
     const host = await startHost()
     const fiber = await host.load({ ...stdio, ...fixtureCommand({ tools: [{ name: 'echo' }] }), cwd: '/nonexistent/mcp-cwd' })
     const reason = 'mcp-client config: cwd "/nonexistent/mcp-cwd" is not an existing directory: set cwd to the server\'s working directory, or leave it out to use the host\'s.; then reload the plugin'
-    expect(connectionOf(fiber)?.status).toEqual({ kind: 'stopped', reason })
+    expect(stateOf(fiber)).toEqual({ kind: 'stopped', reason })
     expect(host.logs).toContain(`[error] mcp:fs: ${reason}`)
     expect(noisy(host.logs)).toEqual([])
   })
@@ -82,7 +82,7 @@ describe('configuration errors at run time are said once, without a stack, and n
   it('a missing command is named as such', async () => {
     const host = await startHost()
     const fiber = await host.load({ ...stdio, command: 'no-such-mcp-server-binary' })
-    expect(connectionOf(fiber)?.status).toMatchObject({
+    expect(stateOf(fiber)).toMatchObject({
       kind: 'stopped',
       reason: expect.stringMatching(/^mcp-client config: command "no-such-mcp-server-binary" was not found: it is not on the PATH the server is given \(.*\); set command to an absolute path or add the directory to PATH with env\./),
     })

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import { fixtureCommand, type BehaviourInput } from '@mcp-bridge/fixtures-server'
 import type { Fiber } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { connectionOf, publicToolName } from '../src/index.ts'
+import { publicToolName } from '../src/index.ts'
 import { tempDir } from './support/cleanup.ts'
-import { startHost, type TestHost } from './support/host.ts'
+import { startHost, stateOf, type TestHost } from './support/host.ts'
 
 /**
  * A server that answers initialize and exits at once: the write of notifications/initialized
@@ -42,8 +42,8 @@ async function within<T>(task: Promise<T>, ms: number): Promise<T | 'timed out'>
 
 /** The supervisor's end state: "connected" or "stopped" (gave up), polled until it is one of them. */
 async function settledState(fiber: Fiber): Promise<string> {
-  await expect.poll(() => connectionOf(fiber)?.status.kind, { timeout: BOUND_MS, interval: 20 }).toMatch(/^(connected|stopped)$/)
-  return connectionOf(fiber)!.status.kind
+  await expect.poll(() => stateOf(fiber)?.kind, { timeout: BOUND_MS, interval: 20 }).toMatch(/^(connected|stopped)$/)
+  return stateOf(fiber)!.kind
 }
 
 async function inBatches(count: number, run: (index: number) => Promise<void>): Promise<void> {
@@ -80,13 +80,13 @@ describe('a server that dies right after answering initialize', () => {
       const file = join(dir, `behaviour-${index}.json`)
       writeFileSync(file, JSON.stringify({ tools: dies.tools }))
       const fiber = await host.load(config(`again${index}`, fixtureCommand(file), 2))
-      expect(connectionOf(fiber)?.status.kind).toBe('connected')
+      expect(stateOf(fiber)?.kind).toBe('connected')
       // From now on every start dies after initialize; odd hosts recover on the second restart.
       const recovers = index % 2 === 1
       writeFileSync(file, JSON.stringify(recovers ? { ...dies, crash: { starts: 1, stateFile: join(dir, `state-${index}.json`) } } : dies))
       const call = await within(host.tools.execute(publicToolName(`again${index}`, 'die'), {}), BOUND_MS)
       expect(call).toMatchObject({ isError: true, error: { code: 'SERVER_UNAVAILABLE' } })
-      await expect.poll(() => connectionOf(fiber)?.status.kind, { timeout: BOUND_MS, interval: 20 }).not.toBe('connected')
+      await expect.poll(() => stateOf(fiber)?.kind, { timeout: BOUND_MS, interval: 20 }).not.toBe('connected')
       const state = await settledState(fiber)
       expect(state, `host ${index}`).toBe(recovers ? 'connected' : 'stopped')
       // Lost once, then each restart failed: two for the ones that gave up (maxAttempts 2), one for the others.

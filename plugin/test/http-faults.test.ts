@@ -3,8 +3,7 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { connectionOf } from '../src/index.ts'
-import { startHost, type TestHost } from './support/host.ts'
+import { startHost, stateOf, type TestHost } from './support/host.ts'
 import { webHandler } from './support/web-handler.ts'
 
 const URL = 'http://mcp.fixture.test/mcp'
@@ -55,7 +54,7 @@ describe('HTTP faults end in defined outcomes', () => {
     host = await startHost()
     const fiber = await host.load(config())
     expect(host.tools.list()).toEqual([])
-    expect(connectionOf(fiber)?.status).toMatchObject({ kind: 'stopped', reason: expect.stringMatching(/refused the credentials .*HTTP 401/) })
+    expect(stateOf(fiber)).toMatchObject({ kind: 'stopped', reason: expect.stringMatching(/refused the credentials .*HTTP 401/) })
     expect(calls('initialize')).toBe(1)
     expect(host.logs.join('\n')).not.toContain('s3cr3t')
   })

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
-import { connectionOf, publicToolName, type ToolDefinition } from '../src/index.ts'
+import { publicToolName, type ToolDefinition } from '../src/index.ts'
 import { createFileHost, type FileHost } from '../src/loader/host.ts'
+import { pidOf } from './support/host.ts'
 import type { ReloadResult } from '../src/loader/types.ts'
 
 const require = createRequire(import.meta.url)
@@ -53,7 +54,7 @@ describe('cordis.yml hot reload against real MCP servers', () => {
 
   const names = (prefix: string) => host.tools.list().map((t) => t.name).filter((n) => n.startsWith(prefix))
   const definitions = (prefix: string) => new Map(names(prefix).map((n) => [n, host.tools.get(n) as ToolDefinition]))
-  const pid = (id: string) => connectionOf(host.loader.fiber(id)!.ctx.fiber)?.pid
+  const pid = (id: string) => pidOf(host.loader.fiber(id)!)
   const alive = (p: number | undefined) => {
     try {
       return p !== undefined && process.kill(p, 0)

@@ -1,7 +1,6 @@
 import { fixtureCommand, type BehaviourInput } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
-import { connectionOf } from '../src/index.ts'
-import { isAlive, pidOf, startHost } from './support/host.ts'
+import { isAlive, pidOf, startHost, stateOf } from './support/host.ts'
 
 /**
  * Servers that misbehave with their pipes rather than their messages. Whatever the child does,
@@ -57,7 +56,7 @@ describe('pipe faults: every wait is bounded by its configured time', () => {
     const activation = await timed(host.load(load({ tools, stdio: { fault: 'close-stdout' } })))
     expect(activation.ms).toBeLessThan(CONNECT_MS)
     expect(host.logs.join('\n')).toMatch(/connection (attempt failed|lost)/)
-    await expect.poll(() => connectionOf(activation.value)?.status.kind, { timeout: CONNECT_MS + SLACK_MS }).toBe('stopped')
+    await expect.poll(() => stateOf(activation.value)?.kind, { timeout: CONNECT_MS + SLACK_MS }).toBe('stopped')
     expect(host.logs.join('\n')).toMatch(/stderr: \[mcp-fixture\] stdout closed, still running/)
     expect((await timed(activation.value.dispose())).ms).toBeLessThan(GRACE_MS + SLACK_MS)
   })
@@ -69,7 +68,7 @@ describe('pipe faults: every wait is bounded by its configured time', () => {
     const call = await timed(host.tools.execute('mcp__faulty__echo', { text: 'hello' }))
     expect(call.value).toMatchObject({ isError: true, error: { code: 'TOOL_TIMEOUT' } })
     expect(call.ms).toBeLessThan(CALL_MS + SLACK_MS)
-    expect(connectionOf(fiber)?.status.kind).toBe('connected')
+    expect(stateOf(fiber)?.kind).toBe('connected')
     expect((await timed(fiber.dispose())).ms).toBeLessThan(2 * GRACE_MS + SLACK_MS)
     expect(isAlive(pid)).toBe(false)
   })

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Config, type Config as ConfigType } from '../src/config.ts'
 import { ServerConnection } from '../src/connection.ts'
 import { attachConsoleLogger, ToolRegistry } from '../src/host/index.ts'
-import { connectionOf, type ToolExecution } from '../src/index.ts'
+import type { ToolExecution } from '../src/index.ts'
 import { ToolSet } from '../src/tool-set.ts'
 import { tempDir } from './support/cleanup.ts'
-import { startHost, whenTools, type TestHost } from './support/host.ts'
+import { startHost, stateOf, whenTools, type TestHost } from './support/host.ts'
 import { ManualClock } from './support/manual-clock.ts'
 import { rawServerScript } from './support/raw-server.ts'
 
@@ -50,9 +50,9 @@ describe('reconnect against real crashing servers', () => {
     const fiber = await host.load(raw(script, { initialDelayMs: 50, maxDelayMs: 200, maxAttempts: 3 }))
     expect(host.tools.list().map((t) => t.name)).toEqual(['mcp__flaky__die', 'mcp__flaky__ok'])
     await host.tools.execute('mcp__flaky__die', {})
-    expect(connectionOf(fiber)?.status.kind).toBe('reconnecting')
+    expect(stateOf(fiber)?.kind).toBe('reconnecting')
     expect(host.tools.list().map((t) => t.name)).toEqual(['mcp__flaky__die', 'mcp__flaky__ok'])
-    await expect.poll(() => connectionOf(fiber)?.status.kind, { timeout: 10_000 }).toBe('stopped')
+    await expect.poll(() => stateOf(fiber)?.kind, { timeout: 10_000 }).toBe('stopped')
     await expect.poll(() => host!.tools.list()).toEqual([])
     expect(readFileSync(file, 'utf8')).toBe('4')
     expect(host.logs.join('\n')).toMatch(/gave up after 3 consecutive failed reconnect attempts/)

@@ -1,8 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { connectionOf } from '../src/index.ts'
-import { isAlive, startHost, type TestHost } from './support/host.ts'
+import { isAlive, startHost, stateOf, type TestHost } from './support/host.ts'
 
 let host: TestHost | undefined
 let silent: HttpServer | undefined
@@ -22,7 +21,7 @@ describe('connectTimeoutMs bounds initialize and discovery', () => {
     const fiber = await host.load({ transport: 'streamable-http', serverName: 'mute', url, connectTimeoutMs: 300, reconnect: { enabled: false } })
     expect(host.tools.list()).toEqual([])
     expect(host.logs.join('\n')).toMatch(/connection attempt failed: initialize failed/)
-    expect(connectionOf(fiber)?.status.kind).toBe('stopped')
+    expect(stateOf(fiber)?.kind).toBe('stopped')
     await fiber.dispose()
   })
 

@@ -30,6 +30,15 @@ export const bridgeAdapter: ClientAdapter = {
     ]
     for (const service of services) await service
     const resolved = pluginConfig(target, config)
+    // The instance's connection as it tells it (the plugin's public `mcp/state` event), followed
+    // from before it starts, so that no state is missed.
+    const serverName = resolved.serverName as string
+    const connection: { state: string; pid?: number } = { state: 'stopped' }
+    ctx.on('mcp/state', (event) => {
+      if (event.serverName !== serverName) return
+      connection.state = event.state.kind
+      connection.pid = event.pid
+    })
     const fiber = ctx.plugin(bridge, resolved)
     try {
       await fiber
@@ -37,7 +46,7 @@ export const bridgeAdapter: ClientAdapter = {
       // The plugin redacts its own logs; this line is the adapter's, so it redacts it too.
       logs.push(`[error] load failed: ${bridge.createRedactor(bridge.configSecrets(resolved))(String(error))}`)
     }
-    return session(ctx, fiber, resolved.serverName as string, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
+    return session(ctx, fiber, serverName, connection, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
   },
   async registerForeign(session, publicName) {
     const { ctx } = session as BridgeSession
@@ -74,7 +83,15 @@ function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Re
   return { ...config, serverName, transport: 'streamable-http', url: target.url }
 }
 
-function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[], attachments: TempDir, stopServices: () => Promise<unknown>): BridgeSession {
+function session(
+  ctx: Context,
+  fiber: Fiber,
+  serverName: string,
+  connection: { state: string; pid?: number },
+  logs: string[],
+  attachments: TempDir,
+  stopServices: () => Promise<unknown>,
+): BridgeSession {
   const registry = () => ctx.get('tools') as ToolRegistry | undefined
   // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
   const ownTools = () =>
@@ -90,12 +107,9 @@ function session(ctx: Context, fiber: Fiber, serverName: string, logs: string[],
     tools: () => afterDispose ?? ownTools(),
     onToolsChange: (listener) => ctx.on('tools/change', () => listener()),
     call: async (publicName, args, options) => toOutcome(await registry()!.execute(publicName, args, options)),
-    state: () => bridge.connectionOf(fiber)?.status.kind ?? 'stopped',
+    state: () => connection.state,
     logs: () => logs,
-    pids: () => {
-      const pid = bridge.connectionOf(fiber)?.pid
-      return pid === undefined ? [] : [pid]
-    },
+    pids: () => (connection.pid === undefined ? [] : [connection.pid]),
     attachmentCount: () => (afterDispose ? 0 : readdirSync(attachments.path).length),
     dispose: async () => {
       await fiber.dispose()

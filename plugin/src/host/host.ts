@@ -1,6 +1,7 @@
 import { handleSignals, onShutdown, type SignalOptions } from '@mcp-bridge/process'
 import { Context } from 'cordis'
 import { attachConsoleLogger, type ConsoleLoggerOptions } from './logging.ts'
+import { ConnectionStatus } from './status.ts'
 import { ToolRegistry } from './tools.ts'
 
 export interface HostOptions {
@@ -17,21 +18,28 @@ export interface HostOptions {
 export interface Host {
   ctx: Context
   tools: ToolRegistry
+  /** Every bridge instance's last connection state and pid (the `mcp/state` events). */
+  status: ConnectionStatus
   dispose(): Promise<void>
 }
 
-/** A ready Cordis root with the reference `tools` service and visible logs. */
+/** A ready Cordis root with the reference `tools` and `mcpStatus` services and visible logs. */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const ctx = new Context()
   if (options.logging !== false) attachConsoleLogger(ctx, options.logging ?? {})
+  // First, so that it sees every instance's `mcp/state` events from the first.
+  const status = ctx.plugin(ConnectionStatus)
+  await status
   const fiber = ctx.plugin(ToolRegistry)
   await fiber
   const host: Host = {
     ctx,
     // The service as installed above: the reference registry, with its own extras.
     tools: ctx.tools as ToolRegistry,
+    status: ctx.get('mcpStatus') as ConnectionStatus,
     dispose: async () => {
       await fiber.dispose()
+      await status.dispose()
     },
   }
   return stopOnSignals(host, options.signals)

@@ -37,9 +37,6 @@ export class ToolRegistry extends Service implements ToolsService {
       (names) => ctx.root.emit('tools/change', names),
       (message) => logger.warn('%s', message),
     )
-    // Methods still see the caller as `this.ctx` through the tracing proxy; skipping the per-access
-    // shadow method Cordis would otherwise build saves tens of microseconds on every call.
-    ;(this as unknown as Record<symbol, { noShadow?: boolean }>)[Service.tracker]!.noShadow = true
   }
 
   register(definition: ToolDefinition): () => void {

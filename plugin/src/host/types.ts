@@ -1,5 +1,6 @@
 /** Contracts of the host services the plugin consumes. Hosts with their own registry implement these shapes. */
 import type {} from 'cordis'
+import type { ConnectionState } from '../connection.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -10,7 +11,19 @@ declare module 'cordis' {
   interface Events {
     /** Fired by the reference registry once per batch of changes, after the batch: never mid-swap. */
     'tools/change'(names: string[]): void
+    /** Fired by each bridge instance whenever its connection state changes (and once as it starts). */
+    'mcp/state'(event: McpStateEvent): void
   }
+}
+
+/** A bridge instance's connection, as it changes: what hosts, dashboards and the kit follow. */
+export interface McpStateEvent {
+  /** The instance's serverName (unique among the live instances of one host). */
+  serverName: string
+  /** connecting, connected, reconnecting (attempt, delay), stopped (why) or disposed. */
+  state: ConnectionState
+  /** The live stdio child's pid, for process accounting; undefined over HTTP and between children. */
+  pid?: number
 }
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }

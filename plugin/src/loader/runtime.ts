@@ -1,11 +1,18 @@
+import * as cordis from 'cordis'
 import type { Context, Fiber, Plugin } from 'cordis'
 import type { Plan } from './diff.ts'
 import type { Entry, LoaderIssue } from './types.ts'
 
-/** `FiberState` is a const enum in cordis' typings, which isolated transpilers cannot inline. */
-const PENDING = 0
-const LOADING = 1
-const UNLOADING = 5
+/**
+ * Cordis exports `FiberState` at run time, but types it as an ambient const enum, which isolated
+ * transpilers (verbatimModuleSyntax) cannot inline: its members are read by name from the export,
+ * never written down as numbers.
+ */
+const FiberState = (cordis as unknown as { FiberState?: Record<'LOADING' | 'UNLOADING', number> }).FiberState!
+if (typeof FiberState?.LOADING !== 'number' || typeof FiberState.UNLOADING !== 'number') {
+  // Said at load time, not found out as a loader that never waits for its entries.
+  throw new Error('cordis no longer exports FiberState.LOADING and UNLOADING at run time: the cordis.yml loader needs them')
+}
 
 export interface RunningEntry {
   entry: Entry
@@ -110,9 +117,11 @@ export class EntryRuntime {
 
     for (const id of outcome.touched) {
       const fiber = this.running.get(id)?.fiber
-      if (fiber?.state !== PENDING) continue
-      const services = Object.keys(fiber.inject).join(', ')
-      outcome.warnings.push(issue(id, `is waiting for service(s) ${services}: it starts when they are provided`))
+      if (!fiber) continue
+      // Asked the way a plugin would: which of the services it injects does the scope not provide?
+      const missing = Object.keys(fiber.inject).filter((name) => this.scope.get(name) === undefined)
+      if (missing.length === 0) continue
+      outcome.warnings.push(issue(id, `is waiting for service(s) ${missing.join(', ')}: it starts when they are provided`))
     }
     return outcome
   }
@@ -129,7 +138,7 @@ export class EntryRuntime {
  * waits for a service returns at once, and it only starts once another entry provides that service.
  */
 async function settle(fibers: readonly Fiber[]): Promise<void> {
-  const busy = () => fibers.some((fiber) => fiber.state === LOADING || fiber.state === UNLOADING)
+  const busy = () => fibers.some((fiber) => fiber.state === FiberState.LOADING || fiber.state === FiberState.UNLOADING)
   do await Promise.allSettled(fibers.map((fiber) => fiber.await()))
   while (busy())
 }

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module'
 import { Context, type Fiber } from 'cordis'
 import * as bridge from '../../src/index.ts'
-import { attachConsoleLogger, ToolRegistry } from '../../src/host/index.ts'
+import type { ConnectionState } from '../../src/index.ts'
+import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '../../src/host/index.ts'
 import { afterTest } from './cleanup.ts'
 
 const require = createRequire(import.meta.url)
@@ -22,6 +23,8 @@ export async function startHost(): Promise<TestHost> {
   const ctx = new Context()
   const logs: string[] = []
   attachConsoleLogger(ctx, { level: 'debug', write: (line) => logs.push(line) })
+  // Before any instance, so that it records every instance's states from the first.
+  await ctx.plugin(ConnectionStatus)
   const registry = ctx.plugin(ToolRegistry)
   await registry
   return afterTest<TestHost>({
@@ -67,8 +70,19 @@ export function whenTools(host: TestHost, predicate: (names: string[]) => boolea
   })
 }
 
+/** The instance's last `mcp/state` event, as the host's ConnectionStatus service recorded it. */
+function lastState(fiber: Fiber) {
+  const status = fiber.ctx.get('mcpStatus') as ConnectionStatus | undefined
+  if (!status) throw new Error('the host has no ConnectionStatus service (startHost and createHost plug one)')
+  return status.get((fiber.config as { serverName: string }).serverName)
+}
+
+export function stateOf(fiber: Fiber): ConnectionState | undefined {
+  return lastState(fiber)?.state
+}
+
 export function pidOf(fiber: Fiber): number {
-  const pid = bridge.connectionOf(fiber)?.pid
+  const pid = lastState(fiber)?.pid
   if (pid === undefined) throw new Error('the instance has no live stdio child')
   return pid
 }
