@@ -87,15 +87,16 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   }
 }
 
+/** Backs the deprecated connectionOf() below. */
+const connections = new WeakMap<object, ServerConnection>()
+function exposeConnection(ctx: Context, connection: ServerConnection): void {
+  connections.set(ctx.fiber, connection)
+}
 /**
  * @deprecated Follow the `mcp/state` event (or the reference `ConnectionStatus` service of
  * `@mcp-bridge/plugin/host`) instead: this lookup depends on how `ctx.plugin()` wraps fibers.
  * Kept, unchanged, for callers not yet moved over.
  */
-const connections = new WeakMap<object, ServerConnection>()
-function exposeConnection(ctx: Context, connection: ServerConnection): void {
-  connections.set(ctx.fiber, connection)
-}
 export function connectionOf(fiber: object): ServerConnection | undefined {
   // ctx.plugin() returns a thenable wrapper whose prototype is the fiber apply ran in.
   for (let at: object | null = fiber; at; at = Object.getPrototypeOf(at)) {
