@@ -80,8 +80,8 @@ describe('dispose during activation', () => {
     await expect.poll(() => host.logs.join('\n')).toMatch(/retrying in 200ms/)
     writeFileSync(file, JSON.stringify({ ...hangsOnInitialize, stdio: { ignoreEof: true } }))
     await expect.poll(() => initializeRequests(wire)).toBe(1)
-    // The retry's server, and on POSIX its watchdog.
-    expect(descendants(process.pid).filter((entry) => entry.ppid === process.pid)).toHaveLength(1)
+    // The retry's server and its watchdog (both children of this process).
+    expect(descendants(process.pid).filter((entry) => entry.ppid === process.pid)).toHaveLength(2)
     const ms = await timedDispose(() => fiber.dispose())
     // Checked at once, not polled: dispose has already waited for it.
     expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
