@@ -65,6 +65,8 @@ export class StdioChildTransport implements Transport {
   private exited?: Promise<void>
   /** Settles when stdout and stderr are closed too. */
   private streamsClosed?: Promise<void>
+  /** Settles when the server and its watchdog have both exited. */
+  private ended?: Promise<void>
   /** Why nothing can be written any more, once that is so. */
   private writeFailure?: Error
   /** One shared wait for 'drain', however many sends are blocked on it. */
@@ -90,8 +92,10 @@ export class StdioChildTransport implements Transport {
     return new Promise((resolve, reject) => {
       // In its own process group, with a watchdog that ends the group if this process dies
       // without stopping it (SIGKILL, a crash): @mcp-bridge/process.
-      const { child } = spawnGroup(command, args, { env, cwd, graceMs: Math.min(this.options.killGraceMs, WATCHDOG_GRACE_MS) })
+      const group = spawnGroup(command, args, { env, cwd, graceMs: Math.min(this.options.killGraceMs, WATCHDOG_GRACE_MS) })
+      const child = group.child
       this.child = child
+      this.ended = group.ended
       this.exited = new Promise((done) => {
         child.once('exit', () => done())
         child.once('error', () => done())
@@ -159,6 +163,8 @@ export class StdioChildTransport implements Transport {
     // Grandchildren may outlive a leader that exited on its own, and hold its pipes open.
     killGroup(child, 'SIGKILL')
     await settlesWithin(this.streamsClosed!, STREAMS_WAIT_MS)
+    // The watchdog too: it was released when the server exited, and leaves at once.
+    await settlesWithin(this.ended!, STREAMS_WAIT_MS)
     this.reportClose()
   }
 

@@ -41,6 +41,11 @@ export interface GroupProcess {
   readonly pid: number | undefined
   /** The watchdog's pid; undefined without one (Windows, or a server that did not start). */
   readonly watchdog: Promise<number | undefined>
+  /**
+   * Settles once the server has exited (or never started) and its watchdog is gone too: the
+   * moment an owner may say that every process it started for this server has ended.
+   */
+  readonly ended: Promise<void>
 }
 
 /**
@@ -53,14 +58,22 @@ export interface GroupProcess {
 export function spawnGroup(command: string, args: readonly string[], options: SpawnGroupOptions): GroupProcess {
   const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe']
   const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio, detached: groupsSupported, shell: false, windowsHide: true })
+  let watchdogEnded: Promise<void> = Promise.resolve()
   const watchdog = new Promise<number | undefined>((resolve) => {
     child.once('error', () => resolve(undefined))
     child.once('spawn', () => {
       if (!groupsSupported || child.pid === undefined) return resolve(undefined)
       trackGroup(child.pid)
-      resolve(startWatchdog(child, child.pid, options.graceMs))
+      const started = startWatchdog(child, child.pid, options.graceMs)
+      watchdogEnded = started.ended
+      resolve(started.pid)
     })
   })
+  const serverEnded = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve())
+    child.once('error', () => resolve())
+  })
+  const ended = serverEnded.then(() => watchdogEnded)
   // The leader exited and its streams closed: what is left in the group is the owner's to judge.
   child.once('close', () => {
     if (child.pid !== undefined) untrackGroup(child.pid)
@@ -71,12 +84,13 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
       return child.pid
     },
     watchdog,
+    ended,
   }
 }
 
 const lifelines = new Set<Writable>()
 
-function startWatchdog(server: ChildProcess, group: number, graceMs: number): number | undefined {
+function startWatchdog(server: ChildProcess, group: number, graceMs: number): { pid: number | undefined; ended: Promise<void> } {
   const steps = String(Math.ceil(Math.max(0, graceMs) / 50))
   const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-watchdog', String(group), steps], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
@@ -84,7 +98,10 @@ function startWatchdog(server: ChildProcess, group: number, graceMs: number): nu
     // `sleep` is found along PATH; nothing else of the owner's environment is needed.
     env: { PATH: process.env.PATH || '/usr/bin:/bin' },
   })
-  watchdog.on('error', () => {})
+  const ended = new Promise<void>((resolve) => {
+    watchdog.once('exit', () => resolve())
+    watchdog.once('error', () => resolve())
+  })
   const lifeline = watchdog.stdio[3] as Writable & { unref?: () => void }
   lifeline.on('error', () => {})
   // Held here, not only by whoever holds the server: a collected pipe would close, and the
@@ -103,7 +120,7 @@ function startWatchdog(server: ChildProcess, group: number, graceMs: number): nu
   // The owner kills the group itself when it exits or handles a signal (registry.ts): the
   // watchdog then has nothing left to do and must not outlive it.
   setRelease(group, release)
-  return watchdog.pid
+  return { pid: watchdog.pid, ended }
 }
 
 /** Sends `signal` to the whole group; false when the group no longer exists (or groups are unsupported). */

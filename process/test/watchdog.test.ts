@@ -32,7 +32,8 @@ describe('spawnGroup', () => {
     const code = await new Promise((resolve) => group.child.once('exit', resolve))
     expect(code).toBe(3)
     // The watchdog leaves at once (reaped by this process: no zombie); `sleep` is an orphan the group still holds.
-    await expect.poll(() => processTable().some((entry) => entry.pid === watchdog)).toBe(false)
+    await group.ended
+    expect(processTable().some((entry) => entry.pid === watchdog)).toBe(false)
     expect(await groupGone(group.pid!, 300)).toBe(false)
     signalGroup(group.pid!, 'SIGKILL')
     // Polled on the table: an orphan killed is a zombie until PID 1 reaps it, and kill(-pgid, 0) still finds zombies.
