@@ -23,7 +23,9 @@ export interface DshProject {
 }
 
 /** Packs `workspaces` (their dist/ must be built) and installs them beside the pinned harness stack. */
-export async function installDshProject(workspaces: string[]): Promise<DshProject> {
+export async function installDshProject(requested: string[]): Promise<DshProject> {
+  // Every workspace depends on @mcp-bridge/process, which the registry does not have: its tarball comes along.
+  const workspaces = requested.includes('process') ? requested : ['process', ...requested]
   const missing = workspaces.filter((dir) => !existsSync(join(REPO, dir, 'dist/index.js')))
   if (missing.length) throw new Error(`not built: ${missing.join(', ')}: run \`npm run build\` first (\`npm test\` does it in its pretest script)`)
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-bridge-dsh-')))
