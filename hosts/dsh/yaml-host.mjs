@@ -62,7 +62,8 @@ try {
   const env = await execute(root.ctx, 'mcp__everything__get-env', {})
   out.childEnv = env.isError ? env : JSON.parse(env.value.content[0].text)
   out.authorizations = [...new Set(authorizations)]
-  out.childrenWhileRunning = descendants().length
+  // The stdio server itself; its process-group watchdog (a small sh) is not a server.
+  out.childrenWhileRunning = descendants().filter((child) => child.command.includes('server-everything')).length
   await include.dispose()
   out.afterDispose = root.ctx.tools.schemas().map((tool) => tool.name).filter((name) => name.startsWith('mcp__'))
   await root.dispose()
