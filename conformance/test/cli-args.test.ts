@@ -153,7 +153,8 @@ describe('main', () => {
     const markdown = await readFile(join(dir, 'md', 'nested', 'summary.md'), 'utf8')
     expect(markdown).toMatch(/^## ❌ MCP conformance: failed\n\nExit code 1: 1 check failed that the baseline does not expect\./)
     expect(markdown).toContain(`| ${report.summary.pass} | ${report.summary.fail} | ${report.summary.warn} | ${report.summary.skip} | ${report.summary.error} |`)
-    expect(markdown).toContain('| fail | server\\:stdio\\/stdout\\-only\\-jsonrpc | 2 of 7 stdout lines were not MCP messages')
+    // The count of lines depends on how many probes the run makes; the two stray lines do not.
+    expect(markdown).toMatch(/\| fail \| server\\:stdio\\\/stdout\\-only\\-jsonrpc \| 2 of \d+ stdout lines were not MCP messages/)
     expect(io.out).toMatch(/^::error title=mcp-conformance server%3Astdio\/stdout-only-jsonrpc::/m)
     expect(io.out.split('\n').filter(Boolean).every((line) => line.startsWith('::'))).toBe(true)
     expect(io.err).toContain(join(dir, 'md', 'nested', 'summary.md'))
@@ -199,6 +200,6 @@ describe('main', () => {
   it('an unreadable or invalid baseline is a usage error', async () => {
     const io = capture(dir)
     expect(await main(['server', '--baseline', 'missing.yaml', '--', process.execPath, script], io)).toBe(2)
-    expect(io.err).toContain('cannot read')
+    expect(io.err).toMatch(/baseline file .*missing\.yaml cannot be read: ENOENT/)
   })
 })
