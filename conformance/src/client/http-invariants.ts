@@ -38,19 +38,22 @@ function sessionHeader(http: Http[]): CheckResult {
 
 /**
  * The last session the client held is ended with DELETE (a SHOULD: a warning when it is not).
- * Owed only for a session still healthy at close: one its server dropped, expired or failed is over.
+ * Owed only for a session the client went on to use (a request carrying its id after the one that
+ * opened it: an initialize that was never answered leaves no session to end), and only while it was
+ * still healthy at close: one its server dropped, expired or failed is over.
  */
 function sessionDelete(http: Http[], serverGone: boolean): CheckResult {
   const opened = http.findLastIndex((request) => request.newSession !== undefined)
   const last = opened < 0 ? undefined : http[opened]!.newSession
   const deleted = last !== undefined && http.some((request) => request.method === 'DELETE' && request.session === last)
   const broken = http.slice(opened + 1).some((request) => request.method !== 'DELETE' && (request.status === 'dropped' || request.status >= 400))
-  const owed = last !== undefined && !broken && !serverGone
+  const used = last !== undefined && http.slice(opened + 1).some((request) => request.session === last)
+  const owed = used && !broken && !serverGone
   return {
     id: 'invariant/http-session-delete',
     title: 'A client done with its session ends it with DELETE',
     status: !owed || deleted ? 'pass' : 'warn',
-    message: last === undefined ? 'no session was opened' : deleted ? 'the session was ended with DELETE' : broken || serverGone ? 'the session or its server had ended before close: no DELETE owed' : 'the client closed without sending DELETE for its session',
+    message: last === undefined ? 'no session was opened' : !used ? 'the session was never used after the request that opened it: no DELETE owed' : deleted ? 'the session was ended with DELETE' : broken || serverGone ? 'the session or its server had ended before close: no DELETE owed' : 'the client closed without sending DELETE for its session',
     spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"', url: SESSIONS, keyword: 'SHOULD' },
   }
 }
