@@ -3,7 +3,8 @@ import { makeTempDir, type TempDir } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
 import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/plugin/host'
 import { Context, type Fiber } from 'cordis'
-import type { CallOutcome, ClientAdapter, ClientSession, ServerTarget } from './adapter.ts'
+import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
+import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 
 const VISION = { provider: 'kit', model: 'vision' }
 const TEXT_ONLY = { provider: 'kit', model: 'text-only' }
@@ -58,15 +59,7 @@ export const bridgeAdapter: ClientAdapter = {
   },
   async rejectsDuplicate(_session, target, config) {
     const ctx = (_session as BridgeSession).ctx
-    const second = ctx.plugin(bridge, pluginConfig(target, config))
-    try {
-      await second
-      return false
-    } catch {
-      return true
-    } finally {
-      await second.dispose()
-    }
+    return secondInstanceRejected(() => ctx.plugin(bridge, pluginConfig(target, config)))
   },
 }
 
@@ -74,14 +67,6 @@ interface BridgeSession extends ClientSession {
   ctx: Context
 }
 
-function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Record<string, unknown> {
-  const serverName = (config.serverName as string | undefined) ?? 'fixture'
-  if (target.transport === 'stdio') {
-    const env = { ...target.env, ...(config.env as Record<string, string> | undefined) }
-    return { ...config, serverName, transport: 'stdio', command: target.command, args: target.args, env }
-  }
-  return { ...config, serverName, transport: 'streamable-http', url: target.url }
-}
 
 function session(
   ctx: Context,

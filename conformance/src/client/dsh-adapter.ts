@@ -1,5 +1,6 @@
 import * as bridge from '@mcp-bridge/plugin'
-import type { CallOutcome, ClientAdapter, ClientSession, ModelRoute, ServerTarget } from './adapter.ts'
+import type { CallOutcome, ClientAdapter, ClientSession, ModelRoute } from './adapter.ts'
+import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 
 /**
  * Our plugin hosted by the DeepSeek harness instead of our reference registry: the tools service
@@ -99,15 +100,7 @@ export function createDshAdapter(host: DshHost): ClientAdapter {
     },
     async rejectsDuplicate(current, target, config) {
       const { root } = current as DshSession
-      const second = root.ctx.plugin(bridge, pluginConfig(target, config))
-      try {
-        await second
-        return false
-      } catch {
-        return true
-      } finally {
-        await second.dispose()
-      }
+      return secondInstanceRejected(() => root.ctx.plugin(bridge, pluginConfig(target, config)))
     },
   }
 }
@@ -116,14 +109,6 @@ interface DshSession extends ClientSession {
   root: DshRoot
 }
 
-function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Record<string, unknown> {
-  const serverName = (config.serverName as string | undefined) ?? 'fixture'
-  if (target.transport === 'stdio') {
-    const env = { ...target.env, ...(config.env as Record<string, string> | undefined) }
-    return { ...config, serverName, transport: 'stdio', command: target.command, args: target.args, env }
-  }
-  return { ...config, serverName, transport: 'streamable-http', url: target.url }
-}
 
 function session(host: DshHost, root: DshRoot, fiber: DshFiber, serverName: string): DshSession {
   const runtime = () => root.ctx.get('tools') as DshToolRuntime | undefined

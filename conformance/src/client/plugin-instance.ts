@@ -1,0 +1,24 @@
+import type { ServerTarget } from './adapter.ts'
+
+/** Pure: the bridge's config for a scenario's server, whichever host runs the plugin. */
+export function pluginConfig(target: ServerTarget, config: Record<string, unknown>): Record<string, unknown> {
+  const serverName = (config.serverName as string | undefined) ?? 'fixture'
+  if (target.transport === 'stdio') {
+    const env = { ...target.env, ...(config.env as Record<string, string> | undefined) }
+    return { ...config, serverName, transport: 'stdio', command: target.command, args: target.args, env }
+  }
+  return { ...config, serverName, transport: 'streamable-http', url: target.url }
+}
+
+/** Starts a second instance and reports whether the host refused it; it never stays loaded. */
+export async function secondInstanceRejected(start: () => PromiseLike<unknown> & { dispose(): unknown }): Promise<boolean> {
+  const second = start()
+  try {
+    await second
+    return false
+  } catch {
+    return true
+  } finally {
+    await second.dispose()
+  }
+}
