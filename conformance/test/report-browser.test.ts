@@ -143,7 +143,8 @@ describe('the default run’s report.html in Chromium', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#${target}`)
     // In view (the server's last areas cannot scroll to the very top: the page ends below them).
     const top = await page.locator(`[id="${target}"]`).evaluate((el) => el.getBoundingClientRect().top)
-    expect(top).toBeGreaterThanOrEqual(0)
+    // Sub-pixel layout may leave the target a fraction of a pixel above the top after scrolling.
+    expect(top).toBeGreaterThanOrEqual(-1)
     expect(top).toBeLessThan(900)
     expect(problems).toEqual([])
     await page.close()
