@@ -1,14 +1,14 @@
 import { errorMessage } from './errors.ts'
-import type { AttachmentsService, ToolExecution } from './host/types.ts'
+import type { AttachmentsService, ModelInfoService, ToolExecution } from './host/types.ts'
 import { decodeBase64, IMAGE_MEDIA_TYPES, type ImageMediaType } from './images.ts'
-import { resolveModelInfo, routeOf, type AnyModelInfoService } from './model-route.ts'
+import { resolveModelInfo, routeOf } from './model-route.ts'
 import { isImage, type ImageOutcome } from './projection.ts'
 
 /** The optional host services images need; looked up per call because either may come and go. */
 export interface ImageServices {
   attachments?: AttachmentsService
   /** The reference ModelCatalog or the harness' LlmRuntime: model-route.ts tells them apart. */
-  llm?: AnyModelInfoService
+  llm?: ModelInfoService
 }
 
 /**

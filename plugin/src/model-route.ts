@@ -1,4 +1,4 @@
-import type { ModelRoute, ToolExecution } from './host/types.ts'
+import type { ModelInfo, ModelInfoService, ModelRoute, ToolExecution } from './host/types.ts'
 
 /**
  * How each host tells the bridge which model a call is made for, and how it answers what that
@@ -11,21 +11,11 @@ import type { ModelRoute, ToolExecution } from './host/types.ts'
  *   its `llm` (LlmRuntime) answers `resolveModelInfo(provider, model, signal)`.
  */
 
-export interface ModelInfo {
-  /** Absent means unknown, which the bridge treats as text only. */
-  inputModalities?: readonly string[]
-}
-
-/** An `llm` service of either shape; which one is decided by `resolveModelInfo`'s declared parameters. */
-export interface AnyModelInfoService {
-  resolveModelInfo(...args: never[]): Promise<ModelInfo>
-}
-
 /** The calling model's route, or undefined when the execution does not say. */
 export function routeOf(exec: ToolExecution): ModelRoute | undefined {
   const direct = asRoute(exec.route)
   if (direct) return direct
-  const agent = (exec as { agent?: unknown }).agent
+  const agent: unknown = exec.agent
   if (!isObject(agent)) return undefined
   // The route of the agent's latest request wins over its configured options, as in the seed:
   // a session may have switched models since the agent was created.
@@ -46,7 +36,7 @@ export function routeOf(exec: ToolExecution): ModelRoute | undefined {
  * more parameters takes `(provider, model, signal)` (the harness' LlmRuntime); one that declares
  * fewer takes the route object (the reference ModelCatalog).
  */
-export function resolveModelInfo(llm: AnyModelInfoService, route: ModelRoute, signal: AbortSignal): Promise<ModelInfo> {
+export function resolveModelInfo(llm: ModelInfoService, route: ModelRoute, signal: AbortSignal): Promise<ModelInfo> {
   const resolve = llm.resolveModelInfo as (...args: unknown[]) => Promise<ModelInfo>
   return resolve.length >= 2 ? resolve.call(llm, route.provider, route.model, signal) : resolve.call(llm, route)
 }

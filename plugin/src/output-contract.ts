@@ -1,4 +1,4 @@
-import type { ContentBlock, JsonSchema } from './host/types.ts'
+import type { ContentBlock, JsonSchema, ToolOutput } from './host/types.ts'
 import { isInSchemaSubset } from './schema-subset.ts'
 
 /**
@@ -11,9 +11,8 @@ import { isInSchemaSubset } from './schema-subset.ts'
  *   by ToolRuntime. Both pass the value last, so the bridge reads the last argument: the number of
  *   arguments says which contract the caller follows, not the shape of the value.
  */
-export interface BridgeOutput {
+export interface BridgeOutput extends ToolOutput {
   schema: JsonSchema
-  render(...input: [value: unknown] | [args: unknown, value: unknown]): ContentBlock[]
 }
 
 export function bridgeOutput(structuredSchema: JsonSchema | undefined, render: (value: unknown) => ContentBlock[]): BridgeOutput {

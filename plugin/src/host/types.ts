@@ -49,7 +49,31 @@ export interface ToolExecution {
   readonly name: string
   readonly arguments: unknown
   readonly signal: AbortSignal
+  /** The calling model, as the reference registry passes it. */
   readonly route?: ModelRoute
+  /**
+   * The calling agent, as the harness' ToolRuntime (dsh-tools) passes it instead of `route`: the
+   * route of its latest request is `agent.session.requestHeader()?.config`, its configured one
+   * `agent.options`. Untyped beyond that, because the bridge only reads these two places.
+   */
+  readonly agent?: HostAgent
+}
+
+/** The part of a dsh agent the bridge reads to find the calling model's route. */
+export interface HostAgent {
+  readonly session?: { requestHeader?(): { config?: Partial<ModelRoute> } | undefined }
+  readonly options?: Partial<ModelRoute>
+}
+
+/**
+ * A definition's `output`, in the form both hosts accept. The reference registry calls
+ * `render(value)` and ignores `schema`; ToolRuntime requires `schema` (the JSON Schema of the value,
+ * within its supported subset), validates every value against it and calls `render(args, value)`.
+ * The value always comes last.
+ */
+export interface ToolOutput {
+  schema?: JsonSchema
+  render(...input: [value: unknown] | [args: unknown, value: unknown]): ContentBlock[]
 }
 
 export type ToolResult =
@@ -65,8 +89,8 @@ export interface ToolDefinition {
   execute(args: unknown, exec: ToolExecution): Promise<unknown>
   /** Where the tool comes from, for hosts (permissions, UIs) and test harnesses; never shown to the model. */
   source?: { kind: 'mcp'; serverName: string; rawName: string }
-  /** Pure, synchronous rendering of a successful value for the model. */
-  output?: { render(value: unknown): ContentBlock[] }
+  /** Pure, synchronous rendering of a successful value for the model (see ToolOutput for both forms). */
+  output?: ToolOutput
   /**
    * Runs after post-execute policies. Returning content replaces the rendered content; a tool must
    * return undefined when a policy already replaced the value or content (the policy wins).
@@ -103,7 +127,23 @@ export interface AttachmentsService {
   saveImages(batch: Array<{ data: Uint8Array; mediaType: string }>): Promise<ImageRef[]>
 }
 
-/** Optional: what a model accepts as input, so images reach only models that can see them. */
-export interface ModelInfoService {
-  resolveModelInfo(route: ModelRoute): Promise<{ inputModalities?: readonly string[] }>
+/** What a model accepts as input. Absent modalities mean unknown, which the bridge treats as text only. */
+export interface ModelInfo {
+  inputModalities?: readonly string[]
+}
+
+/**
+ * Optional: what a model accepts, so images reach only models that can see them. The reference
+ * catalog answers `resolveModelInfo(route)`; the harness' LlmRuntime answers
+ * `resolveModelInfo(provider, model, signal)`. The bridge tells them apart by the number of
+ * parameters the method declares (two or more: positional).
+ */
+export type ModelInfoService = RouteModelInfoService | PositionalModelInfoService
+
+export interface RouteModelInfoService {
+  resolveModelInfo(route: ModelRoute): Promise<ModelInfo>
+}
+
+export interface PositionalModelInfoService {
+  resolveModelInfo(provider: string, model: string, signal?: AbortSignal): Promise<ModelInfo>
 }
