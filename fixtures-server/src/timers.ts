@@ -22,19 +22,25 @@ export class Timers {
     return timer
   }
 
-  /** Resolves after `ms`, or as soon as `signal` aborts (the caller checks which). */
+  /**
+   * Resolves after `ms`, or as soon as `signal` aborts (the caller checks which). The abort
+   * listener goes as soon as the sleep ends either way: a long-lived signal (a session's) that
+   * outlives thousands of sleeps must not collect a listener per sleep.
+   */
   sleep(ms: number, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve()
-      const timer = this.schedule(ms, resolve)
-      signal.addEventListener(
-        'abort',
-        () => {
-          if (timer) this.cancel(timer)
-          resolve()
-        },
-        { once: true },
-      )
+      const onAbort = () => {
+        if (timer) this.cancel(timer)
+        resolve()
+      }
+      const timer = this.schedule(ms, () => {
+        signal.removeEventListener('abort', onAbort)
+        resolve()
+      })
+      // A stopped fixture schedules nothing, and its sleeps never end by the clock (a progress
+      // loop must not spin on): only the abort ends them.
+      signal.addEventListener('abort', onAbort, { once: true })
     })
   }
 

@@ -1,8 +1,10 @@
+import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { renderResult, type FixtureStatus } from '../src/content.ts'
 import { cursorCodec, paginate } from '../src/pagination.ts'
 import { parseBehaviour } from '../src/parse.ts'
 import { planTimeline } from '../src/timeline.ts'
+import { Timers } from '../src/timers.ts'
 import { ToolSet } from '../src/tool-set.ts'
 
 const items = ['a', 'b', 'c', 'd', 'e']
@@ -134,5 +136,20 @@ describe('result rendering', () => {
     const images = { content: [{ type: 'image', format: 'png', repeat: 2 }, { type: 'text', bytes: 50 }] }
     expect(render(images, 5)).toEqual(render(images, 5))
     expect(render(images, 5)).not.toEqual(render(images, 6))
+  })
+})
+
+describe('timers', () => {
+  it('a finished sleep leaves no listener on its signal, and an aborted one ends at once', async () => {
+    const timers = new Timers()
+    const controller = new AbortController()
+    for (let i = 0; i < 20; i++) await timers.sleep(0, controller.signal)
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+    const pending = timers.sleep(60_000, controller.signal)
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+    controller.abort()
+    await pending
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+    timers.stop()
   })
 })
