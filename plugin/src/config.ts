@@ -2,6 +2,7 @@ import Schema from 'schemastery'
 import { unknownKey, type KeyTree } from './config-keys.ts'
 import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
 import { redactSecrets, redactUrl } from './redact.ts'
+import type { ToolFilterConfig } from './tool-filter.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -45,7 +46,12 @@ interface CommonConfig {
   reconnect: ReconnectConfig
   listChanged: ListChangedConfig
   limits: LimitsConfig
+  /** Which of the server's tools are bridged (tool-filter.ts); by default all of them. */
+  tools: ToolFilterConfig
 }
+
+/** Longest filter entry: raw tool names are at most 128 characters, plus room for `*`s. */
+export const MAX_TOOL_FILTER_ENTRY_CHARS = 256
 
 export interface StdioConfig extends CommonConfig {
   transport: 'stdio'
@@ -103,6 +109,10 @@ const CommonFields = {
     maxResultTextChars: 100_000,
     maxResultBytes: 16 * 1024 * 1024,
   }),
+  tools: Schema.object({
+    include: Schema.array(String).default([]).description('Only these raw tool names (or * globs) are bridged; empty means all.'),
+    exclude: Schema.array(String).default([]).description('These raw tool names (or * globs) are never bridged; wins over include.'),
+  }).default({ include: [], exclude: [] }),
 }
 
 const StdioFields = {
@@ -197,6 +207,7 @@ export function checkConfig(config: Config): Config {
   }
   if (config.transport === 'stdio') checkStdio(config)
   else checkHttp(config)
+  checkToolFilter(config.tools)
   const { reconnect, toolCallTimeoutMs, maxTotalTimeoutMs } = config
   if (reconnect.initialDelayMs > reconnect.maxDelayMs) {
     fail('reconnect.initialDelayMs', `(${reconnect.initialDelayMs}) must not exceed reconnect.maxDelayMs (${reconnect.maxDelayMs}).`)
@@ -205,6 +216,16 @@ export function checkConfig(config: Config): Config {
     fail('maxTotalTimeoutMs', `(${maxTotalTimeoutMs}) must be at least toolCallTimeoutMs (${toolCallTimeoutMs}).`)
   }
   return config
+}
+
+function checkToolFilter(filter: ToolFilterConfig): void {
+  for (const field of ['include', 'exclude'] as const) {
+    for (const [index, entry] of filter[field].entries()) {
+      if (entry.length === 0 || entry.length > MAX_TOOL_FILTER_ENTRY_CHARS) {
+        fail(`tools.${field}[${index}]`, `must be a raw tool name or a * glob of 1-${MAX_TOOL_FILTER_ENTRY_CHARS} characters (for example "read_*").`)
+      }
+    }
+  }
 }
 
 function checkStdio(config: StdioConfig): void {

@@ -12,6 +12,7 @@ import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
 import { configSecrets, createRedactor, type Redact } from './redact.ts'
 import { Session } from './session.ts'
+import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
 
 export type ConnectionState =
@@ -56,6 +57,8 @@ export class ServerConnection {
   private readonly disposing = new AbortController()
   private syncQueue: Promise<void> = Promise.resolve()
   private syncPending = false
+  /** The unmatched tool-filter entries last warned about, so a re-sync does not repeat them. */
+  private unmatchedFilters = ''
   private readonly listChanged: Debouncer
   private readonly clock: Clock
   private readonly redact: Redact
@@ -286,7 +289,9 @@ export class ServerConnection {
     const listed = await session.listTools(signal)
     // A sync that outlived its session must not overwrite the newer generation.
     if (session !== this.session || this.disposed) return
-    const plan = planTools(config.serverName, listed, config.limits)
+    const { kept, unmatched } = filterTools(listed, config.tools)
+    this.warnUnmatchedFilters(unmatched)
+    const plan = planTools(config.serverName, kept, config.limits)
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
     const options = {
       // Validators belong to this generation's definitions and are freed with them.
@@ -301,6 +306,16 @@ export class ServerConnection {
     const entries = plan.tools.map((tool) => ({ name: tool.publicName, signature: tool.signature, create: () => createDefinition(tool, options) }))
     this.options.tools.swap(entries)
     this.log.debug('registered %d tools', entries.length)
+  }
+
+  /** A filter entry that matches nothing is most likely a typo; said once, and again only when that changes. */
+  private warnUnmatchedFilters(unmatched: FilteredTools['unmatched']): void {
+    const key = unmatched.map(({ field, entry }) => `${field}\0${entry}`).join('\n')
+    if (key === this.unmatchedFilters) return
+    this.unmatchedFilters = key
+    for (const { field, entry } of unmatched) {
+      this.log.warn('tools.%s entry "%s" matches none of the tools server "%s" lists: check the name', field, entry, this.options.config.serverName)
+    }
   }
 
   private unavailableReason(): string {

@@ -6,6 +6,7 @@ import { ToolSet } from './tool-set.ts'
 
 export { Config } from './config.ts'
 export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedConfig, LimitsConfig } from './config.ts'
+export type { ToolFilterConfig } from './tool-filter.ts'
 export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export { childEnvironment } from './env.ts'

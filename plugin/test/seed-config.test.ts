@@ -37,6 +37,7 @@ const ourDefaults = {
   connectTimeoutMs: 30_000,
   listChanged: { debounceMs: 50, maxWaitMs: 1_000 },
   limits: { maxPages: 1_000, maxTools: 10_000, maxDescriptionChars: 8_192, maxSchemaChars: 262_144, maxResultTextChars: 100_000, maxResultBytes: 16 * 1024 * 1024 },
+  tools: { include: [], exclude: [] },
 }
 
 describe("the seed's configuration, accepted as is", () => {
