@@ -121,6 +121,9 @@ async function serve({ behaviour, transport, port, wire, state }: Exclude<Option
       stderr: (line) => void process.stderr.write(`${line}\n`),
       onExit: (code) => process.exit(code),
     })
+    // A fixture process reports itself over HTTP too: whoever started it is judged on ending it.
+    const { reportProcess } = await import('./proc-report.ts')
+    reportProcess(fixture.wire, { stdin: false })
     // The one machine-readable line a parent waits for; nothing else is written to stdout.
     process.stdout.write(`${JSON.stringify({ ready: true, url: fixture.url, pid: process.pid })}\n`)
     endWithParent(() => process.exit(0), stdinIsPipe())

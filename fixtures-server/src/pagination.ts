@@ -23,7 +23,8 @@ export function cursorCodec(seed: number): { encode(page: number): string; decod
 
 /**
  * One tools/list page. Page 1 is the request without a cursor. Unknown cursors and the scripted
- * failing page are errors (the caller answers -32602); `repeat` hands back the same cursor forever.
+ * failing page are errors (the caller answers -32602); `repeat` hands back the same cursor forever;
+ * `cycle` goes round from the last page back to the second, forever.
  */
 export function paginate<T>(items: readonly T[], spec: PaginationSpec | undefined, cursor: string | undefined, seed: number): PageResult<T> {
   if (!spec) return cursor === undefined ? { ok: true, page: { items: [...items] } } : { ok: false, message: 'Invalid cursor' }
@@ -35,5 +36,7 @@ export function paginate<T>(items: readonly T[], spec: PaginationSpec | undefine
   if (page === undefined || (!endless && page > total) || page === spec.failPage) return { ok: false, message: 'Invalid cursor' }
   const slice = items.slice((page - 1) * spec.pageSize, page * spec.pageSize)
   if (endless) return { ok: true, page: { items: slice, nextCursor: codec.encode(Math.max(page, 2)) } }
+  // A cycle: the last page points back to the second, so no cursor ever equals the one just sent.
+  if (spec.cursor === 'cycle' && page === total) return { ok: true, page: { items: slice, nextCursor: codec.encode(2) } }
   return { ok: true, page: page < total ? { items: slice, nextCursor: codec.encode(page + 1) } : { items: slice } }
 }

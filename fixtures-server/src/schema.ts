@@ -162,8 +162,11 @@ const ListChangedSchema = z
 
 const PaginationSchema = z.strictObject({
   pageSize: positive,
-  /** repeat: from the second page on, nextCursor is the cursor just received, forever. */
-  cursor: z.enum(['opaque', 'repeat']).default('opaque'),
+  /**
+   * repeat: from the second page on, nextCursor is the cursor just received, forever. cycle: the
+   * last page's nextCursor is the second page's cursor, forever (a loop no consecutive comparison sees).
+   */
+  cursor: z.enum(['opaque', 'repeat', 'cycle']).default('opaque'),
   /** Empty pages chained after the last real one (long cursor chains). */
   emptyPages: ms.default(0),
   /** Requests for this page (2 = the first cursor) answer -32602 Invalid cursor. */

@@ -2,12 +2,15 @@ import { spawn } from 'node:child_process'
 import { closeSync } from 'node:fs'
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
+import type { ProcEvent } from './proc-report.ts'
 import type { StdioSpec } from './schema.ts'
 
 /** What the faults need from the process they run in. */
 export interface StdioFaultHost {
   exit(code: number): void
   stderr(line: string): void
+  /** Tells the kit about this process (its children, the signals it got). */
+  report?(event: ProcEvent): void
 }
 
 /** One chunk of an endless stdout line, and of a stderr flood, per event-loop turn. */
@@ -100,7 +103,10 @@ export function startProcessFaults(spec: StdioSpec, host: StdioFaultHost): void 
   if (spec.ignoreSigterm) {
     // Instead of the CLI's own handling (exit 143), not in addition to it.
     process.removeAllListeners('SIGTERM')
-    process.on('SIGTERM', () => host.stderr('[mcp-fixture] ignoring SIGTERM'))
+    process.on('SIGTERM', () => {
+      host.report?.({ event: 'sigterm', pid: process.pid })
+      host.stderr('[mcp-fixture] ignoring SIGTERM')
+    })
   }
   if (spec.grandchild) {
     // In the fixture's process group, holding none of its pipes. Like the fixture it ends with
@@ -111,6 +117,7 @@ export function startProcessFaults(spec: StdioSpec, host: StdioFaultHost): void 
     const script = spec.outliveParent ? 'setInterval(() => {}, 60_000)' : 'setInterval(() => { if (process.ppid !== Number(process.argv[1])) process.exit(0) }, 200)'
     const child = spawn(process.execPath, ['-e', script, String(process.pid)], { stdio: 'ignore' })
     host.stderr(`grandchild ${child.pid}`)
+    if (child.pid !== undefined) host.report?.({ event: 'child', pid: process.pid, child: child.pid })
     child.unref()
     if (!spec.outliveParent) process.once('exit', () => child.kill('SIGKILL'))
   }

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { FixtureEngine } from './engine.ts'
 import { endWithParent } from './lifetime.ts'
+import { reportProcess } from './proc-report.ts'
 import { prepareRuntime, type RuntimeOptions } from './runtime.ts'
 import type { Behaviour } from './schema.ts'
 import { FaultyStdio, startProcessFaults } from './stdio-faults.ts'
@@ -24,9 +25,11 @@ export async function runStdio(behaviour: Behaviour, options: RuntimeOptions = {
     wire: runtime.wire,
     host: { ...host, envNames: () => Object.keys(process.env) },
   })
+  // Who this server is (pid, group) and how it is asked to end, for the kit's orphan and shutdown checks.
+  const report = reportProcess(runtime.wire, { stdin: true })
   // The pipe faults follow crash.starts like every scripted fault: healthy starts have none.
   const faults = engine.misbehaving ? behaviour.stdio : undefined
-  if (faults) startProcessFaults(faults, host)
+  if (faults) startProcessFaults(faults, { ...host, report })
   engine.begin()
   const transport = new StdioServerTransport()
   await engine.connect(faults ? new FaultyStdio(transport, faults, host, behaviour.crash?.exitCode ?? 1) : transport)

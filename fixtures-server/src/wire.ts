@@ -1,5 +1,6 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { ProcEvent } from './proc-report.ts'
 
 export interface WireEntry {
   /** recv: the fixture received it; send: the fixture sent it. */
@@ -25,6 +26,12 @@ export interface HttpEntry {
   }
 }
 
+/** A fixture process's report about itself (proc-report.ts), in the same file, in order. */
+export interface ProcEntry {
+  dir: 'proc'
+  proc: ProcEvent
+}
+
 /**
  * Every JSON-RPC message the fixture sent and received, in order: in memory, in a JSONL file, or
  * both. File appends are synchronous on purpose, so a fixture that exits on a script's order still
@@ -42,6 +49,11 @@ export class WireLog {
   recordHttp(http: HttpEntry['http']): void {
     if (this.options.file) appendFileSync(this.options.file, `${JSON.stringify({ dir: 'http', http } satisfies HttpEntry)}\n`)
     if (this.options.memory !== false) this.http.push(http)
+  }
+
+  /** A process report; file only (an in-process fixture is the kit's own process and never reports). */
+  recordProc(proc: ProcEvent): void {
+    if (this.options.file) appendFileSync(this.options.file, `${JSON.stringify({ dir: 'proc', proc } satisfies ProcEntry)}\n`)
   }
 
   record(dir: WireEntry['dir'], msg: JSONRPCMessage): void {
@@ -66,7 +78,12 @@ export class WireLog {
 
 /** Reads a JSONL wire file written by a fixture: its JSON-RPC messages (a missing file is an empty log). */
 export function readWireFile(path: string): WireEntry[] {
-  return readAll(path).filter((entry): entry is WireEntry => entry.dir !== 'http')
+  return readAll(path).filter((entry): entry is WireEntry => entry.dir === 'recv' || entry.dir === 'send')
+}
+
+/** The process reports of a wire file, in order (none from an in-process fixture). */
+export function readProcLog(path: string): ProcEvent[] {
+  return readAll(path).flatMap((entry) => (entry.dir === 'proc' ? [entry.proc] : []))
 }
 
 /** The HTTP requests of a wire file, in order (none for stdio). */
@@ -74,7 +91,7 @@ export function readHttpLog(path: string): HttpEntry['http'][] {
   return readAll(path).flatMap((entry) => (entry.dir === 'http' ? [entry.http] : []))
 }
 
-function readAll(path: string): Array<WireEntry | HttpEntry> {
+function readAll(path: string): Array<WireEntry | HttpEntry | ProcEntry> {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -86,7 +103,7 @@ function readAll(path: string): Array<WireEntry | HttpEntry> {
   return complete
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as WireEntry | HttpEntry)
+    .map((line) => JSON.parse(line) as WireEntry | HttpEntry | ProcEntry)
 }
 
 /** Predicates for the usual questions asked of a wire log. */

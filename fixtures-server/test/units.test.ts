@@ -46,6 +46,13 @@ describe('pagination', () => {
     for (let i = 0; i < 3; i++) expect(paginate(items, spec, cursor, 1)).toEqual({ ok: true, page: { items: ['c', 'd'], nextCursor: cursor } })
   })
 
+  it('cycle goes round from the last page back to the second, never handing back the cursor it received', () => {
+    const spec = { pageSize: 2, cursor: 'cycle', emptyPages: 0 } as const
+    const codec = cursorCodec(1)
+    expect(paginate(items, spec, codec.encode(2), 1)).toEqual({ ok: true, page: { items: ['c', 'd'], nextCursor: codec.encode(3) } })
+    expect(paginate(items, spec, codec.encode(3), 1)).toEqual({ ok: true, page: { items: ['e'], nextCursor: codec.encode(2) } })
+  })
+
   it('derives cursors from the seed', () => {
     expect(cursorCodec(1).encode(2)).toBe(cursorCodec(1).encode(2))
     expect(cursorCodec(1).encode(2)).not.toBe(cursorCodec(2).encode(2))

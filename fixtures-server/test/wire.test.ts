@@ -53,11 +53,10 @@ describe('wire recording', () => {
     }
     await run({})
     const lines = readFileSync(join(dir, 'from-behaviour.jsonl'), 'utf8').trimEnd().split('\n')
-    expect(lines.map((line) => Object.keys(JSON.parse(line) as object))).toEqual([
-      ['dir', 'msg'],
-      ['dir', 'msg'],
-      ['dir', 'msg'],
-    ])
+    // The fixture's own report first (its pid and group), then the conversation, then its EOF.
+    const kinds = lines.map((line) => JSON.parse(line) as { dir: string; msg?: unknown; proc?: { event: string } })
+    expect(kinds.map((entry) => Object.keys(entry))).toEqual([['dir', 'proc'], ['dir', 'msg'], ['dir', 'msg'], ['dir', 'msg'], ['dir', 'proc']])
+    expect(kinds.filter((entry) => entry.proc).map((entry) => entry.proc!.event)).toEqual(['start', 'eof'])
     await run({ MCP_FIXTURE_WIRE: join(dir, 'from-env.jsonl') })
     expect(readWireFile(join(dir, 'from-env.jsonl'))).toHaveLength(3)
     expect(readWireFile(join(dir, 'from-behaviour.jsonl'))).toHaveLength(3)

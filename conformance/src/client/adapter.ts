@@ -64,6 +64,6 @@ export interface ClientAdapter {
   start(target: ServerTarget, config: Record<string, unknown>): Promise<ClientSession>
   /** Registers a foreign tool under this public name in the client's host, as another plugin would. */
   registerForeign?(session: ClientSession, publicName: string): Promise<void>
-  /** Loads a second client with the same configuration: resolves true when it was refused. */
-  rejectsDuplicate?(session: ClientSession, target: ServerTarget, config: Record<string, unknown>): Promise<boolean>
+  /** Loads a second client with the same configuration: whether it was refused, and the error it raised. */
+  rejectsDuplicate?(session: ClientSession, target: ServerTarget, config: Record<string, unknown>): Promise<{ rejected: boolean; message?: string }>
 }

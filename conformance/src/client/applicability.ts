@@ -68,6 +68,10 @@ export function callExpectationFor(expected: CallExpectation, kind: ClientKind):
 
 /** Checks that enforce a SHOULD of the spec for every client, whatever the scenario, with the sentence. */
 export const SHOULD_CHECKS: Record<string, string> = {
+  'expect/running':
+    'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server)" (a client done with a server it cannot use keeps it running)',
+  'expect/shutdown':
+    'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"',
   'invariant/no-orphans':
     'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"',
 }

@@ -29,7 +29,14 @@ export interface EndState {
   wire: WireEntry[]
   attachments: number
   duplicateRejected?: boolean
+  /** The error the refused second instance raised. */
+  duplicateMessage?: string
+  /** stdio: the server processes (as they reported themselves) still running; undefined over HTTP. */
+  serversRunning?: number[]
 }
+
+/** The levels a quiet run does not log (the adapter's lines start with their level). */
+const QUIET = /^\[(warn|warning|error)\]/
 
 /** Pure: the scenario's end-of-run expectations as checks. */
 export function checkExpectations(scenario: Scenario, end: EndState): CheckResult[] {
@@ -50,10 +57,14 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
     })
     add('expect/public-names', 'Public names are exactly as specified', problems, 'every public name as specified')
   }
-  if (expect.logs.length || expect.noLogs.length) {
-    const missing = expect.logs.filter((pattern) => !end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `no log line matches /${p}/`)
+  if (expect.logs !== undefined || expect.noLogs.length) {
+    const logs = expect.logs ?? []
+    const missing = logs.filter((pattern) => !end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `no log line matches /${p}/`)
     const forbidden = expect.noLogs.filter((pattern) => end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `a log line matches /${p}/`)
-    add('expect/logs', 'The client logs what it should, and nothing it should not', [...missing, ...forbidden], `${expect.logs.length} patterns found, ${expect.noLogs.length} absent`)
+    // `logs: []` is a statement too: a run that should be quiet logs no warning and no error.
+    const quiet = expect.logs?.length === 0 ? end.logs.filter((line) => QUIET.test(line)).map((line) => `expected no warning or error, logged ${JSON.stringify(line.slice(0, 200))}`) : []
+    const pass = expect.logs?.length === 0 ? `no warning or error among ${end.logs.length} log lines` : `${logs.length} patterns found, ${expect.noLogs.length} absent`
+    add('expect/logs', 'The client logs what it should, and nothing it should not', [...missing, ...forbidden, ...quiet.slice(0, 3)], pass)
   }
   if (expect.state) add('expect/state', `The client ends ${expect.state}`, end.state === expect.state ? [] : [`state is ${end.state}`], `state ${end.state}`)
   for (const [method, bounds] of Object.entries(expect.received)) {
@@ -64,12 +75,22 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
     ]
     add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, problems, `received ${count}`)
   }
+  if (expect.running !== undefined) {
+    const running = end.serversRunning
+    if (running === undefined) checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: 'skip', message: 'nothing to judge: over HTTP the client starts no server process', spec })
+    else add('expect/running', 'The client runs the expected number of server processes', running.length === expect.running ? [] : [`${running.length} server processes running (pids ${running.join(', ') || 'none'}), expected ${expect.running}`], `${running.length} server processes running`)
+  }
   if (expect.attachments !== undefined) {
     add('expect/attachments', 'The attachment store holds the expected number of files', end.attachments === expect.attachments ? [] : [`${end.attachments} files stored, expected ${expect.attachments}`], `${end.attachments} files`)
   }
   if (expect.duplicateServerNameRejected !== undefined) {
     const ok = end.duplicateRejected === expect.duplicateServerNameRejected
     add('expect/duplicate-server-name', 'A second instance with the same serverName is refused', ok ? [] : [`second instance ${end.duplicateRejected ? 'was refused' : 'loaded'}`], 'refused at load')
+  }
+  if (expect.duplicateServerNameMessage !== undefined) {
+    const message = end.duplicateMessage ?? ''
+    const ok = new RegExp(expect.duplicateServerNameMessage).test(message)
+    add('expect/duplicate-server-name-message', 'The refusal says what to fix', ok ? [] : [`the refusal said ${JSON.stringify(message.slice(0, 300))}, which does not match /${expect.duplicateServerNameMessage}/`], `the refusal said ${JSON.stringify(message.slice(0, 300))}`)
   }
   return checks
 }

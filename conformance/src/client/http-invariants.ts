@@ -30,8 +30,9 @@ function sessionHeader(http: Http[]): CheckResult {
   return {
     id: 'invariant/http-session-header',
     title: 'Every request after initialize carries the Mcp-Session-Id the server assigned',
-    status: problems.length ? 'fail' : 'pass',
-    message: problems.length ? problems.slice(0, 3).join('; ') : `${http.length} HTTP requests, each with its session`,
+    // No session assigned, no request to judge: a skip that says so, never a pass over nothing.
+    status: problems.length ? 'fail' : http.some((request) => request.newSession) ? 'pass' : 'skip',
+    message: problems.length ? problems.slice(0, 3).join('; ') : http.some((request) => request.newSession) ? `${http.length} HTTP requests, each with its session` : `nothing to judge: the server assigned no session (${http.length} HTTP requests)`,
     spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests"', url: SESSIONS },
   }
 }
@@ -52,8 +53,9 @@ function sessionDelete(http: Http[], serverGone: boolean): CheckResult {
   return {
     id: 'invariant/http-session-delete',
     title: 'A client done with its session ends it with DELETE',
-    status: !owed || deleted ? 'pass' : 'warn',
-    message: last === undefined ? 'no session was opened' : !used ? 'the session was never used after the request that opened it: no DELETE owed' : deleted ? 'the session was ended with DELETE' : broken || serverGone ? 'the session or its server had ended before close: no DELETE owed' : 'the client closed without sending DELETE for its session',
+    // Nothing owed is a skip that says why; a DELETE sent anyway is a pass.
+    status: deleted ? 'pass' : owed ? 'warn' : 'skip',
+    message: deleted ? 'the session was ended with DELETE' : last === undefined ? 'nothing to judge: no session was opened' : !used ? 'nothing to judge: the session was never used after the request that opened it, so no DELETE is owed' : broken || serverGone ? 'nothing to judge: the session or its server had ended before close, so no DELETE is owed' : 'the client closed without sending DELETE for its session',
     spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"', url: SESSIONS, keyword: 'SHOULD' },
   }
 }

@@ -12,6 +12,12 @@ export interface RunObservations {
   afterDispose: ToolView[]
   /** Pids the client owned that were still alive after disposal settled. */
   orphans: number[]
+  /** How many server processes (and their children) are known to have been started: the orphan check's subjects. */
+  processes?: number
+  /** Why no process can be known (over HTTP the fixture runs in the kit's own process). */
+  noProcesses?: string
+  /** Raw names the scenario expects the client never to expose, each invalid by itself (quarantined). */
+  quarantined?: string[]
 }
 
 /** Pure: the checks every scenario gets, whatever it is about. */
@@ -25,7 +31,12 @@ export function checkWireInvariants(wire: WireEntry[]): CheckResult[] {
   return [rawNamesOnWire(run), handshake(run)]
 }
 
-function check(id: string, title: string, problems: string[], passMessage: string, spec: SpecRef = SEED): CheckResult {
+/**
+ * A check over its subjects. No subjects (no names, no calls, no processes) is a skip that says
+ * why: a pass must never claim a rule held over nothing.
+ */
+function check(id: string, title: string, problems: string[], passMessage: string, spec: SpecRef = SEED, subjects?: { count: number; none: string }): CheckResult {
+  if (!problems.length && subjects && subjects.count === 0) return { id, title, status: 'skip', message: `nothing to judge: ${subjects.none}`, spec }
   return problems.length
     ? { id, title, status: 'fail', message: problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5} more)` : ''), spec }
     : { id, title, status: 'pass', message: passMessage, spec }
@@ -37,7 +48,8 @@ function allTools(run: RunObservations): ToolView[] {
 
 function namesValid(run: RunObservations): CheckResult {
   const bad = [...new Set(allTools(run).map((t) => t.name))].filter((n) => !NAME.test(n))
-  return check('invariant/names-valid', 'Every public name is [A-Za-z0-9_-]{1,64}', bad.map((n) => `invalid public name ${JSON.stringify(n)}`), `${new Set(allTools(run).map((t) => t.name)).size} names checked`)
+  const names = new Set(allTools(run).map((t) => t.name)).size
+  return check('invariant/names-valid', 'Every public name is [A-Za-z0-9_-]{1,64}', bad.map((n) => `invalid public name ${JSON.stringify(n)}`), `${names} names checked`, SEED, { count: names, none: 'the client never exposed a tool' })
 }
 
 /** One public name per identity, the same one all run long; no public name shared by two identities. */
@@ -58,7 +70,7 @@ function oneNamePerIdentity(run: RunObservations): CheckResult {
       rawOf.set(tool.name, tool.rawName)
     }
   }
-  return check('invariant/one-name-per-identity', 'One stable public name per tool identity', [...new Set(problems)], `${nameOf.size} identities, each with one stable name`)
+  return check('invariant/one-name-per-identity', 'One stable public name per tool identity', [...new Set(problems)], `${nameOf.size} identities, each with one stable name`, SEED, { count: nameOf.size, none: 'the client never exposed a tool' })
 }
 
 /** The tool lists the fixture served, one per completed pagination chain. */
@@ -85,19 +97,22 @@ export function servedGenerations(wire: WireEntry[]): string[][] {
 }
 
 /**
- * Every list the client exposed is empty, or is what it made of one whole served generation: the
- * generation's tools minus those the client never exposes at all (its quarantine).
+ * Every list the client exposed is empty, or is one whole served generation: all of its tools, less
+ * only those the scenario names as quarantined (a tool invalid by itself, which the client never
+ * exposes in any generation). A tool left out because its batch failed half way is what this
+ * catches, never-exposed or not.
  */
 function noPartialGeneration(run: RunObservations): CheckResult {
   const generations = servedGenerations(run.wire)
-  const everExposed = new Set(allTools(run).map((t) => t.rawName))
-  const whole = new Set(generations.map((g) => [...new Set(g.filter((n) => everExposed.has(n)))].sort().join('\0')))
-  const partial = run.snapshots
-    .map((s) => s.map((t) => t.rawName).sort().join('\0'))
-    .filter((key) => key !== '' && !whole.has(key))
-  const problems = [...new Set(partial)].map((key) => `exposed [${key.split('\0').join(', ')}], which is no whole served generation`)
-  if (!generations.length && everExposed.size) problems.push('tools were exposed but no complete tools/list was served')
-  return check('invariant/no-partial-generation', 'The client never exposes a partial generation', problems, `${run.snapshots.length} snapshots against ${generations.length} served generations`)
+  const quarantined = new Set(run.quarantined ?? [])
+  const whole = new Set(generations.map((g) => [...new Set(g.filter((n) => !quarantined.has(n)))].sort().join('\0')))
+  const exposed = run.snapshots.map((s) => s.map((t) => t.rawName).sort().join('\0')).filter((key) => key !== '')
+  const problems = [...new Set(exposed.filter((key) => !whole.has(key)))].map((key) => `exposed [${key.split('\0').join(', ')}], which is no whole served generation`)
+  if (!generations.length && exposed.length) problems.push('tools were exposed but no complete tools/list was served')
+  return check('invariant/no-partial-generation', 'The client never exposes a partial generation', problems, `${exposed.length} tool lists against ${generations.length} served generations`, SEED, {
+    count: exposed.length,
+    none: 'the client never exposed a tool',
+  })
 }
 
 function rawNamesOnWire(run: RunObservations): CheckResult {
@@ -112,6 +127,7 @@ function rawNamesOnWire(run: RunObservations): CheckResult {
     foreign.map((n) => `tools/call named ${JSON.stringify(n)}, which the server never listed`),
     `${called.length} calls, all by raw name`,
     { ref: 'seed 000 §Tool execution' },
+    { count: called.length, none: 'no tools/call reached the server' },
   )
 }
 
@@ -151,6 +167,7 @@ export function handshakeProblems(wire: WireEntry[]): string[] {
 
 function handshake(run: RunObservations): CheckResult {
   const initializes = run.wire.filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === 'initialize').length
+  const requests = run.wire.filter(({ dir, msg }) => dir === 'recv' && 'method' in msg).length
   return check(
     'invariant/handshake',
     'Each session starts with initialize (a published revision), then notifications/initialized, before any other request',
@@ -160,6 +177,7 @@ function handshake(run: RunObservations): CheckResult {
       ref: 'MCP 2025-11-25 §basic/lifecycle (Initialization): "After successful initialization, the client MUST send an initialized notification"; "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request"',
       url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization',
     },
+    { count: requests, none: 'the server received no request' },
   )
 }
 
@@ -170,6 +188,7 @@ function disposedToolsGone(run: RunObservations): CheckResult {
     run.afterDispose.map((t) => `${t.name} still registered after dispose`),
     'no tools after dispose',
     { ref: 'seed 000 §Lifecycle' },
+    { count: allTools(run).length, none: 'the client never exposed a tool, so disposal had none to remove' },
   )
 }
 
@@ -178,7 +197,8 @@ function noOrphans(run: RunObservations): CheckResult {
     'invariant/no-orphans',
     'No server process outlives the client',
     run.orphans.map((pid) => `pid ${pid} still alive after dispose`),
-    'every server process the client started has exited',
-    { ref: 'MCP 2025-06-18 §lifecycle/shutdown (stdio)', url: 'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#shutdown' },
+    `all ${run.processes ?? 0} server processes the client started (children included) have exited`,
+    { ref: 'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio)', url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#shutdown' },
+    { count: run.processes ?? 0, none: run.noProcesses ?? 'no server process reported its start' },
   )
 }

@@ -19,7 +19,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const checks = [...checkWireInvariants(wire), ...(http.length ? checkHttpInvariants(http) : [])]
   if (scenario) {
     const end = { tools: [], logs: [], state: '', wire, attachments: 0 }
-    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: [], noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined } }
+    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined } }
     checks.push(...checkExpectations(received, end))
   }
   if (!wire.length) checks.push({ id: 'judge/wire-log', title: 'The wire log holds messages', status: 'error', message: `${file} holds no JSON-RPC message: was the fixture started with --wire ${file}?` })

@@ -10,14 +10,14 @@ export function pluginConfig(target: ServerTarget, config: Record<string, unknow
   return { ...config, serverName, transport: 'streamable-http', url: target.url }
 }
 
-/** Starts a second instance and reports whether the host refused it; it never stays loaded. */
-export async function secondInstanceRejected(start: () => PromiseLike<unknown> & { dispose(): unknown }): Promise<boolean> {
+/** Starts a second instance and reports whether the host refused it, and with what error; it never stays loaded. */
+export async function secondInstanceRejected(start: () => PromiseLike<unknown> & { dispose(): unknown }): Promise<{ rejected: boolean; message?: string }> {
   const second = start()
   try {
     await second
-    return false
-  } catch {
-    return true
+    return { rejected: false }
+  } catch (error) {
+    return { rejected: true, message: error instanceof Error ? error.message : String(error) }
   } finally {
     await second.dispose()
   }

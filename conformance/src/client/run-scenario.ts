@@ -10,12 +10,16 @@ import { callExpectationFor, checkNotApplicable, scenarioNotApplicable, shouldSe
 import { callMismatches, checkExpectations } from './expectations.ts'
 import { FixtureHandle } from './fixture.ts'
 import { checkHttpInvariants } from './http-invariants.ts'
+import { evaluateDuration, type Duration } from './durations.ts'
 import { checkInvariants } from './invariants.ts'
 import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
+import { checkShutdown, isAlive, reportedProcesses, survivors } from './processes.ts'
 import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
+import { waitForQuiet } from './settle.ts'
 import { compareSnapshot } from './snapshot.ts'
 import { TimelineRecorder } from './timeline.ts'
+import { checkTimings, type Measured } from './timing.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
@@ -51,39 +55,40 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   let disposed = false
   const kind = adapter.kind ?? 'bridge'
   let notApplicable: string | undefined
+  let callIndex = 0
+  // Time is evidence: the start, each step and the whole run, on the runner's monotonic clock.
+  const measured: Measured = { stepMs: [] }
   try {
     recorder.step(0, 'the client starts')
     const target = await fixture.target()
+    const startAt = performance.now()
     session = await adapter.start(target, scenario.client)
+    measured.startMs = Math.round(performance.now() - startAt)
     observer.watch(session)
     recorder.watch(session)
     events.push({ kind: 'tools', tools: session.tools() })
     // Known only once connected: a driver declares what its client does in its connect answer.
     notApplicable = scenarioNotApplicable(scenario, kind, session.features?.() ?? [])
     if (notApplicable) throw new NotApplicable()
-    let duplicateRejected: boolean | undefined
-    if (scenario.expect.duplicateServerNameRejected !== undefined) duplicateRejected = await adapter.rejectsDuplicate?.(session, target, scenario.client)
-    let callIndex = 0
+    const expectsDuplicate = scenario.expect.duplicateServerNameRejected !== undefined || scenario.expect.duplicateServerNameMessage !== undefined
+    const duplicate = expectsDuplicate ? await adapter.rejectsDuplicate?.(session, target, scenario.client) : undefined
     try {
       for (const [stepIndex, step] of scenario.steps.entries()) {
         recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
-        if ('call' in step) await runCall(step.call, ++callIndex)
-        else if ('wait' in step) await waitFor(session, fixture, observableWait(step.wait))
-        else if ('kill' in step) await kill(session, fixture)
-        else if ('restart' in step) await fixture.restart()
-        else if ('expectTools' in step) expectToolsNow(step.expectTools, stepIndex + 1)
-        else if ('squat' in step) {
-          if (!adapter.registerForeign) throw new StepFailed('the adapter cannot register a foreign tool')
-          await adapter.registerForeign(session, step.squat)
-        }
-        else if ('dispose' in step) {
-          await dispose()
-        }
+        const stepAt = performance.now()
+        await runStep(step, stepIndex)
+        measured.stepMs[stepIndex] = Math.round(performance.now() - stepAt)
       }
     } catch (error) {
       if (!(error instanceof StepFailed)) throw error
       recorder.stepFailed()
       checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
+    }
+    // The behaviour's settle window: a late retry or re-list must count against the bounds below.
+    if (scenario.settle !== undefined && !disposed) {
+      const quietMs = durationMs(scenario.settle, scenario.client)
+      if (!(await waitForQuiet(fixture.wireFile, quietMs, quietMs + SETTLE_SLACK_MS)))
+        checks.push({ id: 'expect/settled', title: 'The client settles', status: 'fail', message: `the wire was never quiet for ${quietMs} ms (settle: ${scenario.settle}) within ${quietMs + SETTLE_SLACK_MS} ms`, spec: scenario.spec[0] })
     }
     recorder.step(scenario.steps.length + 1, 'expectations judged, the client disposed, invariants', { end: true })
     if (disposed) {
@@ -97,10 +102,13 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
           state: session.state(),
           wire: fixture.wire(),
           attachments: session.attachmentCount(),
-          duplicateRejected,
+          duplicateRejected: duplicate?.rejected,
+          duplicateMessage: duplicate?.message,
+          serversRunning: transport === 'stdio' ? reportedProcesses(fixture.wireFile).servers.filter(isAlive) : undefined,
         }),
       )
     }
+    measured.totalMs = Math.round(performance.now() - startAt)
   } catch (error) {
     if (error instanceof NotApplicable) checks.push({ id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: `not applicable: ${notApplicable}` })
     else checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: (error as Error).stack ?? String(error) })
@@ -111,11 +119,17 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const afterDispose = session ? await dispose().catch(() => []) : []
   const goneAtClose = serverGone
   await fixture.close().catch(() => {})
-  const orphans = [...new Set([...(await survivors([...observer.pids])), ...(session?.orphans?.() ?? [])])]
+  // Every server process the client started, as each reported itself, its children included.
+  const reported = reportedProcesses(fixture.wireFile)
+  const known = [...new Set([...observer.pids, ...reported.servers, ...reported.children])]
+  const orphans = [...new Set([...(await survivors(known)), ...(session?.orphans?.() ?? [])])]
   const observed = recorder.stop()
   if (session && !notApplicable) {
     const wire = fixture.wire()
-    checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans }))
+    checks.push(...checkTimings(scenario, measured))
+    const noProcesses = transport === 'http' ? 'over HTTP the client starts no server process (the fixture runs in the kit)' : undefined
+    checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans, processes: known.length, noProcesses, quarantined: scenario.expect.quarantined }))
+    if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans))
     if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
@@ -145,6 +159,18 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     },
     redact,
   )
+
+  async function runStep(step: Scenario['steps'][number], stepIndex: number): Promise<void> {
+    if ('call' in step) await runCall(step.call, ++callIndex)
+    else if ('wait' in step) await waitFor(session!, fixture, observableWait(step.wait), scenario.client)
+    else if ('kill' in step) await kill(session!, fixture)
+    else if ('restart' in step) await fixture.restart()
+    else if ('expectTools' in step) expectToolsNow(step.expectTools, stepIndex + 1)
+    else if ('squat' in step) {
+      if (!adapter.registerForeign) throw new StepFailed('the adapter cannot register a foreign tool')
+      await adapter.registerForeign(session!, step.squat)
+    } else if ('dispose' in step) await dispose()
+  }
 
   async function runCall(call: CallSpec, index: number): Promise<void> {
     const tool = session!.tools().find((t) => t.rawName === call.tool)
@@ -215,8 +241,22 @@ async function kill(session: ClientSession, fixture: FixtureHandle): Promise<voi
   }
 }
 
-async function waitFor(session: ClientSession, fixture: FixtureHandle, wait: WaitSpec): Promise<void> {
+/** Past the settle window, how long a client may stay busy before the run calls it unsettled. */
+const SETTLE_SLACK_MS = 10_000
+
+function durationMs(duration: Duration, config: Record<string, unknown>): number {
+  const value = evaluateDuration(duration, config)
+  // Validated when the scenario loaded (scenario.ts), so an error here is a harness bug.
+  if ('error' in value) throw new Error(value.error)
+  return value.ms
+}
+
+async function waitFor(session: ClientSession, fixture: FixtureHandle, wait: WaitSpec, config: Record<string, unknown>): Promise<void> {
   if (wait.ms !== undefined) return new Promise((resolve) => setTimeout(resolve, wait.ms))
+  if (wait.quiet !== undefined) {
+    const quietMs = durationMs(wait.quiet, config)
+    if (!(await waitForQuiet(fixture.wireFile, quietMs, quietMs + wait.timeoutMs))) throw new StepFailed(`the wire was never quiet for ${quietMs} ms (quiet: ${wait.quiet}) within ${quietMs + wait.timeoutMs} ms`)
+  }
   const holds = () => {
     const raw = session.tools().map((t) => t.rawName).sort()
     if (wait.tools && JSON.stringify(raw) !== JSON.stringify([...wait.tools].sort())) return false
@@ -234,21 +274,6 @@ async function waitFor(session: ClientSession, fixture: FixtureHandle, wait: Wai
     }
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
-}
-
-async function survivors(pids: number[]): Promise<number[]> {
-  const alive = () =>
-    pids.filter((pid) => {
-      try {
-        process.kill(pid, 0)
-        return true
-      } catch {
-        return false
-      }
-    })
-  // Exit is asynchronous: give the kernel a moment before calling a process an orphan.
-  for (let i = 0; i < 50 && alive().length; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-  return alive()
 }
 
 function setEnv(vars: Record<string, string>): () => void {

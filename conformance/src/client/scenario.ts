@@ -1,5 +1,6 @@
 import { BehaviourSchema } from '@mcp-bridge/fixtures-server'
 import { z } from 'zod'
+import { evaluateDuration } from './durations.ts'
 
 /**
  * The scenario format (conformance/FORMAT.md). Strict objects everywhere: a typo is an error that
@@ -13,6 +14,17 @@ const Regex = z.string().refine((s) => {
     return false
   }
 }, 'not a valid regular expression')
+
+/**
+ * Milliseconds, or a sum relative to the scenario's client config (durations.ts):
+ * `toolCallTimeoutMs * 3 + 2000`. Checked against the config when the scenario loads.
+ */
+const Duration = z.union([z.int().min(0), z.string().min(1)])
+
+/** How long something took, judged from the run's own clock: at least / at most. */
+const Took = z
+  .strictObject({ atLeast: Duration.optional(), atMost: Duration.optional() })
+  .refine((t) => t.atLeast !== undefined || t.atMost !== undefined, 'give atLeast, atMost or both')
 
 /** What a call's outcome must look like; every given field is checked. */
 const CallExpectation = z.strictObject({
@@ -47,6 +59,7 @@ const CallStep = z.strictObject({
     abortAfterMs: z.int().min(0).optional(),
     expect: CallExpectation.optional(),
   }),
+  took: Took.optional(),
 })
 
 /** Conditions a `wait` step blocks on (bounded by `timeoutMs`). */
@@ -62,21 +75,25 @@ const WaitCondition = z.strictObject({
   count: z.int().min(1).default(1),
   /** Plain time, for scenarios about uptime windows; prefer an event. */
   ms: z.int().min(0).max(10_000).optional(),
+  /** The fixture's wire has been quiet (no message either way) for this long: a behaviour's settle window. */
+  quiet: Duration.optional(),
   timeoutMs: z.int().min(1).max(60_000).default(10_000),
 })
 
+const took = { took: Took.optional() }
+
 const Step = z.union([
   CallStep,
-  z.strictObject({ wait: WaitCondition }),
+  z.strictObject({ wait: WaitCondition, ...took }),
   /** Kill the server process (stdio) or close the fixture (HTTP), as a crash would. */
-  z.strictObject({ kill: z.literal(true) }),
+  z.strictObject({ kill: z.literal(true), ...took }),
   /** HTTP: start the fixture again at the same URL. */
-  z.strictObject({ restart: z.literal(true) }),
+  z.strictObject({ restart: z.literal(true), ...took }),
   /** Check the client's tools (raw names) right now. */
-  z.strictObject({ expectTools: z.array(z.string()) }),
+  z.strictObject({ expectTools: z.array(z.string()), ...took }),
   /** Another plugin of the host registers a tool under this public name (squatting). */
-  z.strictObject({ squat: z.string() }),
-  z.strictObject({ dispose: z.literal(true) }),
+  z.strictObject({ squat: z.string(), ...took }),
+  z.strictObject({ dispose: z.literal(true), ...took }),
 ])
 
 const Expectations = z.strictObject({
@@ -84,8 +101,11 @@ const Expectations = z.strictObject({
   tools: z.array(z.string()).optional(),
   /** Exact public names for raw names, for scenarios about naming. */
   publicNames: z.record(z.string(), z.string()).optional(),
-  /** Regular expressions each of which some client log line must match. */
-  logs: z.array(Regex).default([]),
+  /**
+   * Regular expressions each of which some client log line must match; an empty list says the
+   * client logs no warning and no error at all (the default, no key, says nothing).
+   */
+  logs: z.array(Regex).optional(),
   /** Regular expressions no client log line may match. */
   noLogs: z.array(Regex).default([]),
   /** The client's connection state at the end. */
@@ -96,6 +116,24 @@ const Expectations = z.strictObject({
   attachments: z.int().min(0).optional(),
   /** A second client instance with the same serverName must fail to load. */
   duplicateServerNameRejected: z.boolean().optional(),
+  /** The error the refused second instance raised matches this (the message a user acts on). */
+  duplicateServerNameMessage: Regex.optional(),
+  /**
+   * stdio: the shutdown requests the client's last server saw, in order, before it was gone:
+   * `[eof]` (it exited on stdin EOF), `[eof, sigterm]` (it needed SIGTERM), and for a server that
+   * ignores both, the same two followed by the SIGKILL that leaves no trace but its end.
+   */
+  shutdown: z.array(z.enum(['eof', 'sigterm'])).optional(),
+  /**
+   * stdio: how many of the server processes the client started are still running at the end,
+   * before disposal (0 after a failed initialize or a spent budget: a stopped client keeps none).
+   */
+  running: z.int().min(0).optional(),
+  /**
+   * Raw names the client must never expose, each invalid by itself (a non-object inputSchema, say):
+   * invariant/no-partial-generation allows a served generation less exactly these.
+   */
+  quarantined: z.array(z.string()).optional(),
 })
 
 /** Whom the scenario judges (conformance/src/client/applicability.ts). */
@@ -112,7 +150,7 @@ const Applies = z.strictObject({
   should: z.record(z.string(), z.string()).default({}),
 })
 
-export const ScenarioSchema = z.strictObject({
+const ScenarioBase = z.strictObject({
   /** Equals the file name without `.yaml`: kebab-case, named after the behaviour. */
   id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'use kebab-case: lowercase words joined by "-"'),
   title: z.string().min(1),
@@ -126,10 +164,41 @@ export const ScenarioSchema = z.strictObject({
   /** Environment variables set in the client's process for the run (secret canaries). */
   hostEnv: z.record(z.string(), z.string()).default({}),
   steps: z.array(Step).default([]),
-  expect: Expectations.default({ logs: [], noLogs: [], received: {} }),
+  expect: Expectations.default({ noLogs: [], received: {} }),
+  /**
+   * End-of-run expectations are judged once the fixture's wire has been quiet this long (the
+   * behaviour's settle window: a backoff, a debounce, a max wait), so a late retry or re-list counts.
+   */
+  settle: Duration.optional(),
+  /** Bounds on the client's start (until it is ready or has given up) and on the whole run. */
+  timing: z.strictObject({ start: Took.optional(), total: Took.optional() }).optional(),
   applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {} }),
   /** Parts of the transcript that are not deterministic for this scenario, with the reason. */
   transcript: z.strictObject({ wire: z.boolean().default(true), reason: z.string().optional() }).default({ wire: true }),
+})
+
+/** Every duration of a scenario, with its path, for validation against its client config. */
+export function scenarioDurations(scenario: z.output<typeof ScenarioBase>): Array<{ path: Array<string | number>; value: string | number }> {
+  const found: Array<{ path: Array<string | number>; value: string | number }> = []
+  const took = (path: Array<string | number>, t: { atLeast?: string | number; atMost?: string | number } | undefined) => {
+    if (t?.atLeast !== undefined) found.push({ path: [...path, 'atLeast'], value: t.atLeast })
+    if (t?.atMost !== undefined) found.push({ path: [...path, 'atMost'], value: t.atMost })
+  }
+  for (const [index, step] of scenario.steps.entries()) {
+    took(['steps', index, 'took'], step.took)
+    if ('wait' in step && step.wait.quiet !== undefined) found.push({ path: ['steps', index, 'wait', 'quiet'], value: step.wait.quiet })
+  }
+  if (scenario.settle !== undefined) found.push({ path: ['settle'], value: scenario.settle })
+  took(['timing', 'start'], scenario.timing?.start)
+  took(['timing', 'total'], scenario.timing?.total)
+  return found
+}
+
+export const ScenarioSchema = ScenarioBase.superRefine((scenario, ctx) => {
+  for (const { path, value } of scenarioDurations(scenario)) {
+    const result = evaluateDuration(value, scenario.client)
+    if ('error' in result) ctx.addIssue({ code: 'custom', path, message: `duration ${JSON.stringify(value)}: ${result.error}` })
+  }
 })
 
 export type Scenario = z.output<typeof ScenarioSchema>
@@ -137,4 +206,6 @@ export type ScenarioStep = z.output<typeof Step>
 export type CallSpec = z.output<typeof CallStep>['call']
 export type CallExpectation = z.output<typeof CallExpectation>
 export type WaitSpec = z.output<typeof WaitCondition>
+export type TookSpec = z.output<typeof Took>
+export type DurationSpec = z.output<typeof Duration>
 export type ModelRouteName = z.output<typeof Route>

@@ -114,9 +114,9 @@ export class TimelineRecorder {
       .filter((line) => line.trim() !== '')
       .flatMap((line) => {
         try {
-          const entry = JSON.parse(line) as WireEntry | { dir: 'http' }
-          // HTTP requests share the file; the timeline draws JSON-RPC messages.
-          return entry.dir === 'http' ? [] : [entry]
+          const entry = JSON.parse(line) as WireEntry | { dir: 'http' | 'proc' }
+          // HTTP requests and process reports share the file; the timeline draws JSON-RPC messages.
+          return entry.dir === 'recv' || entry.dir === 'send' ? [entry] : []
         } catch {
           return [] // Not a wire entry; the fixture's own reader would fail the run on it, not this.
         }

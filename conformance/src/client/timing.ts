@@ -1,0 +1,52 @@
+import type { CheckResult, SpecRef } from '../model.ts'
+import { describeDuration, evaluateDuration } from './durations.ts'
+import type { Scenario, TookSpec } from './scenario.ts'
+
+/** What the runner measured with its own monotonic clock (performance.now), in milliseconds. */
+export interface Measured {
+  /** From the client's start until it was ready or had given up (the adapter's start resolved). */
+  startMs?: number
+  /** Each step's duration, by step index; undefined for a step that never ran. */
+  stepMs: Array<number | undefined>
+  /** From the client's start until the end-of-run expectations were judged. */
+  totalMs?: number
+}
+
+/**
+ * Pure: the scenario's duration bounds as checks. Time is evidence here: a timeout that fires late
+ * or never (a configured bound not applied, an SDK's own default in its place) takes the wrong
+ * time even when its outcome looks right. Bounds are relative to what the scenario configures,
+ * with slack for a loaded machine, so a slow runner does not flake them.
+ */
+export function checkTimings(scenario: Scenario, measured: Measured): CheckResult[] {
+  const spec: SpecRef = scenario.spec[0]!
+  const checks: CheckResult[] = []
+  const judge = (id: string, what: string, took: TookSpec, ms: number | undefined): void => {
+    const title = `${what} takes as long as the behaviour says`
+    if (ms === undefined) return void checks.push({ id, title, status: 'skip', message: `${what} did not run, so its time is not judged`, spec })
+    const problems: string[] = []
+    for (const [bound, duration] of [['atLeast', took.atLeast], ['atMost', took.atMost]] as const) {
+      if (duration === undefined) continue
+      const value = evaluateDuration(duration, scenario.client)
+      // Validated when the scenario loaded; a config that no longer holds is the scenario's error.
+      if ('error' in value) return void checks.push({ id, title, status: 'error', message: value.error, spec })
+      if (bound === 'atLeast' && ms < value.ms) problems.push(`took ${ms} ms, sooner than ${describeDuration(duration, value.ms)}`)
+      if (bound === 'atMost' && ms > value.ms) problems.push(`took ${ms} ms, longer than ${describeDuration(duration, value.ms)}`)
+    }
+    checks.push({ id, title, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `took ${ms} ms${bounds(took, scenario)}`, spec, details: { ms } })
+  }
+  if (scenario.timing?.start) judge('timing/start', 'The client start', scenario.timing.start, measured.startMs)
+  for (const [index, step] of scenario.steps.entries()) if (step.took) judge(`timing/step-${index + 1}`, `Step ${index + 1}`, step.took, measured.stepMs[index])
+  if (scenario.timing?.total) judge('timing/total', 'The whole run', scenario.timing.total, measured.totalMs)
+  return checks
+}
+
+function bounds(took: TookSpec, scenario: Scenario): string {
+  const parts = (['atLeast', 'atMost'] as const).flatMap((bound) => {
+    const duration = took[bound]
+    if (duration === undefined) return []
+    const value = evaluateDuration(duration, scenario.client)
+    return 'ms' in value ? [`${bound === 'atLeast' ? 'at least' : 'at most'} ${describeDuration(duration, value.ms)}`] : []
+  })
+  return parts.length ? ` (${parts.join(', ')})` : ''
+}

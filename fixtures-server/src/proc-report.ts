@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs'
+import type { WireLog } from './wire.ts'
+
+/**
+ * What a fixture process tells about itself, in its wire log, so that whoever judges a client
+ * knows every server process it started (and each one's children) whatever the transport and
+ * whoever spawned it, and how each one was asked to end: stdin EOF, SIGTERM (SIGKILL leaves no
+ * line: its absence, with the process gone, is the evidence).
+ */
+export type ProcEvent =
+  | { event: 'start'; pid: number; ppid: number; pgid?: number }
+  | { event: 'child'; pid: number; child: number }
+  | { event: 'eof' | 'sigterm'; pid: number }
+
+/** This process's group (Linux: field 5 of /proc/self/stat), or undefined where it cannot be read. */
+export function processGroup(pid = process.pid): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name (field 2) is parenthesised and may hold spaces or parentheses itself.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const pgid = Number(fields[2])
+    return Number.isInteger(pgid) ? pgid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Reports this process into its wire log: its start now, and each EOF or SIGTERM it receives. */
+export function reportProcess(wire: WireLog | undefined, options: { stdin: boolean }): (event: ProcEvent) => void {
+  const report = (event: ProcEvent) => wire?.recordProc(event)
+  const pgid = processGroup()
+  report({ event: 'start', pid: process.pid, ppid: process.ppid, ...(pgid !== undefined && { pgid }) })
+  if (options.stdin) process.stdin.once('end', () => report({ event: 'eof', pid: process.pid }))
+  // Prepended: it runs before a handler that exits, and the append is synchronous.
+  process.prependListener('SIGTERM', () => report({ event: 'sigterm', pid: process.pid }))
+  return report
+}
