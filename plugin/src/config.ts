@@ -3,6 +3,7 @@ import { unknownKey, type KeyTree } from './config-keys.ts'
 import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
 import { redactSecrets, redactUrl } from './redact.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
+import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -69,9 +70,24 @@ export interface StreamableHttpConfig extends CommonConfig {
   transport: 'streamable-http'
   url: string
   headers: Record<string, string>
+  /** OAuth or a given token (auth.ts); absent means the headers alone authenticate. */
+  auth?: AuthConfig
+  /** Opt-in: a server that refuses Streamable HTTP's initialize POST is tried as legacy HTTP+SSE. */
+  sseFallback: boolean
 }
 
-export type Config = StdioConfig | StreamableHttpConfig
+/** The 2024-11-05 HTTP+SSE transport, for servers that speak nothing newer. */
+export interface SseConfig extends CommonConfig {
+  transport: 'sse'
+  url: string
+  headers: Record<string, string>
+  auth?: AuthConfig
+}
+
+/** The transports that reach a server over HTTP. */
+export type HttpConfig = StreamableHttpConfig | SseConfig
+
+export type Config = StdioConfig | HttpConfig
 
 const delay = (fallback: number) => Schema.natural().min(1).max(MAX_TIMER_DELAY_MS).default(fallback)
 
@@ -127,16 +143,37 @@ const StdioFields = {
   killGraceMs: delay(2_000).description('Wait between SIGTERM and SIGKILL on shutdown.'),
 }
 
+/** Every field any auth type has; checkAuth keeps each type to its own. */
+const AuthFields = Schema.object({
+  type: Schema.string(),
+  clientId: Schema.string(),
+  clientSecretEnv: Schema.string(),
+  privateKeyEnv: Schema.string(),
+  algorithm: Schema.string(),
+  tokenEnv: Schema.string(),
+  issuer: Schema.string(),
+  scope: Schema.string(),
+})
+
+const SseFields = {
+  transport: Schema.const('sse').required(),
+  url: Schema.string().role('link').description('The legacy SSE endpoint (the GET stream), http:// or https://.'),
+  headers: Schema.dict(String).default({}).description('Sent with every request; never logged.'),
+  auth: AuthFields.description('OAuth client credentials, a private-key JWT, or a token from the environment.'),
+}
+
 const HttpFields = {
+  ...SseFields,
   transport: Schema.const('streamable-http').required(),
   url: Schema.string().role('link').description('The server endpoint, http:// or https://.'),
-  headers: Schema.dict(String).default({}).description('Sent with every request; never logged.'),
+  sseFallback: Schema.boolean().default(false).description('Try legacy HTTP+SSE when the server refuses the initialize POST.'),
 }
 
 const Stdio = Schema.object({ ...StdioFields, ...CommonFields })
 const StreamableHttp = Schema.object({ ...HttpFields, ...CommonFields })
+const Sse = Schema.object({ ...SseFields, ...CommonFields })
 
-const TRANSPORTS = ['stdio', 'streamable-http'] as const
+const TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const
 const STDIO_ONLY = Object.keys(StdioFields).filter((key) => key !== 'transport')
 const HTTP_ONLY = Object.keys(HttpFields).filter((key) => key !== 'transport')
 
@@ -146,10 +183,15 @@ function keyTree(fields: Record<string, Schema>): KeyTree {
   for (const [key, schema] of Object.entries(fields)) tree[key] = schema.type === 'object' && schema.dict ? keyTree(schema.dict) : true
   return tree
 }
-const KNOWN = { stdio: keyTree({ ...StdioFields, ...CommonFields }), 'streamable-http': keyTree({ ...HttpFields, ...CommonFields }) }
+const KNOWN = {
+  stdio: keyTree({ ...StdioFields, ...CommonFields }),
+  'streamable-http': keyTree({ ...HttpFields, ...CommonFields }),
+  sse: keyTree({ ...SseFields, ...CommonFields }),
+}
 const ELSEWHERE = {
   stdio: Object.fromEntries(HTTP_ONLY.map((key) => [key, 'streamable-http'])),
   'streamable-http': Object.fromEntries(STDIO_ONLY.map((key) => [key, 'stdio'])),
+  sse: { ...Object.fromEntries(STDIO_ONLY.map((key) => [key, 'stdio'])), sseFallback: 'streamable-http' },
 }
 
 /**
@@ -172,13 +214,14 @@ export function parseConfig(raw: unknown): Config {
   if (transport === undefined) {
     throw new Schema.ValidationError('missing required value: set transport to "stdio" or "streamable-http"', { path: ['transport'] })
   }
-  if (!TRANSPORTS.includes(transport as never)) fail('transport', `expected "stdio" | "streamable-http" (got ${describeValue(transport)}).`)
+  if (!TRANSPORTS.includes(transport as never)) fail('transport', `expected "stdio" | "streamable-http" | "sse" (got ${describeValue(transport)}).`)
   const kind = transport as Config['transport']
+  refuseInlineSecrets((raw as Record<string, unknown>).auth)
   const unknown = unknownKey(raw, KNOWN[kind], ELSEWHERE[kind])
   if (unknown) fail('', unknown)
   let parsed: Config
   try {
-    parsed = (kind === 'stdio' ? Stdio : StreamableHttp)(raw as never) as Config
+    parsed = (kind === 'stdio' ? Stdio : kind === 'sse' ? Sse : StreamableHttp)(raw as never) as Config
   } catch (error) {
     throw Schema.ValidationError.is(error) ? withoutValue(error, raw) : error
   }
@@ -201,12 +244,27 @@ export function describeValue(value: unknown): string {
   return Array.isArray(value) ? 'a list' : 'an object'
 }
 
+/** Secrets written into the file would end up in repositories and backups: only their variables' names belong there. */
+function refuseInlineSecrets(auth: unknown): void {
+  if (typeof auth !== 'object' || auth === null) return
+  const inline = { clientSecret: 'clientSecretEnv', privateKey: 'privateKeyEnv', token: 'tokenEnv' } as const
+  for (const [key, instead] of Object.entries(inline)) {
+    if (key in auth) fail(`auth.${key}`, `is never read from the configuration: put the secret in an environment variable of the host and set auth.${instead} to its name.`)
+  }
+}
+
 export function checkConfig(config: Config): Config {
   if (!SERVER_NAME_PATTERN.test(config.serverName)) {
     fail('serverName', `${describeValue(config.serverName)} is invalid: use 1-32 characters from A-Z a-z 0-9 _ - (for example "github").`)
   }
   if (config.transport === 'stdio') checkStdio(config)
-  else checkHttp(config)
+  else {
+    checkHttp(config)
+    // Schemastery fills an absent object with its (here: no) defaults: no key set means no auth.
+    const auth = config.auth as unknown as Record<string, string | undefined> | undefined
+    if (auth && Object.values(auth).some((value) => value !== undefined)) config.auth = checkAuth(auth, config.headers)
+    else delete config.auth
+  }
   checkToolFilter(config.tools)
   const { reconnect, toolCallTimeoutMs, maxTotalTimeoutMs } = config
   if (reconnect.initialDelayMs > reconnect.maxDelayMs) {
@@ -238,8 +296,51 @@ function checkStdio(config: StdioConfig): void {
   }
 }
 
-function checkHttp(config: StreamableHttpConfig): void {
-  if (!config.url) fail('url', 'is required with transport "streamable-http": set it to the endpoint (for example "http://127.0.0.1:3000/mcp").')
+const AUTH_FIELDS: Record<AuthConfig['type'], { required: string[]; optional: string[] }> = {
+  client_credentials: { required: ['clientId', 'clientSecretEnv', 'issuer'], optional: ['scope'] },
+  private_key_jwt: { required: ['clientId', 'privateKeyEnv', 'issuer'], optional: ['scope', 'algorithm'] },
+  bearer: { required: ['tokenEnv'], optional: [] },
+}
+
+/**
+ * `auth` as its type needs it. `issuer` is required for the grants because the SDK would
+ * otherwise present the credentials to whichever authorization server the MCP server names, so
+ * a hostile server could collect them. The secret's variable must be set when the config loads:
+ * an unset one would fail every connection attempt the same way.
+ */
+function checkAuth(auth: Record<string, string | undefined>, headers: Record<string, string>): AuthConfig {
+  const type = auth.type
+  if (!AUTH_TYPES.includes(type as never)) fail('auth.type', `expected ${AUTH_TYPES.map((t) => `"${t}"`).join(' | ')} (got ${describeValue(type)}).`)
+  const fields = AUTH_FIELDS[type as AuthConfig['type']]
+  for (const key of Object.keys(auth)) {
+    if (key !== 'type' && auth[key] !== undefined && !fields.required.includes(key) && !fields.optional.includes(key)) {
+      fail(`auth.${key}`, `does not apply to auth.type "${type}": remove it.`)
+    }
+  }
+  for (const key of fields.required) if (!auth[key]) fail(`auth.${key}`, `is required with auth.type "${type}".`)
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+    fail('auth', 'and headers.Authorization both set credentials: keep one of them.')
+  }
+  const config = (type === 'private_key_jwt' ? { algorithm: 'RS256', ...definedOnly(auth) } : definedOnly(auth)) as unknown as AuthConfig
+  const { field, name } = secretVariable(config)
+  if (!INHERIT_PATTERN.test(name) || name.includes('*')) fail(`auth.${field}`, `${describeValue(name)} is not an environment variable name (for example "MCP_CLIENT_SECRET").`)
+  if (!process.env[name]) fail(`auth.${field}`, `names ${name}, which is not set in the host's environment: export it before starting the host.`)
+  if (type !== 'bearer') {
+    try {
+      new URL(auth.issuer!)
+    } catch {
+      fail('auth.issuer', `${describeValue(auth.issuer)} is not a URL: set it to the authorization server's issuer (for example "https://auth.example.com").`)
+    }
+  }
+  return config
+}
+
+function definedOnly(record: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined))
+}
+
+function checkHttp(config: HttpConfig): void {
+  if (!config.url) fail('url', `is required with transport "${config.transport}": set it to the endpoint (for example "http://127.0.0.1:3000/mcp").`)
   let url: URL | undefined
   try {
     url = new URL(config.url)

@@ -10,7 +10,8 @@ import type { ToolExecution } from './host/types.ts'
 import type { ImageServices } from './image-admission.ts'
 import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
-import { configSecrets, createRedactor, type Redact } from './redact.ts'
+import { configSecrets, createLearningRedactor, type Redact } from './redact.ts'
+import { authSecrets } from './auth.ts'
 import { Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
@@ -69,7 +70,7 @@ export class ServerConnection {
 
   constructor(private readonly options: ConnectionOptions) {
     this.clock = options.clock ?? systemClock
-    this.redact = options.redact ?? createRedactor(configSecrets(options.config))
+    this.redact = options.redact ?? createLearningRedactor([...configSecrets(options.config), ...authSecrets(options.config, process.env)])
     this.log = redactingLog(options.logger, this.redact)
     const { debounceMs, maxWaitMs } = options.config.listChanged
     this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.enqueueSync('list_changed'))
@@ -174,7 +175,7 @@ export class ServerConnection {
     const message = this.redact(errorMessage(error))
     if (BridgeError.is(error) && error.code === 'UNAUTHORIZED') {
       // Retrying with the same credentials cannot succeed, and hammering an auth endpoint is rude.
-      return this.stop(`the server refused the credentials (${message}); fix the headers and reload the plugin`, error)
+      return this.stop(`the server refused the credentials (${message}); fix the headers or auth and reload the plugin`, error)
     }
     if (BridgeError.is(error) && error.code === 'INVALID_CONFIG') {
       // A missing cwd or command does not appear by retrying.

@@ -175,6 +175,22 @@ export function createRedactor(known: Iterable<string> = []): Redact {
   }
 }
 
+/** A redactor that can be taught values it meets later: the tokens an OAuth grant hands over. */
+export type LearningRedact = Redact & { learn(value: string): void }
+
+export function createLearningRedactor(known: Iterable<string> = []): LearningRedact {
+  const values = new Set(known)
+  let current = createRedactor(values)
+  const redact = (text: string) => current(text)
+  return Object.assign(redact, {
+    learn(value: string) {
+      if (values.has(value)) return
+      values.add(value)
+      current = createRedactor(values)
+    },
+  })
+}
+
 /** The values a configuration declares that must never be shown. */
 export function configSecrets(config: { headers?: Record<string, string>; env?: Record<string, string>; url?: string }): string[] {
   const secrets: string[] = []

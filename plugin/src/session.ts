@@ -1,9 +1,11 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import type { Config } from './config.ts'
-import { withAbortScope } from './abort-scope.ts'
+import { CallScope, withAbortScope } from './abort-scope.ts'
 import { drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
@@ -117,25 +119,17 @@ export class Session {
     const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
     // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
-    const ceiling = { ms: maxTotalTimeoutMs, reason: `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)` }
-    let scope: AbortSignal | undefined
+    const scope = new CallScope(exec.signal, maxTotalTimeoutMs, `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`)
     try {
-      return await withAbortScope(
-        [exec.signal],
-        (signal) => {
-          scope = signal
-          return this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
-            signal,
-            timeout: toolCallTimeoutMs,
-            resetTimeoutOnProgress: true,
-            onprogress: () => {},
-          })
-        },
-        ceiling,
-      )
+      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
+        signal: scope.signal,
+        timeout: toolCallTimeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: scope.onProgress,
+      })
     } catch (error) {
       if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: safeCause(error, this.redact) })
-      if (scope?.aborted && scope.reason === ceiling.reason) {
+      if (scope.ceilingReached) {
         throw new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) despite progress; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', {
           cause: safeCause(error, this.redact),
         })
@@ -146,16 +140,19 @@ export class Session {
         })
       }
       if (isAuthFailure(error)) {
-        throw new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers`, 'UNAUTHORIZED', {
+        throw new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers or auth`, 'UNAUTHORIZED', {
           cause: safeCause(error, this.redact),
         })
       }
+      if (isCredentialRefusal(error)) throw this.explain(error, `${rawName} failed: no accepted credentials`)
       if (isOversized(error)) throw new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
       if (isConnectionLoss(error)) {
         this.reportLost(this.quote(errorMessage(error)))
         throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
       }
       throw this.explain(error, `${rawName} failed`)
+    } finally {
+      scope.release()
     }
   }
 
@@ -200,7 +197,7 @@ export class Session {
     if (BridgeError.is(error)) return error
     const tail = this.handle.stderrTail()
     const quoted = tail.length ? ` (server stderr: ${tail.slice(-5).join(' | ')})` : ''
-    const code = isAuthFailure(error)
+    const code = isAuthFailure(error) || isCredentialRefusal(error)
       ? 'UNAUTHORIZED'
       : error instanceof McpError && error.code === ErrorCode.RequestTimeout
         ? 'CONNECT_TIMEOUT'
@@ -220,6 +217,11 @@ function deadlineError(deadline: AbortSignal, timedOut: string): unknown {
 /** The server refused our credentials; a new session would be refused the same way. */
 export function isAuthFailure(error: unknown): error is StreamableHTTPError & { code: 401 | 403 } {
   return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+}
+
+/** The authorization server refused the grant, or the server refused a fresh token: retrying the same way cannot help. */
+export function isCredentialRefusal(error: unknown): boolean {
+  return error instanceof OAuthError || error instanceof UnauthorizedError
 }
 
 /** The request failed because its answer was over limits.maxResultBytes (see response-limits.ts). */

@@ -1,10 +1,9 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Config } from './config.ts'
 import { childEnvironment } from './env.ts'
-import type { Redact } from './redact.ts'
-import { fetchWithRequestSignals } from './request-signals.ts'
-import { ENVELOPE_BYTES, fetchWithLimits } from './response-limits.ts'
+import { createHttpTransport } from './http-transport.ts'
+import type { LearningRedact, Redact } from './redact.ts'
+import { ENVELOPE_BYTES } from './response-limits.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
 
 export interface TransportHandle {
@@ -18,7 +17,8 @@ export interface TransportHandle {
 
 export interface TransportOptions {
   onStderrLine(line: string): void
-  redact: Redact
+  /** A learning redactor is also taught the credentials an HTTP connection obtains. */
+  redact: Redact | LearningRedact
   /** Inherited variables that look like credentials (the caller warns once per name). */
   onSecretLookingEnv(names: string[]): void
 }
@@ -50,21 +50,13 @@ export function createTransport(config: Config, options: TransportOptions): Tran
     }
   }
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
-  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers },
-    fetch: fetchWithLimits(fetchWithRequestSignals(), {
-      maxBytes: config.limits.maxResultBytes,
-      maxErrorChars: config.limits.maxResultTextChars,
-      redact: options.redact,
-      // An abandoned SSE answer is answered here, as if the server had refused the request.
-      onOversized: (answer) => transport.onmessage?.(answer),
-    }),
-  })
+  const transport = createHttpTransport(config, { url, headers, redact: options.redact })
   return {
     transport,
     stderrTail: () => [],
     terminate: async () => {
-      if (transport.sessionId) await transport.terminateSession()
+      // Streamable HTTP ends its session with DELETE; a legacy SSE session ends with its stream.
+      if (transport.sessionId && 'terminateSession' in transport) await (transport as { terminateSession(): Promise<void> }).terminateSession()
     },
   }
 }

@@ -48,7 +48,7 @@ describe('a bad config gets one line that names the field and the fix', () => {
     [{ ...stdio, inheritEnv: ['LANG', 'A B'] }, 'mcp-client config: inheritEnv[1] "A B" is not a variable name or a * glob of one (for example "LANG" or "LC_*").'],
     [{ ...http, url: 'ftp://user:hunter22@host/mcp?token=abc' }, 'mcp-client config: url uses "ftp:": only http:// and https:// are supported (ftp://user:<redacted>@host/mcp?token=<redacted>).'],
     [{ ...http, url: 'not a url ghp_0123456789abcdefghijABCDEFGHIJ012345' }, 'mcp-client config: url a string of 50 characters is not a valid URL: write an absolute http:// or https:// URL.'],
-    [{ ...stdio, transport: 'http' }, 'mcp-client config: transport expected "stdio" | "streamable-http" (got "http").'],
+    [{ ...stdio, transport: 'http' }, 'mcp-client config: transport expected "stdio" | "streamable-http" | "sse" (got "http").'],
   ])('%j', (input, message) => {
     expect(problem(input)).toBe(message)
   })

@@ -14,11 +14,17 @@ export interface InProcessServer {
   close(): Promise<void>
 }
 
+export interface ServeOptions {
+  /** Sees every request first; resolves true when it answered it (an authorization server, say). */
+  guard?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>
+}
+
 /** A real Streamable HTTP endpoint on 127.0.0.1 port 0, one MCP server instance per session; closed after the test. */
-export async function serveHttp(factory: () => McpServer | Server): Promise<InProcessServer> {
+export async function serveHttp(factory: () => McpServer | Server, options: ServeOptions = {}): Promise<InProcessServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const received: InProcessServer['received'] = []
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (options.guard && (await options.guard(req, res))) return
     const id = req.headers['mcp-session-id']
     let transport = typeof id === 'string' ? sessions.get(id) : undefined
     if (!transport) {
