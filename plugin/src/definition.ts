@@ -1,11 +1,11 @@
 import type { LimitsConfig } from './config.ts'
 import type { BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
-import type { ContentBlock, ToolDefinition, ToolExecution } from './host/types.ts'
+import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResult } from './host/types.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
 import { jsonEqual } from './json-equal.ts'
-import { SchemaCompiler } from './json-schema.ts'
-import { bridgeOutput } from './output-contract.ts'
+import { SchemaCompiler, type CompiledSchema } from './json-schema.ts'
+import { bridgeOutput, type BridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
 import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
 
@@ -31,56 +31,135 @@ export interface DefinitionOptions {
 }
 
 interface Staged {
+  owner: BridgedDefinition
   value: McpResult
   fallback: string
   content: ContentBlock[]
 }
 
-export function createDefinition(tool: BridgedTool, options: DefinitionOptions): ToolDefinition {
-  const { rawName } = tool
-  const { limits } = options
-  const render = (value: unknown) => projectContent((value as McpResult).content, rawName, undefined, limits.maxResultTextChars)
-  const compiler = options.compiler ?? new SchemaCompiler()
-  const checkStructured = structuredValidator(tool, options.warn, compiler)
-  const checkArgs = argumentsValidator(tool, compiler)
-  // Rich projections are prepared during execute (which may do I/O) and handed to the registry
-  // through finalizeContent, keyed by the exact execution so nothing leaks between calls.
-  const staged = new WeakMap<ToolExecution, Staged>()
-  // Built apart from the literal below: host/types.ts types `output` by the reference registry's
-  // contract alone, and this one also carries what the harness' ToolRuntime needs (output-contract.ts).
-  const output = bridgeOutput(tool.outputSchema, render)
-  return {
-    name: tool.publicName,
-    description: tool.description,
-    parameters: tool.inputSchema,
-    source: { kind: 'mcp', serverName: options.serverName, rawName },
-    async execute(args, exec) {
-      checkArgs(args ?? {})
-      const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
-      const value = toCanonical(await options.invoke(rawName, input, exec), rawName, limits, options.redact)
-      checkStructured(value)
-      if (value.content.some(isImage)) {
-        const images = await admitImages(value.content, exec, options.imageServices())
-        const content = projectContent(value.content, rawName, images, limits.maxResultTextChars)
-        staged.set(exec, { value, fallback: JSON.stringify(render(value)), content })
-      }
-      return value
-    },
-    output,
-    finalizeContent(exec, result) {
-      const entry = staged.get(exec)
-      staged.delete(exec)
-      if (!entry || result.isError) return undefined
-      // A post-execute policy that replaced the value or the content stays authoritative. Compared
-      // as JSON, not by identity: a host may hand back a frozen copy of the value (ToolRuntime does).
-      try {
-        return jsonEqual(result.value, entry.value) && JSON.stringify(result.content) === entry.fallback ? entry.content : undefined
-      } catch {
-        // A value too deep to compare is not proven unchanged.
-        return undefined
-      }
-    },
+/**
+ * Rich projections are prepared during execute (which may do I/O) and handed to the registry
+ * through finalizeContent, keyed by the exact execution so nothing leaks between calls (an
+ * execution is one call of one tool; `owner` checks it anyway).
+ */
+const staged = new WeakMap<ToolExecution, Staged>()
+
+/** Built lazily, on a tool's first call (or first read of `output`). */
+interface Prepared {
+  checkArgs: CompiledSchema
+  checkStructured?: (value: McpResult) => void
+}
+
+/**
+ * One bridged tool. A class with its behaviour on the prototype, not an object of closures: a
+ * server with 10,000 tools costs 10,000 small records that share the generation's options, and
+ * nothing is compiled until a tool is first called. Hosts call `execute` and `finalizeContent` as
+ * methods, and read `source` and `output` as properties; both are built on demand.
+ */
+class BridgedDefinition implements ToolDefinition {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchema
+  private readonly rawName: string
+  private readonly outputSchema: JsonSchema | undefined
+  private readonly options: DefinitionOptions
+  private prepared?: Prepared
+  private builtOutput?: BridgeOutput
+  private warnedMissing = false
+
+  constructor(tool: BridgedTool, options: DefinitionOptions) {
+    this.name = tool.publicName
+    this.description = tool.description
+    this.parameters = tool.inputSchema
+    this.rawName = tool.rawName
+    this.outputSchema = tool.outputSchema
+    this.options = options
   }
+
+  /** Where the tool comes from, for hosts (permissions, UIs); a fresh object on every read. */
+  get source(): { kind: 'mcp'; serverName: string; rawName: string } {
+    return { kind: 'mcp', serverName: this.options.serverName, rawName: this.rawName }
+  }
+
+  /**
+   * Built on first read: host/types.ts types `output` by the reference registry's contract alone,
+   * and this one also carries what the harness' ToolRuntime needs (output-contract.ts).
+   */
+  get output(): BridgeOutput {
+    return (this.builtOutput ??= bridgeOutput(this.outputSchema, (value) => this.render(value)))
+  }
+
+  async execute(args: unknown, exec: ToolExecution): Promise<McpResult> {
+    const { options, rawName } = this
+    const prepared = (this.prepared ??= this.prepare())
+    checkArguments(prepared.checkArgs, this.name, args ?? {})
+    const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
+    const value = toCanonical(await options.invoke(rawName, input, exec), rawName, options.limits, options.redact)
+    prepared.checkStructured?.(value)
+    if (value.content.some(isImage)) {
+      const images = await admitImages(value.content, exec, options.imageServices())
+      const content = projectContent(value.content, rawName, images, options.limits.maxResultTextChars)
+      staged.set(exec, { owner: this, value, fallback: JSON.stringify(this.render(value)), content })
+    }
+    return value
+  }
+
+  finalizeContent(exec: ToolExecution, result: Readonly<ToolResult>): ContentBlock[] | undefined {
+    const entry = staged.get(exec)
+    if (!entry || entry.owner !== this) return undefined
+    staged.delete(exec)
+    if (result.isError) return undefined
+    // A post-execute policy that replaced the value or the content stays authoritative. Compared
+    // as JSON, not by identity: a host may hand back a frozen copy of the value (ToolRuntime does).
+    try {
+      return jsonEqual(result.value, entry.value) && JSON.stringify(result.content) === entry.fallback ? entry.content : undefined
+    } catch {
+      // A value too deep to compare is not proven unchanged.
+      return undefined
+    }
+  }
+
+  private render(value: unknown): ContentBlock[] {
+    return projectContent((value as McpResult).content, this.rawName, undefined, this.options.limits.maxResultTextChars)
+  }
+
+  private prepare(): Prepared {
+    const compiler = (this.options.compiler ??= new SchemaCompiler())
+    return {
+      checkArgs: compiler.compile(this.parameters),
+      checkStructured: this.outputSchema && this.structuredValidator(this.outputSchema, compiler),
+    }
+  }
+
+  /**
+   * structuredContent is checked against the advertised outputSchema with a real validator. A
+   * schema that does not compile leaves results unconstrained (with one warning). A declared
+   * schema with no structuredContent is accepted: many servers answer in text only, and refusing
+   * would hide it.
+   */
+  private structuredValidator(schema: JsonSchema, compiler: SchemaCompiler): ((value: McpResult) => void) | undefined {
+    const compiled = compiler.compile(schema)
+    const { rawName, options } = this
+    if (!compiled.ok) {
+      options.warn(`outputSchema of "${rawName}" cannot be compiled, results are not checked against it: ${compiled.reason}`)
+      return undefined
+    }
+    return (value) => {
+      if (value.structuredContent === undefined) {
+        if (!this.warnedMissing) options.warn(`"${rawName}" declares an outputSchema but returned no structuredContent`)
+        this.warnedMissing = true
+        return
+      }
+      const violations = compiled.validate(value.structuredContent)
+      if (violations.length) {
+        throw new BridgeError(`${rawName} returned structuredContent that does not match its outputSchema: ${violations.join('; ')}`, 'INVALID_RESULT')
+      }
+    }
+  }
+}
+
+export function createDefinition(tool: BridgedTool, options: DefinitionOptions): ToolDefinition {
+  return new BridgedDefinition(tool, options)
 }
 
 /**
@@ -127,38 +206,8 @@ export function toCanonical(
  * compiler, like the registry's own check; a schema that does not compile refuses every call, as
  * the registry does.
  */
-function argumentsValidator(tool: BridgedTool, compiler: SchemaCompiler): (args: unknown) => void {
-  let compiled: ReturnType<SchemaCompiler['compile']> | undefined
-  return (args) => {
-    compiled ??= compiler.compile(tool.inputSchema)
-    if (!compiled.ok) throw new BridgeError(`"${tool.publicName}" cannot be called: its parameters schema does not compile (${compiled.reason})`, 'INVALID_ARGS')
-    const violations = compiled.validate(args)
-    if (violations.length) throw new BridgeError(`invalid arguments for "${tool.publicName}": ${violations.join('; ')}`, 'INVALID_ARGS')
-  }
-}
-
-/**
- * structuredContent is checked against the advertised outputSchema with a real validator. A schema
- * that does not compile leaves results unconstrained (with one warning). A declared schema with no
- * structuredContent is accepted: many servers answer in text only, and refusing would hide it.
- */
-function structuredValidator(tool: BridgedTool, warn: (message: string) => void, compiler: SchemaCompiler): (value: McpResult) => void {
-  if (!tool.outputSchema) return () => {}
-  const compiled = compiler.compile(tool.outputSchema)
-  if (!compiled.ok) {
-    warn(`outputSchema of "${tool.rawName}" cannot be compiled, results are not checked against it: ${compiled.reason}`)
-    return () => {}
-  }
-  let warnedMissing = false
-  return (value) => {
-    if (value.structuredContent === undefined) {
-      if (!warnedMissing) warn(`"${tool.rawName}" declares an outputSchema but returned no structuredContent`)
-      warnedMissing = true
-      return
-    }
-    const violations = compiled.validate(value.structuredContent)
-    if (violations.length) {
-      throw new BridgeError(`${tool.rawName} returned structuredContent that does not match its outputSchema: ${violations.join('; ')}`, 'INVALID_RESULT')
-    }
-  }
+function checkArguments(compiled: CompiledSchema, publicName: string, args: unknown): void {
+  if (!compiled.ok) throw new BridgeError(`"${publicName}" cannot be called: its parameters schema does not compile (${compiled.reason})`, 'INVALID_ARGS')
+  const violations = compiled.validate(args)
+  if (violations.length) throw new BridgeError(`invalid arguments for "${publicName}": ${violations.join('; ')}`, 'INVALID_ARGS')
 }
