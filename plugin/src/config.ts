@@ -49,6 +49,8 @@ interface CommonConfig {
   limits: LimitsConfig
   /** Which of the server's tools are bridged (tool-filter.ts); by default all of them. */
   tools: ToolFilterConfig
+  /** Call tools whose execution.taskSupport is "optional" as tasks ("required" ones always are). */
+  preferTaskCalls: boolean
 }
 
 /** Longest filter entry: raw tool names are at most 128 characters, plus room for `*`s. */
@@ -99,6 +101,7 @@ const CommonFields = {
   maxTotalTimeoutMs: delay(600_000).description('Hard ceiling on one call even while it reports progress.'),
   connectTimeoutMs: delay(30_000).description('Bound on initialize plus tool discovery.'),
   failOnStartupError: Schema.boolean().default(false).description('Reject activation when the first connection fails.'),
+  preferTaskCalls: Schema.boolean().default(false).description('Call tools that allow task-based execution as tasks (tools that require it always are).'),
   reconnect: Schema.object({
     enabled: Schema.boolean().default(true),
     initialDelayMs: delay(500),

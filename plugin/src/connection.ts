@@ -94,10 +94,10 @@ export class ServerConnection {
   }
 
   /** Sends a tools/call on the live session, or fails fast with the reason there is none. */
-  async invoke(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
+  async invoke(rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask = false): Promise<unknown> {
     const session = this.session
     if (!session) throw new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE')
-    return session.callTool(rawName, args, exec)
+    return session.callTool(rawName, args, exec, asTask)
   }
 
   /**
@@ -292,13 +292,15 @@ export class ServerConnection {
     if (session !== this.session || this.disposed) return
     const { kept, unmatched } = filterTools(listed, config.tools)
     this.warnUnmatchedFilters(unmatched)
-    const plan = planTools(config.serverName, kept, config.limits)
+    const plan = planTools(config.serverName, kept, config.limits, { serverSupportsTasks: session.supportsToolTasks, preferTaskCalls: config.preferTaskCalls })
+    // Per generation: a tool's way of being called is the one its generation was listed with.
+    const taskTools = new Set(plan.tools.filter((tool) => tool.asTask).map((tool) => tool.rawName))
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
     const options = {
       // Validators belong to this generation's definitions and are freed with them.
       compiler: new SchemaCompiler(),
       serverName: config.serverName,
-      invoke: (raw: string, args: Record<string, unknown>, exec: ToolExecution) => this.invoke(raw, args, exec),
+      invoke: (raw: string, args: Record<string, unknown>, exec: ToolExecution) => this.invoke(raw, args, exec, taskTools.has(raw)),
       limits: config.limits,
       imageServices: this.options.imageServices ?? (() => ({})),
       warn: (message: string) => this.log.warn('%s', message),

@@ -19,9 +19,21 @@ export interface BridgedTool {
   description: string
   inputSchema: JsonSchema
   outputSchema?: JsonSchema
+  /** Called as a task (task-call.ts): the tool requires it, or allows it and the config prefers it. */
+  asTask?: true
   /** Changes whenever anything the bridge uses of the tool changes (re-syncs compare it). */
   signature: string
 }
+
+/** What decides whether a tool is called as a task (MCP 2025-11-25 §tools, execution.taskSupport). */
+export interface TaskPolicy {
+  /** The server declared `capabilities.tasks.requests.tools.call`. */
+  serverSupportsTasks: boolean
+  /** Tools whose taskSupport is "optional" are called as tasks too (config `preferTaskCalls`). */
+  preferTaskCalls: boolean
+}
+
+const NO_TASKS: TaskPolicy = { serverSupportsTasks: false, preferTaskCalls: false }
 
 export interface Quarantined {
   name: string
@@ -60,7 +72,12 @@ export async function drainToolPages(listPage: ListPage, limits: Pick<LimitsConf
  * broken tools are quarantined with a reason; a list that breaks the protocol as a whole (a raw
  * name listed twice, two identities on one public name) is rejected so the previous generation stays.
  */
-export function planTools(serverName: string, listed: unknown[], limits: Pick<LimitsConfig, 'maxDescriptionChars' | 'maxSchemaChars'>): ToolPlan {
+export function planTools(
+  serverName: string,
+  listed: unknown[],
+  limits: Pick<LimitsConfig, 'maxDescriptionChars' | 'maxSchemaChars'>,
+  tasks: TaskPolicy = NO_TASKS,
+): ToolPlan {
   const tools: BridgedTool[] = []
   const quarantined: Quarantined[] = []
   const rawNames = new Set<string>()
@@ -75,7 +92,7 @@ export function planTools(serverName: string, listed: unknown[], limits: Pick<Li
     if (rawNames.has(rawName)) throw invalid(`server listed tool "${rawName}" more than once: invalid tool list`)
     rawNames.add(rawName)
     const schemaText = isObject(tool.inputSchema) ? JSON.stringify(tool.inputSchema) : ''
-    const reason = rejectReason(tool, schemaText.length, limits)
+    const reason = rejectReason(tool, schemaText.length, limits, tasks)
     if (reason) {
       quarantined.push({ name: rawName, reason })
       continue
@@ -86,19 +103,21 @@ export function planTools(serverName: string, listed: unknown[], limits: Pick<Li
     publicNames.set(publicName, rawName)
     const description = boundDescription(tool.description, limits.maxDescriptionChars)
     const outputSchema = isObject(tool.outputSchema) ? tool.outputSchema : undefined
+    const asTask = callsAsTask(tool, tasks)
     tools.push({
       rawName,
       publicName,
       description,
       inputSchema: tool.inputSchema as JsonSchema,
       ...(outputSchema ? { outputSchema } : {}),
-      signature: `${description}\0${schemaText}\0${outputSchema ? JSON.stringify(outputSchema) : ''}`,
+      ...(asTask ? { asTask } : {}),
+      signature: `${description}\0${schemaText}\0${outputSchema ? JSON.stringify(outputSchema) : ''}${asTask ? '\0task' : ''}`,
     })
   }
   return { tools, quarantined }
 }
 
-function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<LimitsConfig, 'maxSchemaChars'>): string | undefined {
+function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<LimitsConfig, 'maxSchemaChars'>, tasks: TaskPolicy): string | undefined {
   const schema = tool.inputSchema
   if (!isObject(schema)) return 'inputSchema is missing or not an object'
   if (schema.type !== 'object') return 'inputSchema must have type "object"'
@@ -106,11 +125,23 @@ function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<
   // Registered, a schema that is not JSON Schema would leave the tool's arguments unchecked.
   const problem = schemaProblem(schema)
   if (problem) return `inputSchema is not valid JSON Schema: ${problem.slice(0, 300)}`
-  const execution = tool.execution
-  if (isObject(execution) && execution.taskSupport === 'required') {
-    return 'the tool requires task-based execution, which this bridge does not support'
+  // "If a server's capabilities do not include tasks.requests.tools.call, then clients MUST NOT
+  // attempt to use task augmentation on that server's tools": such a tool could only fail.
+  if (taskSupport(tool) === 'required' && !tasks.serverSupportsTasks) {
+    return 'the tool requires task-based execution, but the server does not declare the capability tasks.requests.tools.call'
   }
   return undefined
+}
+
+/** "required" MUST be called as a task; "forbidden" or absent MUST NOT; "optional" as configured. */
+function callsAsTask(tool: Record<string, unknown>, tasks: TaskPolicy): true | undefined {
+  const support = taskSupport(tool)
+  if (!tasks.serverSupportsTasks) return undefined
+  return support === 'required' || (support === 'optional' && tasks.preferTaskCalls) ? true : undefined
+}
+
+function taskSupport(tool: Record<string, unknown>): unknown {
+  return isObject(tool.execution) ? tool.execution.taskSupport : undefined
 }
 
 function boundDescription(description: unknown, max: number): string {

@@ -12,6 +12,7 @@ import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { OversizedLineError } from './stdio-transport.ts'
+import { callToolAsTask } from './task-call.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
 
@@ -115,7 +116,14 @@ export class Session {
    * One tools/call with the raw name. The SDK sends notifications/cancelled itself on abort and on
    * timeout; progress notifications push the timeout back, up to maxTotalTimeoutMs.
    */
-  async callTool(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
+  /** The server declared task-augmented tools/call (MCP 2025-11-25 capabilities.tasks.requests.tools.call). */
+  get supportsToolTasks(): boolean {
+    const tasks = this.client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined
+    return tasks?.requests?.tools?.call !== undefined
+  }
+
+  async callTool(rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask = false): Promise<unknown> {
+    if (asTask) return this.callTask(rawName, args, exec)
     const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
     // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
@@ -153,6 +161,21 @@ export class Session {
       throw this.explain(error, `${rawName} failed`)
     } finally {
       scope.release()
+    }
+  }
+
+  /** A tools/call as a task (task-call.ts); its errors are told apart like a plain call's. */
+  private async callTask(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
+    const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
+    try {
+      return await callToolAsTask(this.client, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
+    } catch (error) {
+      if (isAuthFailure(error) || isCredentialRefusal(error)) throw this.explain(error, `${rawName} failed: no accepted credentials`)
+      if (isConnectionLoss(error)) {
+        this.reportLost(this.quote(errorMessage(error)))
+        throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
+      }
+      throw this.explain(error, `${rawName} failed`)
     }
   }
 

@@ -73,6 +73,8 @@ describe('planTools', () => {
     expect(plan.tools.map((t) => t.rawName)).toEqual(['ok'])
     expect(plan.quarantined.map((q) => q.name)).toEqual(['no_schema', 'array_schema', 'huge', 'tasky', '42', 'undefined'])
     expect(plan.quarantined[2]?.reason).toMatch(/over limits.maxSchemaChars/)
+    // Without the server's tasks capability a task-only tool could only fail (task-tools.test.ts has the rest).
+    expect(plan.quarantined[3]?.reason).toMatch(/requires task-based execution, but the server does not declare/)
   })
 
   it('bounds descriptions with a visible notice', () => {

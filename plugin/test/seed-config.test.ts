@@ -38,6 +38,7 @@ const ourDefaults = {
   listChanged: { debounceMs: 50, maxWaitMs: 1_000 },
   limits: { maxPages: 1_000, maxTools: 10_000, maxDescriptionChars: 8_192, maxSchemaChars: 262_144, maxResultTextChars: 100_000, maxResultBytes: 16 * 1024 * 1024 },
   tools: { include: [], exclude: [] },
+  preferTaskCalls: false,
 }
 
 describe("the seed's configuration, accepted as is", () => {
@@ -45,7 +46,7 @@ describe("the seed's configuration, accepted as is", () => {
     const github = parse(seedExamples.github)
     expect(github).toEqual({ ...seedExamples.github, ...seedDefaults.common, cwd: undefined, ...ourDefaults, inheritEnv: [], killGraceMs: 2_000 })
     const web = parse(seedExamples.web)
-    expect(web).toEqual({ ...seedExamples.web, ...seedDefaults.common, ...ourDefaults })
+    expect(web).toEqual({ ...seedExamples.web, ...seedDefaults.common, ...ourDefaults, sseFallback: false })
   })
 
   it.each([

@@ -1,0 +1,116 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { CreateTaskResultSchema, ErrorCode, GetTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import * as z from 'zod'
+import { BridgeError, errorMessage } from './errors.ts'
+
+/**
+ * A tools/call as an MCP 2025-11-25 task (basic/utilities/tasks): the server answers with a task,
+ * the bridge polls `tasks/get` at the server's `pollInterval` until the task is terminal (or needs
+ * input), then fetches the outcome with `tasks/result`, which for a terminal task is "the final
+ * result of the underlying request, whether that is a successful result or a JSON-RPC error" —
+ * so a completed or failed task ends exactly like a plain call would.
+ *
+ * Everything is bounded: each request by `toolCallTimeoutMs`, the whole task by
+ * `maxTotalTimeoutMs` (a task that never finishes ends there), and a server's poll interval is
+ * clamped so that neither a zero nor a huge value changes that. The caller's abort and the ceiling
+ * both send `tasks/cancel` (best effort, bounded) before the call fails.
+ */
+export interface TaskCallOptions {
+  signal: AbortSignal
+  toolCallTimeoutMs: number
+  maxTotalTimeoutMs: number
+  /** Bounds for the server's pollInterval (ms). */
+  minPollMs?: number
+  maxPollMs?: number
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled'])
+const DEFAULT_POLL_MS = 1_000
+const CANCEL_WAIT_MS = 2_000
+const AnyObject = z.object({}).passthrough()
+
+export async function callToolAsTask(client: Client, rawName: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<unknown> {
+  const { toolCallTimeoutMs, maxTotalTimeoutMs } = options
+  const minPoll = options.minPollMs ?? 50
+  const maxPoll = options.maxPollMs ?? 10_000
+  const scope = new AbortController()
+  const onCallerAbort = () => scope.abort(options.signal.reason)
+  options.signal.addEventListener('abort', onCallerAbort, { once: true })
+  const ceiling = setTimeout(() => scope.abort(CEILING), maxTotalTimeoutMs)
+  let taskId: string | undefined
+  try {
+    if (options.signal.aborted) scope.abort(options.signal.reason)
+    const created = await within(scope.signal, (signal) =>
+      client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, CreateTaskResultSchema, {
+        signal,
+        timeout: toolCallTimeoutMs,
+        // The task should outlive the bridge's interest in it, and no longer.
+        task: { ttl: maxTotalTimeoutMs },
+      }),
+    )
+    taskId = created.task.taskId
+    let task: { status: string; pollInterval?: number; statusMessage?: string } = created.task
+    while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
+      const wait = Math.min(maxPoll, Math.max(minPoll, task.pollInterval ?? DEFAULT_POLL_MS))
+      await sleep(wait, undefined, { signal: scope.signal })
+      const id = taskId
+      task = await within(scope.signal, (signal) => client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema, { signal, timeout: toolCallTimeoutMs }))
+    }
+    const id = taskId
+    // tasks/result blocks until the task is terminal: for input_required, that is the ceiling's to bound.
+    return await within(scope.signal, (signal) =>
+      client.request({ method: 'tasks/result', params: { taskId: id } }, AnyObject, {
+        signal,
+        timeout: task.status === 'input_required' ? maxTotalTimeoutMs : toolCallTimeoutMs,
+      }),
+    )
+  } catch (error) {
+    if (scope.signal.aborted && taskId !== undefined) await cancelTask(client, taskId)
+    throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs)
+  } finally {
+    clearTimeout(ceiling)
+    options.signal.removeEventListener('abort', onCallerAbort)
+  }
+}
+
+const CEILING = Symbol('maxTotalTimeoutMs')
+
+/**
+ * Runs one request under its own signal that follows `scope`: the SDK adds an abort listener to
+ * every request's signal and never removes it, so a long poll on one shared signal would pile up
+ * thousands of them.
+ */
+async function within<T>(scope: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  scope.throwIfAborted()
+  const own = new AbortController()
+  const follow = () => own.abort(scope.reason)
+  scope.addEventListener('abort', follow, { once: true })
+  try {
+    return await request(own.signal)
+  } finally {
+    scope.removeEventListener('abort', follow)
+  }
+}
+
+/** Best effort: a server that does not answer in time is not waited for. */
+async function cancelTask(client: Client, taskId: string): Promise<void> {
+  try {
+    await client.request({ method: 'tasks/cancel', params: { taskId } }, AnyObject, { timeout: CANCEL_WAIT_MS })
+  } catch {
+    // Already terminal (-32602), gone, or unreachable: the call fails the same way.
+  }
+}
+
+function explain(error: unknown, rawName: string, taskId: string | undefined, aborted: boolean, ceiling: boolean, maxTotalTimeoutMs: number): unknown {
+  if (BridgeError.is(error)) return error
+  const task = taskId === undefined ? 'its task was never created' : `task ${taskId}`
+  if (aborted) return new BridgeError(`call to ${rawName} was aborted; ${taskId === undefined ? task : `${task} was sent tasks/cancel`}`, 'ABORTED', { cause: error })
+  if (ceiling) {
+    return new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) as a task; ${taskId === undefined ? task : `${task} was sent tasks/cancel`}`, 'TOOL_TIMEOUT', { cause: error })
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new BridgeError(`${rawName} (${task}) did not answer a request in time: ${errorMessage(error)}`, 'TOOL_TIMEOUT', { cause: error })
+  }
+  return error
+}
