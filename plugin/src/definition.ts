@@ -1,5 +1,5 @@
 import type { LimitsConfig } from './config.ts'
-import type { BridgedTool } from './discovery.ts'
+import { toolSignature, type BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
 import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResult } from './host/types.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
@@ -62,10 +62,10 @@ class BridgedDefinition implements ToolDefinition {
   readonly parameters: JsonSchema
   private readonly rawName: string
   private readonly outputSchema: JsonSchema | undefined
+  private readonly asTask: true | undefined
   private readonly options: DefinitionOptions
   private prepared?: Prepared
   private builtOutput?: BridgeOutput
-  private warnedMissing = false
 
   constructor(tool: BridgedTool, options: DefinitionOptions) {
     this.name = tool.publicName
@@ -73,7 +73,16 @@ class BridgedDefinition implements ToolDefinition {
     this.parameters = tool.inputSchema
     this.rawName = tool.rawName
     this.outputSchema = tool.outputSchema
+    this.asTask = tool.asTask
     this.options = options
+  }
+
+  /**
+   * The tool's re-sync signature (discovery.ts), recomputed from what the definition keeps: the
+   * tool set compares it on the next sync instead of holding a copy per tool (tool-set.ts).
+   */
+  get signature(): string {
+    return toolSignature({ description: this.description, inputSchema: this.parameters, outputSchema: this.outputSchema, asTask: this.asTask })
   }
 
   /** Where the tool comes from, for hosts (permissions, UIs); a fresh object on every read. */
@@ -144,10 +153,11 @@ class BridgedDefinition implements ToolDefinition {
       options.warn(`outputSchema of "${rawName}" cannot be compiled, results are not checked against it: ${compiled.reason}`)
       return undefined
     }
+    let warnedMissing = false
     return (value) => {
       if (value.structuredContent === undefined) {
-        if (!this.warnedMissing) options.warn(`"${rawName}" declares an outputSchema but returned no structuredContent`)
-        this.warnedMissing = true
+        if (!warnedMissing) options.warn(`"${rawName}" declares an outputSchema but returned no structuredContent`)
+        warnedMissing = true
         return
       }
       const violations = compiled.validate(value.structuredContent)

@@ -111,10 +111,22 @@ export function planTools(
       inputSchema: tool.inputSchema as JsonSchema,
       ...(outputSchema ? { outputSchema } : {}),
       ...(asTask ? { asTask } : {}),
-      signature: `${description}\0${schemaText}\0${outputSchema ? JSON.stringify(outputSchema) : ''}${asTask ? '\0task' : ''}`,
+      signature: toolSignature({ description, outputSchema, asTask }, schemaText),
     })
   }
   return { tools, quarantined }
+}
+
+/**
+ * What re-syncs compare: everything the bridge uses of a tool but its names. A definition can
+ * recompute it from what it keeps (definition.ts), so a registered generation holds no copy.
+ */
+export function toolSignature(
+  tool: Pick<BridgedTool, 'description' | 'outputSchema' | 'asTask'> & { inputSchema?: JsonSchema },
+  schemaText = JSON.stringify(tool.inputSchema),
+): string {
+  const { description, outputSchema, asTask } = tool
+  return `${description}\0${schemaText}\0${outputSchema ? JSON.stringify(outputSchema) : ''}${asTask ? '\0task' : ''}`
 }
 
 function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<LimitsConfig, 'maxSchemaChars'>, tasks: TaskPolicy): string | undefined {

@@ -12,9 +12,10 @@ export interface GenerationEntry {
 }
 
 interface Registered {
-  signature: string
   definition: ToolDefinition
   dispose: () => void
+  /** Kept only for a definition that cannot tell its own (see signatureOf). */
+  signature?: string
 }
 
 /**
@@ -45,27 +46,38 @@ export class ToolSet {
   }
 
   swap(entries: GenerationEntry[]): void {
-    const next = new Map(entries.map((entry) => [entry.name, entry]))
+    const active = this.active
     const kept = new Map<string, Registered>()
-    const removed: Registered[] = []
-    for (const [name, current] of this.active) {
-      if (next.get(name)?.signature === current.signature) kept.set(name, current)
-      else removed.push(current)
+    const fresh: GenerationEntry[] = []
+    for (const entry of entries) {
+      const current = active.get(entry.name)
+      if (current && signatureOf(current) === entry.signature) kept.set(entry.name, current)
+      else fresh.push(entry)
     }
+    const removed: Registered[] = []
+    for (const [name, current] of active) if (!kept.has(name)) removed.push(current)
     for (const entry of removed) entry.dispose()
-    const fresh = [...next].filter(([name]) => !kept.has(name)).map(([, entry]) => ({ signature: entry.signature, definition: entry.create() }))
+    const definitions = fresh.map((entry) => entry.create())
     let disposers: Array<() => void>
     try {
-      disposers = this.registerAll(fresh.map((entry) => entry.definition))
+      disposers = this.registerAll(definitions)
     } catch (error) {
       const restored = this.registerAll(removed.map((entry) => entry.definition))
-      removed.forEach((entry, i) => kept.set(entry.definition.name, { ...entry, dispose: restored[i]! }))
+      removed.forEach((entry, i) => {
+        entry.dispose = restored[i]!
+        kept.set(entry.definition.name, entry)
+      })
       this.active = kept
       throw new BridgeError(`tool registration failed, kept the previous ${kept.size} tools: ${errorMessage(error)}`, 'NAME_CONFLICT', {
         cause: error,
       })
     }
-    fresh.forEach((entry, i) => kept.set(entry.definition.name, { ...entry, dispose: disposers[i]! }))
+    for (let i = 0; i < fresh.length; i++) {
+      const definition = definitions[i]!
+      const registered: Registered = { definition, dispose: disposers[i]! }
+      if (!('signature' in definition)) registered.signature = fresh[i]!.signature
+      kept.set(fresh[i]!.name, registered)
+    }
     this.active = kept
   }
 
@@ -73,4 +85,17 @@ export class ToolSet {
     for (const entry of this.active.values()) entry.dispose()
     this.active = new Map()
   }
+}
+
+/**
+ * A definition that can recompute its own signature (the bridge's do: definition.ts) is asked
+ * for it at the next swap; the set keeps no copy of a string that is mostly the tool's schema.
+ */
+function signatureOf(registered: Registered): string | undefined {
+  return registered.signature ?? ownSignature(registered.definition)
+}
+
+function ownSignature(definition: ToolDefinition): string | undefined {
+  const signature = (definition as { signature?: unknown }).signature
+  return typeof signature === 'string' ? signature : undefined
 }
