@@ -32,6 +32,15 @@ export function reportProcess(wire: WireLog | undefined, options: { stdin: boole
   report({ event: 'start', pid: process.pid, ppid: process.ppid, ...(pgid !== undefined && { pgid }) })
   if (options.stdin) process.stdin.once('end', () => report({ event: 'eof', pid: process.pid }))
   // Prepended: it runs before a handler that exits, and the append is synchronous.
-  process.prependListener('SIGTERM', () => report({ event: 'sigterm', pid: process.pid }))
+  const onSigterm = () => {
+    report({ event: 'sigterm', pid: process.pid })
+    // Any listener replaces Node's default (end the process). When this one is alone, the default
+    // is what the fixture means, so it is restored and the signal raised again.
+    if (process.listenerCount('SIGTERM') === 1) {
+      process.removeListener('SIGTERM', onSigterm)
+      process.kill(process.pid, 'SIGTERM')
+    }
+  }
+  process.prependListener('SIGTERM', onSigterm)
   return report
 }
