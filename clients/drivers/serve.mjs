@@ -2,7 +2,11 @@
 // this folder: each driver only says how its client connects, lists, calls and closes.
 import { createInterface } from 'node:readline'
 
-export const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
+// stdout carries the protocol alone: a library that prints to stdout (a logger, a banner) would
+// break its lines, so everything else written there goes to stderr, which the kit keeps as evidence.
+const stdout = process.stdout.write.bind(process.stdout)
+process.stdout.write = process.stderr.write.bind(process.stderr)
+export const send = (message) => stdout(`${JSON.stringify(message)}\n`)
 
 /** Schemas as JSON: a client may hold a Zod object or a wrapped JSON Schema instead. */
 export function jsonSchema(schema) {
