@@ -104,15 +104,12 @@ export function planTools(
     const description = boundDescription(tool.description, limits.maxDescriptionChars)
     const outputSchema = isObject(tool.outputSchema) ? tool.outputSchema : undefined
     const asTask = callsAsTask(tool, tasks)
-    tools.push({
-      rawName,
-      publicName,
-      description,
-      inputSchema: tool.inputSchema as JsonSchema,
-      ...(outputSchema ? { outputSchema } : {}),
-      ...(asTask ? { asTask } : {}),
-      signature: toolSignature({ description, outputSchema, asTask }, schemaText),
-    })
+    // Built field by field, not spread: one object shape for every tool of a 10,000-tool list.
+    const bridged: BridgedTool = { rawName, publicName, description, inputSchema: tool.inputSchema as JsonSchema, signature: '' }
+    if (outputSchema) bridged.outputSchema = outputSchema
+    if (asTask) bridged.asTask = asTask
+    bridged.signature = toolSignature(bridged, schemaText)
+    tools.push(bridged)
   }
   return { tools, quarantined }
 }

@@ -64,7 +64,10 @@ let metaCheckers: { draft07: Ajv; draft2020: Ajv2020 } | undefined
 /** Why `schema` is not valid JSON Schema of its declared dialect, or undefined when it is. */
 export function schemaProblem(schema: Record<string, unknown>): string | undefined {
   metaCheckers ??= { draft07: new Ajv(options), draft2020: new Ajv2020(options) }
-  const { $schema, ...body } = schema
+  const { $schema } = schema
+  // Copied without `$schema` only when there is one: most schemas have none, and a rest copy per
+  // schema is a measurable share of discovering 10,000 tools.
+  const body = $schema === undefined ? schema : withoutDialect(schema)
   const engine = typeof $schema === 'string' && /draft-0[4-7]/.test($schema) ? metaCheckers.draft07 : metaCheckers.draft2020
   try {
     if (engine.validateSchema(body)) return undefined
@@ -72,4 +75,9 @@ export function schemaProblem(schema: Record<string, unknown>): string | undefin
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
   }
+}
+
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...body } = schema
+  return body
 }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 export const MAX_PUBLIC_NAME_LENGTH = 64
 const HASH_LENGTH = 12
 const INVALID_CHARACTER = /[^A-Za-z0-9_-]/g
+const HAS_INVALID_CHARACTER = /[^A-Za-z0-9_-]/
 
 /**
  * The model-facing name of the MCP tool `rawName` served by the instance named `serverName`.
@@ -14,8 +15,10 @@ const INVALID_CHARACTER = /[^A-Za-z0-9_-]/g
  */
 export function publicToolName(serverName: string, rawName: string): string {
   const joined = `mcp__${serverName}__${rawName}`
-  const normalized = joined.replace(INVALID_CHARACTER, '_')
-  if (normalized === joined && normalized.length <= MAX_PUBLIC_NAME_LENGTH) return normalized
+  // Tested before replacing: the common, already valid name costs one scan and no copy.
+  const valid = !HAS_INVALID_CHARACTER.test(joined)
+  if (valid && joined.length <= MAX_PUBLIC_NAME_LENGTH) return joined
+  const normalized = valid ? joined : joined.replace(INVALID_CHARACTER, '_')
   const hash = createHash('sha256').update(`${serverName}\0${rawName}`).digest('hex').slice(0, HASH_LENGTH)
   return `${normalized.slice(0, MAX_PUBLIC_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`
 }

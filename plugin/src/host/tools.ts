@@ -82,12 +82,12 @@ class RegistryState {
   private readonly owners = new Map<object, Set<string>>()
   private changeQueued = false
   /**
-   * Argument validators, compiled on a tool's first call and keyed weakly, so they go when the
-   * tool goes. One compiler serves every tool: it removes each schema from its Ajv instances once
-   * compiled and caches by schema object weakly (json-schema.ts), so it keeps nothing of a tool
-   * that is gone, and registering a tool records nothing per tool beyond its name.
+   * Argument validators, compiled on a tool's first call by the compiler of the batch that
+   * registered it: keyed weakly, so they go when the tool goes. One compiler per batch, not one
+   * for the registry: an Ajv instance keeps a little of every schema it compiled (its code scope),
+   * so a registry-wide one would grow with every re-sync (plugin/test/validator-lifetime.test.ts).
    */
-  private compiler?: SchemaCompiler
+  private readonly compilers = new WeakMap<ToolDefinition, SchemaCompiler>()
   private readonly validators = new WeakMap<ToolDefinition, CompiledSchema>()
 
   constructor(
@@ -107,10 +107,12 @@ class RegistryState {
     if (!definitions.length) return []
     const owned = this.ownedBy(caller)
     this.queueChange()
+    const compiler = new SchemaCompiler()
     const disposers: Array<() => void> = new Array(definitions.length)
     for (let i = 0; i < definitions.length; i++) {
       const definition = definitions[i]!
       this.definitions.set(definition.name, definition)
+      this.compilers.set(definition, compiler)
       owned.add(definition.name)
       // Bound, not a closure: the smaller of the two, and 10,000 tools hold 10,000 of them.
       disposers[i] = this.unregister.bind(this, definition, owned)
@@ -163,7 +165,7 @@ class RegistryState {
   private validatorOf(definition: ToolDefinition): CompiledSchema {
     let compiled = this.validators.get(definition)
     if (compiled) return compiled
-    compiled = (this.compiler ??= new SchemaCompiler()).compile(definition.parameters)
+    compiled = (this.compilers.get(definition) ?? new SchemaCompiler()).compile(definition.parameters)
     this.validators.set(definition, compiled)
     if (!compiled.ok) this.warn(`tool "${definition.name}": its parameters schema does not compile, so it is refused: ${compiled.reason}`)
     return compiled
