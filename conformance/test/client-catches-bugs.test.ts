@@ -7,8 +7,8 @@ import { naiveClient, type Faults } from './support/naive-client.ts'
 
 const scenarios = new Map(loadScenarios().map((loaded) => [loaded.scenario.id, loaded]))
 
-async function statusOf(adapter: ClientAdapter, scenarioId: string, checkId: string): Promise<CheckStatus | 'absent'> {
-  const result = await runScenario(scenarios.get(scenarioId)!, 'http', adapter, { updateSnapshots: false })
+async function statusOf(adapter: ClientAdapter, scenarioId: string, checkId: string, transport: 'stdio' | 'http' = 'http'): Promise<CheckStatus | 'absent'> {
+  const result = await runScenario(scenarios.get(scenarioId)!, transport, adapter, { updateSnapshots: false })
   return result.checks.find((check) => check.id === checkId)?.status ?? 'absent'
 }
 
@@ -21,6 +21,16 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   { fault: 'staleWins', scenario: 'list-changed-storm', check: 'expect/tools' },
   { fault: 'publicNameOnWire', scenario: 'dotted-names', check: 'invariant/raw-names-on-wire' },
   { fault: 'leaveToolsOnDispose', scenario: 'clean-discovery', check: 'invariant/disposed-tools-gone' },
+  // A batch that failed half way leaves out tools it never exposed: still a partial generation.
+  { fault: 'noRollback', scenario: 'foreign-registration-rollback', check: 'invariant/no-partial-generation' },
+  // Rollback of additions alone: the changed and the removed tool stay as the refused list had them.
+  { fault: 'rollbackAddsOnly', scenario: 'foreign-registration-rollback', check: 'expect/descriptions' },
+  { fault: 'rollbackAddsOnly', scenario: 'foreign-registration-rollback', check: 'expect/tools' },
+  // Time as evidence: the right outcome, too late.
+  { fault: 'lateTimeout', scenario: 'call-timeout-sends-cancelled', check: 'timing/step-1' },
+  // A retry after the backoff lands inside the settle window, not after the judging; a 401 is
+  // refused before any JSON-RPC is read, so the HTTP log is the evidence.
+  { fault: 'retryUnauthorized', scenario: 'http-401-unauthorized', check: 'expect/http-status/401' },
 ]
 
 describe('the kit catches client bugs', () => {

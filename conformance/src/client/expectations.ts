@@ -1,4 +1,4 @@
-import type { WireEntry } from '@mcp-bridge/fixtures-server'
+import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
 import type { CallOutcome, ToolView } from './adapter.ts'
 import type { CallExpectation, Scenario } from './scenario.ts'
@@ -31,6 +31,8 @@ export interface EndState {
   duplicateRejected?: boolean
   /** The error the refused second instance raised. */
   duplicateMessage?: string
+  /** HTTP: the requests the fixture answered; undefined over stdio. */
+  http?: Array<HttpEntry['http']>
   /** stdio: the server processes (as they reported themselves) still running; undefined over HTTP. */
   serversRunning?: number[]
 }
@@ -49,6 +51,14 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
   if (expect.tools) {
     const wanted = [...expect.tools].sort()
     add('expect/tools', 'The client exposes exactly the expected tools', JSON.stringify(raw) === JSON.stringify(wanted) ? [] : [`expected ${JSON.stringify(wanted)}, got ${JSON.stringify(raw)}`], `${raw.length} tools as expected`)
+  }
+  if (expect.descriptions) {
+    const problems = Object.entries(expect.descriptions).flatMap(([rawName, pattern]) => {
+      const tool = end.tools.find((t) => t.rawName === rawName)
+      if (!tool) return [`${JSON.stringify(rawName)} is not exposed`]
+      return new RegExp(pattern).test(tool.description) ? [] : [`${JSON.stringify(rawName)} is described ${JSON.stringify(tool.description.slice(0, 200))}, which does not match /${pattern}/`]
+    })
+    add('expect/descriptions', 'Each tool is the version the behaviour says (its description)', problems, `${Object.keys(expect.descriptions).length} descriptions as expected`)
   }
   if (expect.publicNames) {
     const problems = Object.entries(expect.publicNames).flatMap(([rawName, name]) => {
@@ -74,6 +84,19 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
       ...(bounds.max !== undefined && count > bounds.max ? [`received ${count}, expected at most ${bounds.max}`] : []),
     ]
     add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, problems, `received ${count}`)
+  }
+  for (const [status, bounds] of Object.entries(expect.httpStatus)) {
+    const id = `expect/http-status/${status}`
+    const title = `The server answers HTTP ${status} a bounded number of times`
+    if (end.http === undefined) {
+      checks.push({ id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec })
+      continue
+    }
+    const count = end.http.filter((request) => String(request.status) === status).length
+    add(id, title, [
+      ...(bounds.min !== undefined && count < bounds.min ? [`answered ${count}, expected at least ${bounds.min}`] : []),
+      ...(bounds.max !== undefined && count > bounds.max ? [`answered ${count}, expected at most ${bounds.max}`] : []),
+    ], `answered ${count}`)
   }
   if (expect.running !== undefined) {
     const running = end.serversRunning

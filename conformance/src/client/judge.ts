@@ -18,8 +18,8 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const transport = http.length ? 'http' : 'stdio'
   const checks = [...checkWireInvariants(wire), ...(http.length ? checkHttpInvariants(http) : [])]
   if (scenario) {
-    const end = { tools: [], logs: [], state: '', wire, attachments: 0 }
-    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined } }
+    const end = { tools: [], logs: [], state: '', wire, attachments: 0, http: http.length ? http : undefined }
+    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined } }
     checks.push(...checkExpectations(received, end))
   }
   if (!wire.length) checks.push({ id: 'judge/wire-log', title: 'The wire log holds messages', status: 'error', message: `${file} holds no JSON-RPC message: was the fixture started with --wire ${file}?` })

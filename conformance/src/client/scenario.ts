@@ -99,6 +99,8 @@ const Step = z.union([
 const Expectations = z.strictObject({
   /** The client's tools at the end, by raw name (before disposal). */
   tools: z.array(z.string()).optional(),
+  /** A regular expression each named tool's description (raw name) must match: which version of a tool is registered. */
+  descriptions: z.record(z.string(), Regex).optional(),
   /** Exact public names for raw names, for scenarios about naming. */
   publicNames: z.record(z.string(), z.string()).optional(),
   /**
@@ -112,6 +114,11 @@ const Expectations = z.strictObject({
   state: z.enum(['connecting', 'connected', 'reconnecting', 'stopped']).optional(),
   /** Bounds on how often the fixture received each method. */
   received: z.record(z.string(), z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })).default({}),
+  /**
+   * HTTP: bounds on how many requests the fixture answered with each status (a 401 is refused
+   * before any JSON-RPC is read, so only the HTTP log shows a retry with the same credentials).
+   */
+  httpStatus: z.record(z.string().regex(/^\d{3}$/, 'an HTTP status code'), z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })).default({}),
   /** Files in the attachment store at the end. */
   attachments: z.int().min(0).optional(),
   /** A second client instance with the same serverName must fail to load. */
@@ -164,7 +171,7 @@ const ScenarioBase = z.strictObject({
   /** Environment variables set in the client's process for the run (secret canaries). */
   hostEnv: z.record(z.string(), z.string()).default({}),
   steps: z.array(Step).default([]),
-  expect: Expectations.default({ noLogs: [], received: {} }),
+  expect: Expectations.default({ noLogs: [], received: {}, httpStatus: {} }),
   /**
    * End-of-run expectations are judged once the fixture's wire has been quiet this long (the
    * behaviour's settle window: a backoff, a debounce, a max wait), so a late retry or re-list counts.

@@ -12,6 +12,7 @@ const bug = process.argv[2] ?? 'none'
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const calls = new Map()
 let client
+let stdioTransport
 let options = {}
 
 async function listAll() {
@@ -19,10 +20,14 @@ async function listAll() {
   const seen = new Set()
   let cursor
   let pages = 0
+  let previous
   do {
     // unbounded-pagination: no repeated-cursor guard (capped at 50 pages only so the test ends).
-    if (bug === 'unbounded-pagination' ? ++pages > 50 : seen.has(cursor)) throw new Error(`cursor ${JSON.stringify(cursor)} repeated`)
+    // previous-cursor-only: a guard that compares with the last cursor alone, blind to a cycle (capped the same way).
+    const repeated = bug === 'unbounded-pagination' ? ++pages > 50 : bug === 'previous-cursor-only' ? ++pages > 50 || (cursor !== undefined && cursor === previous) : seen.has(cursor)
+    if (repeated) throw new Error(`cursor ${JSON.stringify(cursor)} repeated`)
     seen.add(cursor)
+    previous = cursor
     const page = await client.listTools(cursor === undefined ? {} : { cursor })
     tools.push(...page.tools)
     cursor = bug === 'first-page-only' ? undefined : page.nextCursor
@@ -47,6 +52,7 @@ const ops = {
       const sendRaw = transport.send.bind(transport)
       transport.send = (message, o) => (message.method === 'notifications/initialized' ? Promise.resolve() : sendRaw(message, o))
     }
+    if (server.transport === 'stdio') stdioTransport = transport
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     // no-session-header: forgets the Mcp-Session-Id the server assigned.
     if (bug === 'no-session-header') transport._sessionId = undefined
@@ -60,7 +66,8 @@ const ops = {
     calls.set(id, bug === 'no-cancel-on-abort' ? { abort: (reason) => giveUp(new Error(String(reason))) } : controller)
     try {
       // timeout-without-cancel: the caller stops waiting, the server is never told.
-      const timeout = bug === 'timeout-without-cancel' ? undefined : options.callTimeoutMs
+      // late-timeout: the configured timeout, applied twenty times over (a unit slip, a default in its place).
+      const timeout = bug === 'timeout-without-cancel' ? undefined : bug === 'late-timeout' && options.callTimeoutMs ? options.callTimeoutMs * 20 : options.callTimeoutMs
       const request = client.callTool({ name: bug === 'public-name-on-wire' ? name : name.replace(/^fx_/, ''), arguments: args }, undefined, { signal: bug === 'no-cancel-on-abort' ? undefined : controller.signal, timeout: timeout ?? 60_000 })
       const timer = bug === 'timeout-without-cancel' && options.callTimeoutMs ? setTimeout(() => giveUp(new Error('timed out')), options.callTimeoutMs) : undefined
       const result = await Promise.race([request, local]).finally(() => clearTimeout(timer))
@@ -72,7 +79,12 @@ const ops = {
   },
   abort: async ({ call }) => (calls.get(call)?.abort('the caller aborted the call'), {}),
   // no-close: says it closed, leaves the server running.
-  close: async () => (bug === 'no-close' ? undefined : await client?.close(), {}),
+  // sigkill-at-close: kills the server outright, without closing its stdin first.
+  close: async () => {
+    if (bug === 'sigkill-at-close') stdioTransport?._process?.kill('SIGKILL')
+    if (bug !== 'no-close') await client?.close()
+    return {}
+  },
 }
 
 createInterface({ input: process.stdin }).on('line', async (line) => {

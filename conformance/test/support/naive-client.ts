@@ -19,6 +19,14 @@ export interface Faults {
   publicNameOnWire?: boolean
   /** Close the connection on dispose but leave the tools registered. */
   leaveToolsOnDispose?: boolean
+  /** Apply toolCallTimeoutMs twenty times over (a unit slip, or a default in its place). */
+  lateTimeout?: boolean
+  /** Retry a refused connection (HTTP 401) after a short backoff, with the same credentials. */
+  retryUnauthorized?: boolean
+  /** Leave the server running when its initialize failed. */
+  keepServerOnFailedConnect?: boolean
+  /** On a conflict, take back the added tools only: changed and removed ones stay as the refused list has them. */
+  rollbackAddsOnly?: boolean
 }
 
 /**
@@ -79,6 +87,10 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
       }
     } else if (next.every((tool) => !host.has(tool.name))) {
       for (const tool of next) host.set(tool.name, tool)
+    } else if (faults.rollbackAddsOnly) {
+      logs.push('[error] conflict: added tools taken back')
+      const before = new Set(previous.map((tool) => tool.rawName))
+      for (const tool of next) if (before.has(tool.rawName) && !host.has(tool.name)) host.set(tool.name, tool)
     } else {
       logs.push('[error] conflict: previous generation kept')
       for (const tool of previous) host.set(tool.name, tool)
@@ -102,16 +114,32 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
         : new StreamableHTTPClientTransport(new URL(target.url))
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void sync().catch(() => {}))
     client.onclose = () => {
-      if (state === 'disposed') return
+      // Only a connection that was up is lost; a failed attempt is the caller's to report.
+      if (state !== 'connected') return
       state = faults.noReconnect ? 'stopped' : 'reconnecting'
       logs.push('[warn] connection lost')
       if (!faults.noReconnect) setTimeout(() => void connect().catch(() => (state = 'stopped')), 50)
     }
-    await client.connect(transport)
+    try {
+      await client.connect(transport, { timeout: typeof config.connectTimeoutMs === 'number' ? config.connectTimeoutMs : undefined })
+    } catch (error) {
+      // A server that failed its initialize is stopped, unless the bug keeps it.
+      if (!faults.keepServerOnFailedConnect) await transport.close().catch(() => {})
+      throw error
+    }
     await sync()
     state = 'connected'
   }
-  await connect().catch((error) => logs.push(`[warn] connection attempt failed: ${String(error)}`))
+  const firstAttempt = async (retry = faults.retryUnauthorized): Promise<void> => {
+    try {
+      await connect()
+    } catch (error) {
+      logs.push(`[warn] connection attempt failed: ${String(error)}`)
+      // The bug: the same credentials, tried once more after a short backoff.
+      if (retry && state !== 'disposed' && /401|Unauthorized/.test(String(error))) setTimeout(() => void firstAttempt(false), 100)
+    }
+  }
+  await firstAttempt()
 
   return {
     host,
@@ -124,7 +152,9 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
       const tool = host.get(name)
       if (!tool || tool.foreign) return { isError: true, code: 'UNKNOWN_TOOL', content: [{ type: 'text', text: `unknown tool ${name}` }] }
       try {
-        const result = await client.callTool({ name: faults.publicNameOnWire ? tool.name : tool.rawName, arguments: args }, CallToolResultSchema, { signal: options.signal })
+        const configured = typeof config.toolCallTimeoutMs === 'number' ? config.toolCallTimeoutMs : undefined
+        const timeout = configured !== undefined && faults.lateTimeout ? configured * 20 : configured
+        const result = await client.callTool({ name: faults.publicNameOnWire ? tool.name : tool.rawName, arguments: args }, CallToolResultSchema, { signal: options.signal, timeout })
         const text = (result.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join('\n')
         return { isError: result.isError === true, code: result.isError ? 'TOOL_ERROR' : undefined, content: [{ type: 'text', text }], value: result }
       } catch (error) {
