@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import type { WireEntry } from '@mcp-bridge/fixtures-server'
+import { checkHttpInvariants } from '../src/client/http-invariants.ts'
+import { checkInvariants } from '../src/client/invariants.ts'
+import { checkShutdown } from '../src/client/processes.ts'
+
+const recv = (msg: object): WireEntry => ({ dir: 'recv', msg: { jsonrpc: '2.0', ...msg } as WireEntry['msg'] })
+const send = (msg: object): WireEntry => ({ dir: 'send', msg: { jsonrpc: '2.0', ...msg } as WireEntry['msg'] })
+const tool = (rawName: string) => ({ name: `mcp__s__${rawName}`, rawName, description: '', parameters: {} })
+
+describe('no pass over zero subjects', () => {
+  it('skips every invariant, saying why, when the client never exposed a tool, sent nothing and started nothing', () => {
+    const checks = checkInvariants({ snapshots: [[]], wire: [], afterDispose: [], orphans: [], processes: 0, noProcesses: 'over HTTP the client starts no server process' })
+    expect(checks.map((c) => c.status)).toEqual(checks.map(() => 'skip'))
+    expect(checks.every((c) => c.message.startsWith('nothing to judge: '))).toBe(true)
+    expect(checks.find((c) => c.id === 'invariant/no-orphans')!.message).toBe('nothing to judge: over HTTP the client starts no server process')
+  })
+
+  it('skips the HTTP rules without a session, and passes them with one', () => {
+    expect(checkHttpInvariants([]).map((c) => c.status)).toEqual(['skip', 'skip'])
+    const used = [
+      { method: 'POST', path: '/mcp', status: 200, newSession: 's1' },
+      { method: 'POST', path: '/mcp', status: 202, session: 's1' },
+      { method: 'DELETE', path: '/mcp', status: 200, session: 's1' },
+    ]
+    expect(checkHttpInvariants(used).map((c) => c.status)).toEqual(['pass', 'pass'])
+  })
+
+  it('judges what there is: a failure is never hidden by the subject count', () => {
+    const wire = [recv({ id: 1, method: 'tools/call', params: { name: 'mcp__s__x' } })]
+    const checks = checkInvariants({ snapshots: [], wire, afterDispose: [], orphans: [4242], processes: 1 })
+    expect(checks.find((c) => c.id === 'invariant/raw-names-on-wire')!.status).toBe('fail')
+    expect(checks.find((c) => c.id === 'invariant/handshake')!.status).toBe('fail')
+    expect(checks.find((c) => c.id === 'invariant/no-orphans')!.status).toBe('fail')
+  })
+})
+
+describe('whole generations', () => {
+  const served = [
+    recv({ id: 1, method: 'tools/list' }),
+    send({ id: 1, result: { tools: [{ name: 'keep' }, { name: 'fresh' }, { name: 'taken' }] } }),
+  ]
+
+  it('fails a list a half-applied batch left short, although the missing tool was never exposed', () => {
+    const checks = checkInvariants({ snapshots: [[tool('keep'), tool('fresh')]], wire: served, afterDispose: [], orphans: [] })
+    expect(checks.find((c) => c.id === 'invariant/no-partial-generation')).toMatchObject({ status: 'fail', message: 'exposed [fresh, keep], which is no whole served generation' })
+  })
+
+  it('accepts the generation less the tools the scenario names as quarantined', () => {
+    const checks = checkInvariants({ snapshots: [[tool('keep'), tool('fresh')]], wire: served, afterDispose: [], orphans: [], quarantined: ['taken'] })
+    expect(checks.find((c) => c.id === 'invariant/no-partial-generation')!.status).toBe('pass')
+  })
+})
+
+describe('shutdown order, from the server side', () => {
+  const reported = (events: Array<'eof' | 'sigterm'>) => ({
+    servers: [10],
+    children: [],
+    events: [{ event: 'start' as const, pid: 10, ppid: 1 }, ...events.map((event) => ({ event, pid: 10 }))],
+  })
+
+  it('passes the requests expected, in order, with the server gone', () => {
+    expect(checkShutdown(['eof', 'sigterm'], reported(['eof', 'sigterm']), []).status).toBe('pass')
+  })
+
+  it('fails a signal before the EOF, a missing EOF, and a server still running', () => {
+    expect(checkShutdown(['eof', 'sigterm'], reported(['sigterm', 'eof']), []).message).toBe('the server (pid 10) saw [sigterm, eof], expected [eof, sigterm]')
+    expect(checkShutdown(['eof'], reported([]), []).status).toBe('fail')
+    expect(checkShutdown(['eof'], reported(['eof']), [10]).message).toBe('the server (pid 10) is still running')
+  })
+})
