@@ -1,11 +1,12 @@
 /**
  * Fan-out: 1, 10 and 30 stdio fixture servers started together, one plugin instance each
  * (distinct serverName; every `ctx.plugin` first, then all awaited), until every tool of every
- * server is registered. Ratio against one server, measured three times in the same run (start,
- * middle, end; median). Control: the 10-server fan-out with raw SDK clients (connect + listTools), so
- * a slowdown that is the machine's (N node+tsx children starting on 2 cores) is told apart from
- * one the bridge adds. The children's own CPU time at the moment all tools are registered is read
- * from /proc (Linux), to show whether the fan-out is CPU bound.
+ * server is registered. The control is the same fan-out with raw SDK clients (connect +
+ * listTools), so a slowdown that is the machine's (N node children starting on 2 cores) is told
+ * apart from one the bridge adds: the target is the bridge's 10-vs-1 ratio over the raw SDK's,
+ * with 1 and 10 servers run three times on each side, alternated (medians). The children's own
+ * CPU time at the moment all tools are registered is read from /proc (Linux), to show whether the
+ * fan-out is CPU bound.
  */
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -18,7 +19,12 @@ import { formatMs, formatRatio, median, ratio, round } from './stats.ts'
 
 const TOOLS_PER_SERVER = 5
 const COUNTS = [10, 30]
-const TARGET_RATIO_10 = 2
+/** The first run's target, kept as a figure: on 2 cores it measures the machine (see README). */
+const MACHINE_RATIO_10 = 2
+/** Issue 20: (bridge 10 / bridge 1) / (raw 10 / raw 1), every side measured in the same run. */
+const TARGET_RATIO_OF_RATIOS_10 = 1.1
+/** Runs of each side at 1 and at 10 servers, alternated; the table uses medians. */
+const ROUNDS = 3
 /** Generous: 30 children starting on 2 cores take a while; a miss is reported, not waited for forever. */
 const REGISTER_TIMEOUT_MS = 90_000
 /** /proc/<pid>/stat reports clock ticks; USER_HZ is 100 on Linux. */
@@ -52,44 +58,52 @@ export const fanout: Bench = {
         log(`fanout: raw SDK, ${n} server(s)`)
         rawRuns.push(await rawFanout(n))
       }
-      await bridgeFan(1)
-      await rawFan(1)
-      await bridgeFan(COUNTS[0]!)
-      await rawFan(COUNTS[0]!)
-      await bridgeFan(1)
-      // No raw control at 30: it would add half a minute and tell nothing the 10-server control does not.
+      // Alternated, so drift in the machine's load hits both sides at both sizes alike.
+      for (let round = 0; round < ROUNDS; round++) {
+        await bridgeFan(1)
+        await rawFan(1)
+        await bridgeFan(COUNTS[0]!)
+        await rawFan(COUNTS[0]!)
+      }
+      // No raw control at 30: it would tell nothing the 10-server control does not.
       await bridgeFan(COUNTS[1]!)
-      await bridgeFan(1)
       if (host.logs.length) notes.push(`plugin warnings (${host.logs.length}): ${host.logs.slice(0, 3).join(' | ')}`)
     } finally {
       await host.dispose()
     }
-    const single = (runs: FanRun[]) => median(runs.filter((r) => r.servers === 1).map((r) => r.ms))
-    const of = (runs: FanRun[], n: number) => runs.find((r) => r.servers === n)
-    const bridgeOne = single(bridgeRuns)
-    const rawOne = single(rawRuns)
-    rows.push(row('1 server, start -> registered (median of 3)', { bridge: formatMs(bridgeOne), baseline: `${formatMs(rawOne)} (raw SDK, 1 run)`, ratio: formatRatio(ratio(bridgeOne, rawOne)) }))
+    const medianOf = (runs: FanRun[], n: number) => median(runs.filter((r) => r.servers === n).map((r) => r.ms))
+    const bridgeOne = medianOf(bridgeRuns, 1)
+    const rawOne = medianOf(rawRuns, 1)
+    rows.push(row(`1 server, start -> registered (median of ${ROUNDS})`, { bridge: formatMs(bridgeOne), baseline: `${formatMs(rawOne)} (raw SDK)`, ratio: formatRatio(ratio(bridgeOne, rawOne)) }))
     for (const n of COUNTS) {
-      const b = of(bridgeRuns, n)!
-      const r = of(rawRuns, n)
-      const bridgeRatio = ratio(b.ms, bridgeOne)
-      const complete = b.registered === n * TOOLS_PER_SERVER
-      const holds = n === COUNTS[0] ? (Number.isFinite(bridgeRatio) ? bridgeRatio <= TARGET_RATIO_10 && complete : null) : undefined
-      if (holds !== undefined) {
-        targets.push({ id: `fanout.${n}`, description: `${n} servers / 1 server (bridge)`, measured: round(bridgeRatio), limit: TARGET_RATIO_10, unit: 'x', holds })
-      }
+      const runs = bridgeRuns.filter((r) => r.servers === n)
+      const b = medianOf(bridgeRuns, n)
+      const r = rawRuns.some((x) => x.servers === n) ? medianOf(rawRuns, n) : undefined
+      const bridgeRatio = ratio(b, bridgeOne)
+      const complete = runs.every((x) => x.registered === n * TOOLS_PER_SERVER)
+      const label = runs.length > 1 ? ` (median of ${runs.length})` : ''
       rows.push(
-        row(`${n} servers, all registered (vs 1 server)`, {
-          bridge: `${formatMs(b.ms)}${complete ? '' : ` (${b.registered}/${n * TOOLS_PER_SERVER} tools)`}`,
+        row(`${n} servers, all registered (vs 1 server)${label}`, {
+          bridge: `${formatMs(b)}${complete ? '' : ' (some runs incomplete)'}`,
           baseline: formatMs(bridgeOne),
           ratio: formatRatio(bridgeRatio),
-          target: holds === undefined ? '' : `<= ${TARGET_RATIO_10}x`,
-          holds: holds === undefined ? '' : verdict(holds),
+          target: n === COUNTS[0] ? `(first run's: <= ${MACHINE_RATIO_10}x)` : '',
         }),
       )
-      if (r) rows.push(row(`${n} servers, raw SDK control (vs 1 raw)`, { bridge: formatMs(r.ms), baseline: formatMs(rawOne), ratio: formatRatio(ratio(r.ms, rawOne)) }))
-      if (b.childCpuMs !== null) {
-        rows.push(row(`${n} servers, children CPU / (cores x wall)`, { bridge: `${formatMs(b.childCpuMs)} CPU`, baseline: `${cpus().length} cores`, ratio: `${Math.round((100 * b.childCpuMs) / (cpus().length * b.ms))}% busy` }))
+      if (r !== undefined) {
+        const rawRatio = ratio(r, rawOne)
+        const ofRatios = ratio(bridgeRatio, rawRatio)
+        const holds = Number.isFinite(ofRatios) ? ofRatios <= TARGET_RATIO_OF_RATIOS_10 && complete : null
+        targets.push({ id: `fanout.${n}.vsRaw`, description: `${n} servers: (bridge ${n} / bridge 1) / (raw ${n} / raw 1)`, measured: round(ofRatios), limit: TARGET_RATIO_OF_RATIOS_10, unit: 'x', holds })
+        rows.push(
+          row(`${n} servers, raw SDK control (vs 1 raw)${label}`, { bridge: formatMs(r), baseline: formatMs(rawOne), ratio: formatRatio(rawRatio) }),
+          row(`${n} servers, bridge ratio / raw ratio`, { ratio: formatRatio(ofRatios), target: `<= ${TARGET_RATIO_OF_RATIOS_10}x`, holds: verdict(holds) }),
+        )
+      }
+      const cpu = runs.map((x) => x.childCpuMs).filter((x): x is number => x !== null)
+      if (cpu.length) {
+        const cpuMs = median(cpu)
+        rows.push(row(`${n} servers, children CPU / (cores x wall)`, { bridge: `${formatMs(cpuMs)} CPU`, baseline: `${cpus().length} cores`, ratio: `${Math.round((100 * cpuMs) / (cpus().length * b))}% busy` }))
       }
     }
     const leftovers = [...bridgeRuns, ...rawRuns].reduce((sum, r) => sum + r.leftovers, 0)
@@ -101,6 +115,7 @@ export const fanout: Bench = {
       raw: rawRuns.map(roundRun),
       bridgeSingleMedianMs: round(bridgeOne, 1),
       rawSingleMedianMs: round(rawOne, 1),
+      rounds: ROUNDS,
     }
     return { rows, targets, figures, notes }
   },

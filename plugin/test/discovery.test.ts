@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { drainToolPages, planTools, type ToolPage } from '../src/discovery.ts'
+import { createDefinition } from '../src/definition.ts'
 
 const limits = { maxPages: 5, maxTools: 100, maxDescriptionChars: 20, maxSchemaChars: 200 }
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object' }, ...extra })
@@ -80,5 +81,24 @@ describe('planTools', () => {
   it('bounds descriptions with a visible notice', () => {
     const [bridged] = planTools('srv', [tool('long', { description: 'd'.repeat(50) })], limits).tools
     expect(bridged?.description).toBe(`${'d'.repeat(20)}… [description truncated from 50 characters]`)
+  })
+})
+
+describe('re-sync signatures', () => {
+  it("a definition recomputes exactly its tool's signature, so an unchanged tool is kept on re-sync", () => {
+    const listed = [
+      { name: 'plain', description: 'd', inputSchema: { type: 'object' } },
+      { name: 'typed', inputSchema: { type: 'object', properties: { a: { type: 'string' } } }, outputSchema: { type: 'object' } },
+      { name: 'tasky', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+    ]
+    const plan = planTools('s', listed, { maxDescriptionChars: 100, maxSchemaChars: 10_000 }, { serverSupportsTasks: true, preferTaskCalls: false })
+    expect(plan.tools).toHaveLength(3)
+    for (const tool of plan.tools) {
+      const definition = createDefinition(tool, { serverName: 's', invoke: async () => ({}), limits: { maxResultTextChars: 100, maxResultBytes: 1000 }, imageServices: () => ({}), warn: () => {} })
+      expect((definition as unknown as { signature: string }).signature).toBe(tool.signature)
+    }
+    // Anything the bridge uses changes it.
+    const changed = planTools('s', [{ ...listed[1], outputSchema: { type: 'object', required: ['x'] } }], { maxDescriptionChars: 100, maxSchemaChars: 10_000 })
+    expect(changed.tools[0]!.signature).not.toBe(plan.tools[1]!.signature)
   })
 })

@@ -46,3 +46,26 @@ describe.each([
     expect(ctx.tools.list().map((t) => t.name)).toEqual(['taken'])
   })
 })
+
+describe('ToolSet with definitions that tell their own signature', () => {
+  it('asks each registered definition for its signature at the next swap instead of keeping a copy', async () => {
+    const ctx = new Context()
+    await ctx.plugin(ToolRegistry)
+    const asked: string[] = []
+    // As the bridge's definitions do (definition.ts): the signature is recomputed on demand.
+    const definition = (name: string, version: number): ToolDefinition =>
+      Object.defineProperty({ name, description: `v${version}`, parameters: { type: 'object' }, execute: async () => version }, 'signature', {
+        get: () => (asked.push(name), `${name}@${version}`),
+      })
+    const entry = (name: string, version = 1): GenerationEntry => ({ name, signature: `${name}@${version}`, create: () => definition(name, version) })
+    const set = new ToolSet(ctx.tools)
+    set.swap([entry('a'), entry('b')])
+    // Registering asks nothing: the signature is only needed by the next swap.
+    expect(asked).toEqual([])
+    const before = ctx.tools.get('a')
+    set.swap([entry('a'), entry('b', 2)])
+    expect(asked.sort()).toEqual(['a', 'b'])
+    expect(ctx.tools.get('a')).toBe(before)
+    expect(ctx.tools.get('b')?.description).toBe('v2')
+  })
+})

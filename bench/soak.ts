@@ -1,0 +1,163 @@
+/**
+ * Soak: 20,000 sequential calls, then 2,000 calls 50 at a time, through `ctx.tools.execute`
+ * against the echo fixture, over stdio and over Streamable HTTP. Counts errors (the target is
+ * none), reports p50/p99 of each phase, and the heap after full GCs before the first timed call
+ * and after the last (a leak of even 250 bytes per call would show as 5 MB over 22,000 calls).
+ * Both fixtures run in child processes (stdio, and HTTP on 127.0.0.1), so the heap is the host's:
+ * the registry, the plugin and the SDK client.
+ */
+import { fixtureCommand, spawnHttpFixture, type SpawnedHttpFixture } from '@mcp-bridge/fixtures-server'
+import { ECHO } from './behaviours.ts'
+import { bridge, bridgeConfig, collectGarbage, loadBridge, sleep, startHost, type Host, type ServerTarget } from './host.ts'
+import { row, verdict, type Bench, type Row, type Target } from './model.ts'
+import { formatBytes, formatMs, round, summarize } from './stats.ts'
+
+const SEQUENTIAL = 20_000
+const CONCURRENT = 2_000
+const PARALLEL = 50
+const WARMUP = 500
+/** Per transport; a slower machine reports fewer calls (and says so) rather than hanging. */
+const TIME_LIMIT_MS = 90_000
+const MAX_GROWTH_BYTES = 5 * 1024 * 1024
+
+interface Phase {
+  calls: number
+  errors: number
+  firstError?: string
+  samples: number[]
+  wallMs: number
+}
+
+interface SoakRun {
+  sequential: Phase
+  concurrent: Phase
+  heapBefore: number
+  heapAfter: number
+  stoppedEarly: boolean
+}
+
+export const soak: Bench = {
+  id: 'soak',
+  title: 'Soak (20,000 sequential and 2,000 concurrent calls per transport)',
+  async run(log) {
+    const rows: Row[] = []
+    const targets: Target[] = []
+    const notes: string[] = []
+    const figures: Record<string, unknown> = { sequential: SEQUENTIAL, concurrent: CONCURRENT, parallel: PARALLEL, warmup: WARMUP }
+    for (const transport of ['stdio', 'http'] as const) {
+      log(`soak: ${transport}: ${WARMUP} warm-up, ${SEQUENTIAL} sequential, ${CONCURRENT} concurrent (${PARALLEL} at a time)`)
+      const run = await soakOne(transport)
+      const seq = summarize(run.sequential.samples)
+      const con = summarize(run.concurrent.samples)
+      const errors = run.sequential.errors + run.concurrent.errors
+      const growth = run.heapAfter - run.heapBefore
+      const calls = run.sequential.calls + run.concurrent.calls
+      const complete = calls === SEQUENTIAL + CONCURRENT
+      figures[transport] = {
+        sequential: { calls: run.sequential.calls, errors: run.sequential.errors, p50Ms: round(seq.p50, 4), p99Ms: round(seq.p99, 4), wallMs: round(run.sequential.wallMs, 0) },
+        concurrent: { calls: run.concurrent.calls, errors: run.concurrent.errors, p50Ms: round(con.p50, 4), p99Ms: round(con.p99, 4), wallMs: round(run.concurrent.wallMs, 0) },
+        firstError: run.sequential.firstError ?? run.concurrent.firstError,
+        heapBeforeBytes: run.heapBefore,
+        heapAfterBytes: run.heapAfter,
+        heapGrowthBytes: growth,
+        stoppedEarly: run.stoppedEarly,
+      }
+      targets.push({ id: `soak.${transport}.errors`, description: `${transport}: errors over ${calls} calls`, measured: errors, limit: 0, unit: 'errors', holds: complete && errors === 0 })
+      targets.push({ id: `soak.${transport}.heap`, description: `${transport}: heap growth after GC`, measured: round(growth / 1024 / 1024, 2), limit: MAX_GROWTH_BYTES / 1024 / 1024, unit: 'MB', holds: growth <= MAX_GROWTH_BYTES })
+      rows.push(
+        row(`${transport} ${run.sequential.calls} sequential: errors`, { bridge: String(run.sequential.errors), target: '0', holds: verdict(complete && run.sequential.errors === 0) }),
+        row(`${transport} sequential p50 / p99`, { bridge: `${formatMs(seq.p50)} / ${formatMs(seq.p99)}`, baseline: `${formatMs(run.sequential.wallMs)} wall` }),
+        row(`${transport} ${run.concurrent.calls} concurrent (${PARALLEL} at a time): errors`, { bridge: String(run.concurrent.errors), target: '0', holds: verdict(complete && run.concurrent.errors === 0) }),
+        row(`${transport} concurrent p50 / p99`, { bridge: `${formatMs(con.p50)} / ${formatMs(con.p99)}`, baseline: `${formatMs(run.concurrent.wallMs)} wall` }),
+        row(`${transport} heap after GC, before -> after`, {
+          bridge: `${formatBytes(run.heapBefore)} -> ${formatBytes(run.heapAfter)}`,
+          ratio: `${growth >= 0 ? '+' : ''}${formatBytes(growth)}`,
+          target: '<= +5 MB',
+          holds: verdict(growth <= MAX_GROWTH_BYTES),
+        }),
+      )
+      if (run.stoppedEarly) notes.push(`${transport}: stopped after ${calls} calls at the ${TIME_LIMIT_MS / 1000} s limit`)
+      const failure = run.sequential.firstError ?? run.concurrent.firstError
+      if (failure) notes.push(`${transport}: first error: ${failure}`)
+    }
+    return { rows, targets, figures, notes }
+  },
+}
+
+async function soakOne(transport: 'stdio' | 'http'): Promise<SoakRun> {
+  let fixture: SpawnedHttpFixture | undefined
+  let host: Host | undefined
+  let fiber: ReturnType<typeof loadBridge> | undefined
+  try {
+    let target: ServerTarget
+    if (transport === 'stdio') target = { transport: 'stdio', ...fixtureCommand(ECHO) }
+    else {
+      // In a process of its own, so the heap figures are the bridge's alone.
+      fixture = await spawnHttpFixture(ECHO)
+      target = { transport: 'http', url: fixture.url }
+    }
+    host = await startHost()
+    fiber = loadBridge(host, bridgeConfig('soak', target, { failOnStartupError: true }))
+    await fiber
+    const { ctx } = host
+    const name = bridge.publicToolName('soak', 'echo')
+    const started = performance.now()
+    const overTime = () => performance.now() - started > TIME_LIMIT_MS
+    let n = 0
+    /** One call as a host makes it; resolves to an error message, or undefined. */
+    const call = async (): Promise<string | undefined> => {
+      const k = n++
+      const result = await ctx.tools.execute(name, { text: `soak ${k}`, n: k })
+      if (result.isError) return `${result.error.code}: ${result.error.message}`
+      // The echo must be this call's own: answers crossed between concurrent calls are errors too.
+      const text = result.content[0]?.type === 'text' ? result.content[0].text : ''
+      return text.includes(`"n":${k}}`) ? undefined : `call ${k} got another call's answer: ${text.slice(0, 100)}`
+    }
+    for (let i = 0; i < WARMUP; i++) await call()
+    await sleep(50)
+    collectGarbage()
+    const heapBefore = process.memoryUsage().heapUsed
+
+    const sequential: Phase = { calls: 0, errors: 0, samples: [], wallMs: 0 }
+    const seqStart = performance.now()
+    for (let i = 0; i < SEQUENTIAL && !overTime(); i++) {
+      const t0 = performance.now()
+      const error = await call()
+      sequential.samples.push(performance.now() - t0)
+      sequential.calls++
+      if (error !== undefined) {
+        sequential.errors++
+        sequential.firstError ??= error
+      }
+    }
+    sequential.wallMs = performance.now() - seqStart
+
+    const concurrent: Phase = { calls: 0, errors: 0, samples: [], wallMs: 0 }
+    const conStart = performance.now()
+    let next = 0
+    const worker = async () => {
+      while (next < CONCURRENT && !overTime()) {
+        next++
+        const t0 = performance.now()
+        const error = await call()
+        concurrent.samples.push(performance.now() - t0)
+        concurrent.calls++
+        if (error !== undefined) {
+          concurrent.errors++
+          concurrent.firstError ??= error
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: PARALLEL }, worker))
+    concurrent.wallMs = performance.now() - conStart
+
+    await sleep(50)
+    collectGarbage()
+    const heapAfter = process.memoryUsage().heapUsed
+    return { sequential, concurrent, heapBefore, heapAfter, stoppedEarly: sequential.calls + concurrent.calls < SEQUENTIAL + CONCURRENT }
+  } finally {
+    await fiber?.dispose()
+    await host?.dispose()
+    await fixture?.close()
+  }
+}
