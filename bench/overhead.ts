@@ -5,7 +5,8 @@
  * by one; after a warm-up, the variants take turns in batches whose order rotates, so drift hits
  * all of them. A third variant calls the plugin's tool definition directly
  * (`ctx.tools.get(name).execute(args, exec)`), which splits the overhead into the plugin's own
- * share and the host registry's share.
+ * share and the host registry's share; a fourth calls `execute` on a `tools` handle taken once,
+ * which tells Cordis' per-access service lookup apart from the rest of the registry's share.
  */
 import { randomUUID } from 'node:crypto'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -23,8 +24,8 @@ const TIME_LIMIT_MS = 60_000
 /** Issue 20: through `ctx.tools.execute`, within 5 % of the raw SDK's `callTool`. */
 const TARGET_P50_RATIO = 1.05
 
-type Variant = 'bridge' | 'definition' | 'raw'
-const VARIANTS: Variant[] = ['bridge', 'definition', 'raw']
+type Variant = 'bridge' | 'handle' | 'definition' | 'raw'
+const VARIANTS: Variant[] = ['bridge', 'handle', 'definition', 'raw']
 
 type Samples = Record<Variant, number[]> & { stoppedEarly: boolean }
 
@@ -40,6 +41,7 @@ export const overhead: Bench = {
       log(`overhead: ${transport}: ${WARMUP} warm-up + ${CALLS} timed calls per variant (${VARIANTS.join(', ')})`)
       const samples = await measure(transport)
       const b = summarize(samples.bridge)
+      const h = summarize(samples.handle)
       const d = summarize(samples.definition)
       const r = summarize(samples.raw)
       const p50 = ratio(b.p50, r.p50)
@@ -47,6 +49,7 @@ export const overhead: Bench = {
       const holds = Number.isFinite(p50) ? p50 <= TARGET_P50_RATIO : null
       figures[transport] = {
         bridge: roundSummary(b),
+        handleKept: roundSummary(h),
         definitionDirect: roundSummary(d),
         raw: roundSummary(r),
         p50Ratio: round(p50),
@@ -55,12 +58,14 @@ export const overhead: Bench = {
         overheadP50Ms: round(b.p50 - r.p50, 4),
         pluginShareP50Ms: round(d.p50 - r.p50, 4),
         registryShareP50Ms: round(b.p50 - d.p50, 4),
+        serviceLookupShareP50Ms: round(b.p50 - h.p50, 4),
         stoppedEarly: samples.stoppedEarly,
       }
       targets.push({ id: `overhead.${transport}.p50`, description: `${transport}: bridge p50 / raw p50`, measured: round(p50), limit: TARGET_P50_RATIO, unit: 'x', holds })
       rows.push(
         row(`${transport} call p50 (n=${b.n} each)`, { bridge: formatMs(b.p50), baseline: formatMs(r.p50), ratio: formatRatio(p50), target: `<= ${TARGET_P50_RATIO.toFixed(2)}x`, holds: verdict(holds) }),
         row(`${transport} call p99`, { bridge: formatMs(b.p99), baseline: formatMs(r.p99), ratio: formatRatio(p99) }),
+        row(`${transport} p50, handle kept (no ctx.tools lookup per call)`, { bridge: formatMs(h.p50), baseline: formatMs(r.p50), ratio: formatRatio(ratio(h.p50, r.p50)) }),
         row(`${transport} p50, plugin definition only`, { bridge: formatMs(d.p50), baseline: formatMs(r.p50), ratio: formatRatio(ratio(d.p50, r.p50)) }),
       )
       if (samples.stoppedEarly) notes.push(`${transport}: stopped at ${b.n} calls per variant after ${TIME_LIMIT_MS / 1000} s`)
@@ -95,12 +100,18 @@ async function measure(transport: 'stdio' | 'http'): Promise<Samples> {
     const definition = ctx.tools.get(publicName)
     if (!definition) throw new Error(`${publicName} is not registered`)
     const raw = client
+    const handle = ctx.tools
     const idle = new AbortController().signal
     let n = 0
     const calls: Record<Variant, () => Promise<void>> = {
       // Exactly what a host does: through the `tools` service of its context, no signal.
       bridge: async () => {
         const result = await ctx.tools.execute(publicName, { text: 'hello', n: n++ })
+        if (result.isError) throw new Error(`bridge call failed: ${result.error.message}`)
+      },
+      // The same, through a `tools` handle the host took once: what Cordis' service lookup costs.
+      handle: async () => {
+        const result = await handle.execute(publicName, { text: 'hello', n: n++ })
         if (result.isError) throw new Error(`bridge call failed: ${result.error.message}`)
       },
       definition: async () => {
@@ -115,7 +126,7 @@ async function measure(transport: 'stdio' | 'http'): Promise<Samples> {
     const started = performance.now()
     const overTime = () => performance.now() - started > TIME_LIMIT_MS
     for (let i = 0; i < WARMUP && !overTime(); i++) for (const variant of VARIANTS) await calls[variant]()
-    const samples: Samples = { bridge: [], definition: [], raw: [], stoppedEarly: false }
+    const samples: Samples = { bridge: [], handle: [], definition: [], raw: [], stoppedEarly: false }
     for (let b = 0; b < CALLS / BATCH; b++) {
       if (overTime()) {
         samples.stoppedEarly = true

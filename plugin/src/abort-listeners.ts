@@ -13,10 +13,19 @@ interface Fanout {
 const fanouts = new WeakMap<AbortSignal, Fanout>()
 
 /**
+ * A signal that never aborts: its controller is private to this module and never used. Callers
+ * without a signal of their own share it (the reference registry passes it when a host gives
+ * none), and following it costs nothing: no listener is added, no callback kept.
+ */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal
+const NOTHING_TO_RELEASE = (): void => {}
+
+/**
  * Runs `callback` once when `signal` aborts (at once, synchronously, if it already has); returns
  * the unregistration, which callers run as soon as they no longer care.
  */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (signal === NEVER_ABORTED) return NOTHING_TO_RELEASE
   if (signal.aborted) {
     callback()
     return () => {}

@@ -6,6 +6,9 @@ export type Validate = (value: unknown) => string[]
 
 export type CompiledSchema = { ok: true; validate: Validate } | { ok: false; reason: string }
 
+/** What every conforming value gets: one shared, frozen empty list, not a new one per call. */
+const NO_VIOLATIONS: string[] = Object.freeze([]) as unknown as string[]
+
 // No codegen optimisation: it makes compiling 2.5 times slower and validating no faster (measured:
 // 0.19 against 0.50 ms per schema; 27 against 29 ns per validation), and every generation compiles.
 const options = { strict: false, allErrors: true, validateFormats: false, code: { optimize: false } } as const
@@ -43,7 +46,7 @@ export class SchemaCompiler {
       return {
         ok: true,
         validate: (value) =>
-          check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`),
+          check(value) ? NO_VIOLATIONS : (check.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`),
       }
     } catch (error) {
       return { ok: false, reason: error instanceof Error ? error.message : String(error) }

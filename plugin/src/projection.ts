@@ -12,6 +12,11 @@ export type ImageOutcome = { kind: 'admitted'; refs: ImageRef[] } | { kind: 'ref
  * block that cannot be shown becomes an explicit diagnostic. Raw payloads never enter it.
  */
 export function projectContent(blocks: unknown, rawName: string, images?: ImageOutcome, maxTextChars = Infinity): ContentBlock[] {
+  // The common answer, one text block within the limit, projects to itself: no run to join.
+  if (Array.isArray(blocks) && blocks.length === 1) {
+    const only: unknown = blocks[0]
+    if (isTextBlock(only) && only.text.length <= maxTextChars) return [{ type: 'text', text: only.text }]
+  }
   const out: ContentBlock[] = []
   let run: string[] = []
   const flush = () => {
@@ -60,6 +65,10 @@ function describeBlock(block: unknown): string | undefined {
     default:
       return `[unsupported MCP content type: ${typeof b.type === 'string' ? b.type.slice(0, 64) : 'missing'}]`
   }
+}
+
+function isTextBlock(block: unknown): block is { type: 'text'; text: string } {
+  return typeof block === 'object' && block !== null && (block as Record<string, unknown>).type === 'text' && typeof (block as Record<string, unknown>).text === 'string'
 }
 
 export function isImage(block: unknown): block is Record<string, unknown> {

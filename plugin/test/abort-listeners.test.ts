@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { onAbort } from '../src/abort-listeners.ts'
+import { NEVER_ABORTED, onAbort } from '../src/abort-listeners.ts'
 
 describe('onAbort', () => {
   it('puts one listener on a signal however many callbacks wait on it, and removes it with the last', () => {
@@ -33,5 +33,12 @@ describe('onAbort', () => {
     let ran = false
     onAbort(AbortSignal.abort(), () => (ran = true))
     expect(ran).toBe(true)
+  })
+
+  it('follows the shared never-aborting signal without a listener or a kept callback', () => {
+    const releases = Array.from({ length: 20 }, () => onAbort(NEVER_ABORTED, () => {}))
+    expect(getEventListeners(NEVER_ABORTED, 'abort')).toHaveLength(0)
+    expect(NEVER_ABORTED.aborted).toBe(false)
+    for (const release of releases) release()
   })
 })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
-import { onAbort } from '../abort-listeners.ts'
+// Calls made without a signal share NEVER_ABORTED: following it costs no listener anywhere.
+import { NEVER_ABORTED, onAbort } from '../abort-listeners.ts'
 import { BridgeError, errorMessage } from '../errors.ts'
 import { SchemaCompiler, type CompiledSchema } from '../json-schema.ts'
 import type {
@@ -16,8 +17,6 @@ import type {
 
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
-/** Calls made without a signal share this one; it never aborts. */
-const NEVER_ABORTED = new AbortController().signal
 const NO_OPTIONS: ExecuteOptions = Object.freeze({})
 
 /**
