@@ -3,6 +3,8 @@ export * from './model.ts'
 export { runClientScenarios, listScenarios, loadScenarios, bridgeAdapter, type ClientRunOptions } from './client/index.ts'
 export type { ClientAdapter, ClientSession, ServerTarget as ClientTarget, ToolView, CallOutcome } from './client/index.ts'
 export { runServerSuite } from './server/run.ts'
+// results.json's spec-revision matrix (`server --spec-version`), an optional part of format 1.
+export type { ReportWithRevisions, RevisionSummary, ServerSuite, SuiteRevision } from './report/revisions.ts'
 export { writeReports } from './report/write.ts'
 export { loadBaseline } from './baseline.ts'
 export { assembleReport } from './report/assemble.ts'

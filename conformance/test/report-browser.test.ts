@@ -6,6 +6,9 @@
  * - a run that fails for a real reason: the kit's deliberately naive test client
  *   (support/naive-client.ts) with its `noReconnect` bug, against the HTTP session-expiry
  *   scenario. It gives up after the 404, so call 3 fails, and its diagram must mark that step.
+ * - a `server --spec-version all` run against the rule server (test/fixtures/rule-server) with a
+ *   fault only 2025-03-26 does not allow: the server matrix has a column per revision, each headed
+ *   by its verdict, and the failing revision's cell leads to its check.
  * Screenshots of the overview and of that diagram go to .artifacts/ on every run, and to docs/
  * (which README.md shows) when UPDATE_SCREENSHOTS=1 or when they are missing, so that they do
  * not churn with every run's times.
@@ -20,7 +23,9 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runClientScenarios } from '../src/client/index.ts'
 import type { RunReport } from '../src/model.ts'
+import { main } from '../src/cli.ts'
 import { assembleReport } from '../src/report/assemble.ts'
+import type { ReportWithRevisions } from '../src/report/revisions.ts'
 import { areasOf, tally, TONES } from '../src/report/overview.ts'
 import { writeReports } from '../src/report/write.ts'
 import { launchChromium, type LaunchedChromium } from '../../test/support/chromium.ts'
@@ -36,6 +41,7 @@ let browser: Browser
 let dir: string
 let report: RunReport
 let failing: RunReport
+let revisions: ReportWithRevisions
 const problems: string[] = []
 
 beforeAll(async () => {
@@ -44,7 +50,9 @@ beforeAll(async () => {
     defaultRun(join(dir, 'default')),
     // Only the naive client's own process takes part here; it runs while the CLI runs.
     naiveRun(join(dir, 'naive')),
+    revisionsRun(join(dir, 'revisions')),
   ])
+  revisions = JSON.parse(await readFile(join(dir, 'revisions', 'results.json'), 'utf8')) as ReportWithRevisions
   report = JSON.parse(await readFile(join(dir, 'default', 'results.json'), 'utf8')) as RunReport
   expect(code).toBe(report.exitCode)
   failing = JSON.parse(await readFile(join(dir, 'naive', 'results.json'), 'utf8')) as RunReport
@@ -76,7 +84,15 @@ async function naiveRun(out: string): Promise<void> {
   await writeReports(naive, out)
 }
 
-async function open(which: 'default' | 'naive', viewport = { width: 1280, height: 900 }): Promise<Page> {
+/** The CLI in-process, as `mcp-conformance server --spec-version all -- node rule-server/stdio.mjs resource-link-everywhere`. */
+async function revisionsRun(out: string): Promise<void> {
+  const io = { stdout: () => {}, stderr: () => {}, cwd: ROOT }
+  const server = join(ROOT, 'conformance/test/fixtures/rule-server/stdio.mjs')
+  const code = await main(['server', '--spec-version', 'all', '--report-dir', out, '--timeout', '3000', '--call', 'echo={"text":"hi"}', '--', process.execPath, server, 'resource-link-everywhere'], io)
+  expect(code).toBe(1)
+}
+
+async function open(which: 'default' | 'naive' | 'revisions', viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport })
   // A CSP violation (an inline style, a blocked script) is reported on the console.
   page.on('console', (message) => {
@@ -183,6 +199,54 @@ describe('the default run’s report.html in Chromium', () => {
       return { error: doc.querySelector('parsererror')?.textContent ?? null, cases: doc.querySelectorAll('testcase').length }
     }, xml)
     expect(parsed).toEqual({ error: null, cases: report.suites.reduce((n, s) => n + s.checks.length, 0) })
+    await page.close()
+  })
+})
+
+describe('a --spec-version all report in Chromium', () => {
+  it('the server matrix has one column per revision, headed by each revision’s verdict in its colour', async () => {
+    const page = await open('revisions')
+    const box = page.locator('.matrix-box', { has: page.locator('h2', { hasText: 'Server checks' }) })
+    expect(await box.locator('thead tr').first().locator('th').allTextContents()).toEqual(['area', '2025-03-26 · stdio', '2025-06-18 · stdio', '2025-11-25 · stdio'])
+    const verdicts = await box.locator('tr.verdicts .verdict').evaluateAll((spans) =>
+      spans.map((v) => ({ revision: (v as HTMLElement).dataset.revision, text: v.textContent, colour: getComputedStyle(v).color, visible: (v as HTMLElement).offsetHeight > 0 })),
+    )
+    expect(verdicts.map(({ revision, text, visible }) => ({ revision, text, visible }))).toEqual(
+      revisions.revisions!.map((r) => ({ revision: r.revision, text: r.verdict, visible: true })),
+    )
+    expect(verdicts.map((v) => v.text)).toEqual(['fail', 'pass', 'pass'])
+    // The failing revision in the colour of a failure, the passing ones in the colour of a pass.
+    expect(verdicts[0]!.colour).toBe('rgb(207, 34, 46)')
+    expect(verdicts[1]!.colour).toBe(verdicts[2]!.colour)
+    expect(verdicts[1]!.colour).not.toBe(verdicts[0]!.colour)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
+  it('every server cell is its revision’s area in results.json, and the failing one leads to the check that broke the revision', async () => {
+    const page = await open('revisions')
+    const cells = await page.locator('a.cell').evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href')!, tone: (a as HTMLElement).dataset.tone, count: Number((a as HTMLElement).dataset.count) })))
+    const expected = revisions.suites.flatMap((suite, i) =>
+      areasOf(suite).map(({ checks }, k) => {
+        const counts = tally(checks)
+        const tone = TONES.find((t) => counts[t] > 0)!
+        return { href: `#suite-${i}-area-${k}`, tone, count: counts[tone] }
+      }),
+    )
+    // Row by row (area), a column per revision: the same cells, in the matrix's order.
+    expect([...cells].sort((a, b) => order(a.href) - order(b.href))).toEqual(expected)
+    const fail = page.locator('a.cell.fail')
+    expect(await fail.count()).toBe(1)
+    await fail.click()
+    const target = (await fail.getAttribute('href'))!.slice(1)
+    expect(target).toMatch(/^suite-0-area-\d+$/)
+    const check = page.locator(`[id="${target}"] details.check[data-status="fail"]`)
+    await check.locator('summary').click()
+    expect(await check.locator('.id').textContent()).toBe('tools/call/echo')
+    expect(await check.locator('.message').textContent()).toBe('the result breaks the 2025-03-26 CallToolResult schema: content[1].type: "resource_link" is not a content type of 2025-03-26 (it arrived in 2025-06-18)')
+    expect(await check.locator('.spec a').getAttribute('href')).toBe('https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-03-26/schema.ts')
+    expect(await page.locator('#suite-0 h2').textContent()).toMatch(/^Server checks \(2025-03-26\): /)
+    expect(problems).toEqual([])
     await page.close()
   })
 })

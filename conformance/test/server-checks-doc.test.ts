@@ -6,6 +6,7 @@ import * as features from '../src/server/registry/features.ts'
 import { CHECKS } from '../src/server/registry/index.ts'
 import * as lifecycle from '../src/server/registry/lifecycle.ts'
 import * as messages from '../src/server/registry/messages.ts'
+import * as notifications from '../src/server/registry/notifications.ts'
 import * as tools from '../src/server/registry/tools.ts'
 import * as transports from '../src/server/registry/transports.ts'
 import { renderChecksTable } from '../src/server/registry/table.ts'
@@ -18,7 +19,7 @@ describe('docs/SERVER-CHECKS.md', () => {
   })
 
   it('every check a registry module defines is in the registry (none left out of its area list)', () => {
-    const defined = [lifecycle, messages, tools, bridge, features, transports].flatMap((module) => Object.values(module).filter((value) => !Array.isArray(value)))
+    const defined = [lifecycle, messages, notifications, tools, bridge, features, transports].flatMap((module) => Object.values(module).filter((value) => !Array.isArray(value)))
     expect(new Set(defined)).toEqual(new Set(CHECKS))
   })
 

@@ -1,13 +1,13 @@
 /** Table tests for the pure verdict modules: no servers, just observations in and checks out. */
 import { describe, expect, it } from 'vitest'
 import { excerpt } from '../src/server/check.ts'
-import { callResultProblems, promptResultProblems } from '../src/server/content.ts'
 import { invalidArgumentsFor, judgeInvalidArguments, judgeUnknownTool, judgeUserCall, unknownToolName } from '../src/server/evaluate/calls.ts'
 import { judgeInitialize, judgeUnsupportedVersion } from '../src/server/evaluate/lifecycle.ts'
-import { judgeList, type ListObservation } from '../src/server/evaluate/lists.ts'
+import { judgeList, pageShapes, type ListObservation } from '../src/server/evaluate/lists.ts'
 import { judgeProjection, judgeSchemaSize, projectTools } from '../src/server/evaluate/projection.ts'
-import { judgeTools } from '../src/server/evaluate/tools.ts'
+import { definitionIssue, judgeTools } from '../src/server/evaluate/tools.ts'
 import { compileSchema, dialectOf } from '../src/server/schema.ts'
+import { validateShape } from '../src/server/shapes.ts'
 import { SseParser } from '../src/server/wire/sse.ts'
 import type { RpcOutcome } from '../src/server/wire/types.ts'
 
@@ -68,17 +68,19 @@ describe('tool definitions', () => {
   })
 
   it('judges schemas, descriptions, annotations and taskSupport', () => {
-    const checks = byId(
-      judgeTools(
-        [
-          tool('a', { inputSchema: { type: 'array' } }),
-          tool('b', { description: '', outputSchema: { type: 'object', properties: { x: { type: 'nope' } } } }),
-          tool('c', { annotations: { readOnlyHint: 'yes' }, execution: { taskSupport: 'required' } }),
-        ],
-        '2025-11-25',
-        {},
-      ),
-    )
+    const tools = [
+      tool('a', { inputSchema: { type: 'array' } }),
+      tool('b', { description: '', outputSchema: { type: 'object', properties: { x: { type: 'nope' } } } }),
+      tool('c', { annotations: { readOnlyHint: 'yes' }, execution: { taskSupport: 'required' } }),
+    ]
+    // The page is validated once with the SDK's ToolSchema; each definition check reports the problems in its fields.
+    const observed: ListObservation = { kind: 'tools', pages: [result({ tools })], items: tools, stop: 'end', cursors: [], pageCap: 100 }
+    const shapes = pageShapes(observed, '2025-11-25')
+    expect(byId(judgeList(observed, '2025-11-25', shapes, definitionIssue))['tools/list']).toBe('pass')
+    const judged = judgeTools(tools, '2025-11-25', {}, shapes.issues.filter(definitionIssue))
+    expect(judged.find((c) => c.id === 'tools/annotations')?.message).toBe('"c": annotations.readOnlyHint: expected boolean, got "yes"')
+    expect(judged.find((c) => c.id === 'tools/input-schema')?.message).toBe('1 inputSchema of 3 fail: "a": inputSchema.type: expected "object", got "array"')
+    const checks = byId(judged)
     // An empty description and taskSupport without the tasks capability are not requirements: information.
     expect(checks).toEqual({
       'tools/names-valid': 'pass',
@@ -161,9 +163,32 @@ describe('tools/call verdicts depend on the negotiated revision', () => {
     expect(judgeUserCall('missing', undefined, undefined, '2025-11-25', {})[0]).toMatchObject({ status: 'fail', message: expect.stringMatching(/^Not testable/) })
   })
 
-  it('content validators name the broken field', () => {
-    expect(callResultProblems({ content: [{ type: 'image', data: 'x' }] })).toEqual(['content[0] (image) has no string "mimeType"'])
-    expect(promptResultProblems({ messages: [{ role: 'system', content: { type: 'text', text: 'x' } }] })).toEqual(['messages[0].role is not "user" or "assistant"'])
+  it('results are validated with the SDK’s schemas, naming the path and the value found there', () => {
+    const texts = (name: Parameters<typeof validateShape>[0], value: unknown, revision = '2025-11-25') => validateShape(name, value, revision).issues.map((i) => i.text)
+    expect(texts('CallToolResult', { content: [{ type: 'image', data: 'aGk=' }] })).toEqual(['content[0].mimeType: missing, in {"type":"image","data":"aGk="}'])
+    expect(texts('GetPromptResult', { messages: [{ role: 'system', content: { type: 'text', text: 'x' } }] })).toEqual(['messages[0].role: expected one of "user"|"assistant", got "system"'])
+    // A union is reduced to the member the value meant, or says that it meant none.
+    expect(texts('CallToolResult', { content: [{ type: 'video' }] })).toEqual(['content[0].type: "video" is none of "text", "image", "audio", "resource_link", "resource", in {"type":"video"}'])
+    // The SDK defaults content to []; every revision requires it.
+    expect(texts('CallToolResult', { isError: true })).toEqual(['content: missing, in {"isError":true}'])
+  })
+
+  it('a field the negotiated revision does not define is not judged; a content type it does not define is a violation', () => {
+    const tool = { name: 't', inputSchema: { type: 'object' }, title: 42, outputSchema: 'nope', execution: { taskSupport: 'always' } }
+    expect(validateShape('ListToolsResult', { tools: [tool] }, '2025-11-25').issues.map((i) => i.text)).toEqual([
+      'tools[0].title: expected string, got 42',
+      'tools[0].outputSchema: expected object, got "nope"',
+      'tools[0].execution.taskSupport: expected one of "required"|"optional"|"forbidden", got "always"',
+    ])
+    expect(validateShape('ListToolsResult', { tools: [tool] }, '2025-03-26')).toEqual({ issues: [], unjudged: ['tools[0].title', 'tools[0].outputSchema', 'tools[0].execution'] })
+    const link = { content: [{ type: 'resource_link', uri: 'mem://a', name: 'a' }] }
+    expect(validateShape('CallToolResult', link, '2025-06-18').issues).toEqual([])
+    expect(validateShape('CallToolResult', link, '2025-03-26').issues.map((i) => i.text)).toEqual(['content[0].type: "resource_link" is not a content type of 2025-03-26 (it arrived in 2025-06-18)'])
+    // Required until 2025-06-18, optional after; a format the spec only recommends is not a verdict.
+    const cancelled = { method: 'notifications/cancelled', params: { reason: 'x' } }
+    expect(validateShape('CancelledNotification', cancelled, '2025-06-18').issues.map((i) => i.text)).toEqual(['params.requestId: missing, in {"reason":"x"}'])
+    expect(validateShape('CancelledNotification', cancelled, '2025-11-25').issues).toEqual([])
+    expect(validateShape('ListResourcesResult', { resources: [{ uri: 'a', name: 'a', annotations: { lastModified: 'yesterday' } }] }, '2025-11-25').issues).toEqual([])
   })
 })
 
@@ -172,10 +197,11 @@ describe('lists and pagination', () => {
 
   it.each([
     [obs({}), 'pass', 'skip'],
-    [obs({ pages: [result({}), result({})], cursors: ['c'], items: [{ name: 'a' }] }), 'pass', 'pass'],
+    [obs({ pages: [result({ tools: [], nextCursor: 'c' }), result({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] })], cursors: ['c'], items: [{ name: 'a' }] }), 'pass', 'pass'],
     [obs({ stop: 'repeated-cursor', cursors: ['c', 'c'] }), 'pass', 'fail'],
     [obs({ stop: 'page-cap' }), 'pass', 'fail'],
-    [obs({ items: [{ title: 'no name' }] }), 'fail', 'skip'],
+    [obs({ pages: [result({ tools: [{ title: 'no name', inputSchema: { type: 'object' } }] })], items: [{ title: 'no name' }] }), 'fail', 'skip'],
+    [obs({ pages: [result({ tools: [], nextCursor: 7 })], stop: 'bad-page' }), 'fail', 'fail'],
     [obs({ stop: 'failed', pages: [error(-32603)] }), 'fail', 'fail'],
   ])('%# list=%s pagination=%s', (observation, list, pagination) => {
     expect(byId(judgeList(observation, '2025-11-25'))).toEqual({ 'tools/list': list, 'tools/pagination': pagination })

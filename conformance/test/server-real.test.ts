@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyBaseline, loadBaseline } from '../src/baseline.ts'
 import type { SuiteResult } from '../src/model.ts'
+import type { ServerSuite } from '../src/report/revisions.ts'
 import type { ProjectionRow } from '../src/server/evaluate/projection.ts'
 import { runServerSuite } from '../src/server/run.ts'
 import { everythingTarget } from '../src/server/target.ts'
@@ -78,6 +79,23 @@ describe('server-everything over stdio', () => {
     expect(check(suite, 'stdio/no-orphans').status).toBe('pass')
     const uncited = suite.checks.filter((c) => c.status !== 'skip' && !c.spec)
     expect(uncited.map((c) => c.id)).toEqual([])
+  })
+})
+
+describe('server-everything over stdio, pinned to the older revisions (--spec-version)', () => {
+  it('takes 2025-03-26 and 2025-06-18 and passes both: its one failure is a rule of 2025-11-25; its notifications are valid in each', async () => {
+    const { target, calls } = everythingTarget()
+    const suites = await Promise.all((['2025-03-26', '2025-06-18'] as const).map((revision) => runServerSuite(target, { calls, revision })))
+    for (const suite of suites) {
+      expect(errors(suite)).toEqual([])
+      expect(suite.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)).toEqual([])
+      expect(check(suite, 'lifecycle/protocol-version').message).toMatch(/^the server agreed to the requested revision/)
+      expect(check(suite, 'notifications/message').status).toBe('pass')
+      expect(check(suite, 'tools/call/simulate-research-query')).toMatchObject({ status: 'pass', message: expect.stringMatching(/^isError result with text/) })
+    }
+    expect((suites[0] as ServerSuite).revision).toEqual({ requested: '2025-03-26', negotiated: '2025-03-26', supported: true })
+    expect(check(suites[0]!, 'tools/call/get-structured-content/structured-content').status).toBe('skip')
+    expect(check(suites[1]!, 'tools/call/get-structured-content/structured-content').status).toBe('pass')
   })
 })
 

@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CheckResult, SuiteResult } from '../src/model.ts'
 import { definitionOf } from '../src/server/registry/index.ts'
+import type { ServerSuite } from '../src/report/revisions.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
+import type { Revision } from '../src/server/spec.ts'
 import { FAULTS, HTTP_FAULTS, startRuleHttp } from './fixtures/rule-server/index.mjs'
 import { delta } from './server-helpers.ts'
 
@@ -81,10 +83,32 @@ const CASES: Case[] = [
   { fault: 'log-undeclared', delta: { 'lifecycle/server-notifications': 'fail', 'logging/set-level': 'skip' }, message: /notifications\/message without the logging capability/ },
   { fault: 'list-changed-undeclared', delta: { 'lifecycle/server-notifications': 'fail' }, message: /notifications\/tools\/list_changed without tools.listChanged/ },
   { fault: 'progress-unasked', delta: { 'lifecycle/server-notifications': 'fail' }, message: /notifications\/progress without a progressToken/ },
-  { fault: 'subscribe-broken', delta: { 'resources/subscribe': 'fail' }, message: /-32601.*although the capability is declared/ },
-  { fault: 'templates-broken', delta: { 'resources/templates-list': 'fail' }, message: /resourceTemplates\[0\] has no string "uriTemplate"/ },
-  { fault: 'complete-broken', delta: { 'completion/complete': 'fail', 'prompts/get': 'skip' }, message: /holds something other than strings/ },
-  { fault: 'prompt-broken', delta: { 'prompts/get': 'fail' }, message: /messages\[0\].role is not "user" or "assistant"/ },
+  // Without a subscription there is no update to judge.
+  { fault: 'subscribe-broken', delta: { 'resources/subscribe': 'fail', 'notifications/resources-updated': 'skip' }, message: /-32601.*although the capability is declared/ },
+  // Result shapes: the SDK's schemas as the negotiated revision defines them; the message names the path and the value.
+  { fault: 'templates-broken', delta: { 'resources/templates-list': 'fail' }, message: /ListResourceTemplatesResult schema: resourceTemplates\[0\]\.uriTemplate: missing, in \{"name":"item"\}/ },
+  { fault: 'complete-broken', delta: { 'completion/complete': 'fail', 'prompts/get': 'skip' }, message: /CompleteResult schema: completion\.values\[0\]: expected string, got 0/ },
+  { fault: 'prompt-broken', delta: { 'prompts/get': 'fail' }, message: /GetPromptResult schema: messages\[0\]\.role: expected one of "user"\|"assistant", got "robot"/ },
+  { fault: 'read-broken', delta: { 'resources/read': 'fail' }, message: /ReadResourceResult schema: contents\[0\]: matches no allowed form \(text missing; or blob missing\)/ },
+  // The SDK defaults content to []; every revision's schema requires it.
+  { fault: 'call-no-content', delta: { 'tools/call/echo': 'fail' }, message: /^the result breaks the 2025-11-25 CallToolResult schema: content: missing, in \{"echoed":"hi"\}$/ },
+  // A tool's fields are reported by the check about them, once.
+  { fault: 'annotation-invalid', delta: { 'tools/annotations': 'fail' }, message: /^"legacy": annotations\.readOnlyHint: expected boolean, got "yes"$/ },
+  { fault: 'title-invalid', delta: { 'tools/annotations': 'fail' }, message: /^"echo": title: expected string, got 42$/ },
+  // resource_link is a content type of 2025-06-18 on: valid here (see the revision gating below).
+  { fault: 'resource-link-everywhere', delta: {} },
+  // Notification payloads, every one the server sends, each against the SDK's schema for it.
+  { fault: 'message-invalid', delta: { 'notifications/message': 'fail' }, message: /^the notifications\/message notification breaks the 2025-11-25 LoggingMessageNotification schema: params\.level: expected one of .*got "loud"/ },
+  { fault: 'progress-invalid', delta: { 'notifications/progress': 'fail' }, message: /^2 of 2 notifications\/progress notifications break the 2025-11-25 ProgressNotification schema: params\.progress: expected number, got "half"/ },
+  { fault: 'cancelled-invalid', delta: { 'notifications/cancelled': 'fail' }, message: /CancelledNotification schema: params\.reason: expected string, got 42/ },
+  { fault: 'cancelled-unknown', delta: { 'notifications/cancelled': 'fail' }, message: /^notifications\/cancelled names "never-sent", which is no request the server sent$/ },
+  { fault: 'updated-invalid', delta: { 'notifications/resources-updated': 'fail' }, message: /ResourceUpdatedNotification schema: params\.uri: missing/ },
+  { fault: 'tools-list-changed-invalid', delta: { 'notifications/tools-list-changed': 'fail' }, message: /ToolListChangedNotification schema: params: expected object, got "changed"/ },
+  { fault: 'prompts-list-changed-invalid', delta: { 'notifications/prompts-list-changed': 'fail' }, message: /PromptListChangedNotification schema: params: expected object, got "changed"/ },
+  { fault: 'resources-list-changed-invalid', delta: { 'notifications/resources-list-changed': 'fail' }, message: /ResourceListChangedNotification schema: params: expected object, got "changed"/ },
+  { fault: 'task-status-invalid', delta: { 'notifications/other': 'fail' }, message: /^notifications\/tasks\/status breaks the 2025-11-25 TaskStatusNotification schema: params\.status: expected one of .*got "sleeping"/ },
+  // Refusing an unsupported revision with an error instead of a counter-offer: the spec's own example, so a warning.
+  { fault: 'refuse-old', delta: { 'lifecycle/unsupported-version': 'warn' }, message: /refused with JSON-RPC error -32602/ },
   // `arguments` is optional in GetPromptRequest: refusing a request without it breaks the schema.
   { fault: 'prompt-needs-arguments', delta: { 'prompts/get': 'fail' }, message: /^getting "summary" without "arguments" \(none is required.*-32602.*the schema allows the request as sent/ },
   // Schemas: invalid only when they are.
@@ -123,7 +147,7 @@ for (const transport of ['stdio', 'http'] as const) {
     })
 
     it('heartbeats with ping, which the kit answers with {}; its schemas (draft-04, 2020-12, $refs) are valid; its validated prompt gets a completed value', () => {
-      expect(find(control, 'lifecycle/server-requests').message).toBe('1 ping answered with {}')
+      expect(find(control, 'lifecycle/server-requests').message).toBe('2 pings answered with {}')
       expect(find(control, 'tools/input-schema').message).toMatch(/^all 4 judged schemas are valid object schemas \(3 in 2020-12, 1 in draft-04\); 1 not judged \(\$ref "https:\/\/example.com\/schemas\/item.json" points into another document/)
       expect(find(control, 'prompts/get')).toMatchObject({ status: 'pass', message: 'getting "code_review" returned 1 message' })
       expect(find(control, 'completion/complete').status).toBe('pass')
@@ -131,8 +155,17 @@ for (const transport of ['stdio', 'http'] as const) {
       expect(find(control, 'resources/templates-list').status).toBe('pass')
     })
 
+    it('sends every kind of notification a server may send the kit, each payload valid (a cancelled heartbeat, progress for a call that asked for it, an update after subscribing)', () => {
+      const notifications = control.checks.filter((c) => c.id.startsWith('notifications/') && c.id !== 'notifications/other')
+      expect(notifications.map((c) => [c.id, c.status])).toEqual(notifications.map((c) => [c.id, 'pass']))
+      expect(notifications).toHaveLength(7)
+      expect(find(control, 'notifications/progress').message).toBe('2 notifications/progress notifications, each a valid ProgressNotification')
+      expect(find(control, 'notifications/other').status).toBe('skip')
+    })
+
     const cases = CASES.filter((c) => !c.only || c.only === transport)
-    it.each(cases.map((c) => [c.fault, c] as const))('%s', async (_, c) => {
+    // Each case is a run of its own against a server of its own: they run side by side (vitest's maxConcurrency).
+    it.concurrent.each(cases.map((c) => [c.fault, c] as const))('%s', async (_, c) => {
       const variant = await run(transport, [c.fault])
       suites.push(variant)
       const changed = delta(control, variant)
@@ -154,8 +187,8 @@ describe('the 2025-11-25 polling model', () => {
       expect(flagged(suite)).toEqual([])
       expect(find(suite, 'http/sse-resumption').message).toMatch(/^\d+ streams closed before their response; resumed with Last-Event-ID after the server's retry/)
       expect(find(suite, 'http/sse-priming').status).toBe('pass')
-      // The heartbeat ping arrived on a resumed stream and was still answered.
-      expect(find(suite, 'lifecycle/server-requests').message).toBe('1 ping answered with {}')
+      // The heartbeat pings arrived on a resumed stream and were still answered.
+      expect(find(suite, 'lifecycle/server-requests').message).toBe('2 pings answered with {}')
     } finally {
       await server.close()
     }
@@ -199,6 +232,85 @@ describe('revision gating', () => {
     expect(flagged(suite)).toEqual([])
     expect(find(suite, 'jsonrpc/response-ids').spec?.url).toBe('https://modelcontextprotocol.io/specification/2024-11-05/basic/messages#responses')
     expect(find(suite, 'jsonrpc/no-response-to-notifications').spec?.quote).toBe('The Server MUST NOT reply to a Notification, including those that are within a batch request.')
+  })
+})
+
+/** A run the kit pins to `revision` (--spec-version), against the rule server with `faults` (and a forced counter-offer). */
+async function pinned(transport: Transport, revision: Revision, faults: string[] = [], offers?: string): Promise<SuiteResult> {
+  if (transport === 'stdio') {
+    const args = [STDIO_SERVER, ...(offers ? ['--revision', offers] : []), ...faults]
+    return runServerSuite({ kind: 'stdio', command: process.execPath, args }, { ...OPTIONS, revision })
+  }
+  const server = await startRuleHttp(faults, offers ? { revision: offers } : {})
+  try {
+    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, { ...OPTIONS, revision })
+  } finally {
+    await server.close()
+  }
+}
+
+for (const transport of ['stdio', 'http'] as const) {
+  describe.concurrent(`result shapes by revision over ${transport}`, () => {
+    it('a field the negotiated revision does not define is never judged: a numeric tool title fails under 2025-06-18, and is left alone under 2025-03-26', async () => {
+      const [newer, older] = await Promise.all([pinned(transport, '2025-06-18', ['title-invalid']), pinned(transport, '2025-03-26', ['title-invalid'])])
+      suites.push(newer, older)
+      expect(find(newer, 'tools/annotations')).toMatchObject({ status: 'fail', message: '"echo": title: expected string, got 42' })
+      expect(find(older, 'tools/annotations')).toMatchObject({ status: 'pass', message: '1 annotated tool, all fields well-typed' })
+      expect(flagged(older)).toEqual([])
+      // What the older revision does not define is named in the evidence, unjudged.
+      expect((find(older, 'tools/list').details as { notInRevision: string[] }).notInRevision).toEqual(['tools[0].title', 'tools[2].icons', 'tools[4].outputSchema'])
+    })
+
+    it('a content type the negotiated revision does not define is a schema violation of that revision: resource_link fails under 2025-03-26 only', async () => {
+      const [older, newer] = await Promise.all([pinned(transport, '2025-03-26', ['resource-link-everywhere']), pinned(transport, '2025-06-18', ['resource-link-everywhere'])])
+      suites.push(older, newer)
+      expect(find(older, 'tools/call/echo')).toMatchObject({
+        status: 'fail',
+        message: 'the result breaks the 2025-03-26 CallToolResult schema: content[1].type: "resource_link" is not a content type of 2025-03-26 (it arrived in 2025-06-18)',
+        spec: { keyword: 'SCHEMA', quote: 'CallToolResult { content: (TextContent | ImageContent | AudioContent | EmbeddedResource)[]; isError?: boolean }' },
+      })
+      expect(flagged(older)).toHaveLength(1)
+      expect(flagged(newer)).toEqual([])
+    })
+
+    it('notification payloads are judged by the negotiated revision too: under 2025-06-18 a cancellation needs its requestId', async () => {
+      const suite = await pinned(transport, '2025-06-18', ['message-invalid'])
+      suites.push(suite)
+      expect(find(suite, 'notifications/message')).toMatchObject({ status: 'fail', spec: { ref: 'MCP 2025-06-18 schema: SCHEMA' } })
+      expect(find(suite, 'notifications/cancelled').status).toBe('pass')
+      expect(find(suite, 'notifications/other').status).toBe('skip')
+    })
+  })
+}
+
+describe.concurrent('a run pinned to one revision (--spec-version)', () => {
+  it('a server that counter-offers another revision: version negotiation passes, and the kit, a client of the requested revision only, disconnects', async () => {
+    const suite = (await pinned('stdio', '2025-03-26', [], '2025-11-25')) as ServerSuite
+    suites.push(suite)
+    expect(suite.id).toBe('server@2025-03-26')
+    expect(suite.revision).toEqual({ requested: '2025-03-26', negotiated: '2025-11-25', supported: false })
+    expect(find(suite, 'lifecycle/protocol-version').message).toBe(
+      'the server does not speak 2025-03-26 and counter-offered 2025-11-25; the kit, asked to judge 2025-03-26 only, disconnects, so no other check runs for 2025-03-26',
+    )
+    expect(flagged(suite)).toEqual([])
+    expect(suite.checks.map((c) => c.id)).toEqual(['lifecycle/initialize', 'lifecycle/protocol-version', 'lifecycle/server-info', 'lifecycle/capabilities', 'stdio/stdout-only-jsonrpc', 'stdio/exit-on-stdin-close', 'stdio/no-orphans'])
+  })
+
+  it('a server that refuses an older revision with an error instead of a counter-offer gets the softened version-negotiation verdict, not a harness error', async () => {
+    const suite = (await pinned('http', '2025-06-18', ['refuse-old'])) as ServerSuite
+    suites.push(suite)
+    expect(suite.revision).toEqual({ requested: '2025-06-18', supported: false })
+    expect(find(suite, 'lifecycle/protocol-version')).toMatchObject({ status: 'warn', message: expect.stringMatching(/^the server refused initialize for 2025-06-18 with JSON-RPC error -32602 \(Unsupported protocol version: 2025-06-18\) instead of offering a revision it supports/) })
+    expect(find(suite, 'lifecycle/initialize').status).toBe('skip')
+    expect(suite.checks.filter((c) => c.status === 'fail' || c.status === 'error')).toEqual([])
+  })
+
+  it('a server that takes the revision is judged by it in full', async () => {
+    const suite = (await pinned('http', '2025-03-26')) as ServerSuite
+    suites.push(suite)
+    expect(suite.revision).toEqual({ requested: '2025-03-26', negotiated: '2025-03-26', supported: true })
+    expect(flagged(suite)).toEqual([])
+    expect(find(suite, 'notifications/progress').spec?.quote).toBe('ProgressNotification { method: "notifications/progress"; params: { progressToken: ProgressToken; progress: number; total?: number; message?: string } }')
   })
 })
 

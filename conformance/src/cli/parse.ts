@@ -5,7 +5,11 @@ import type { ClientRunOptions } from '../client/index.ts'
 import type { ToolCall } from '../server/probe/tools.ts'
 import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import type { ServerTarget } from '../server/target.ts'
+import type { Revision } from '../server/spec.ts'
 import { argvErrorMessage, integerOption, MAX_TIMER_MS } from './argv.ts'
+
+/** The revisions --spec-version takes, oldest first (the order of `all`). */
+export const SPEC_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const satisfies readonly Revision[]
 
 export const USAGE = `Usage:
   mcp-conformance [run options] [--transport T] [--timeout MS] [--startup-timeout MS]
@@ -48,6 +52,9 @@ Server options (the default run, server):
   --call NAME=JSON        server: allow calling tool NAME with these arguments (repeatable); no other
                           tool is called
   --server-name NAME      server: serverName for the bridge projection (default: from serverInfo.name)
+  --spec-version V        server: judge exactly revision V (${SPEC_VERSIONS.join(', ')}), or each of them
+                          in turn with "all" (one suite per revision, side by side in every report);
+                          default: ask for the newest and follow the server's counter-offer
 
 Progress and the summary go to stderr; stdout carries only list, --help, --version and annotations.
 Exit codes: 0 all checks pass (warnings and skips allowed); 1 a check failed or a baseline entry is
@@ -72,7 +79,7 @@ interface Timeouts {
 }
 export type Command =
   | ({ kind: 'default'; transports: Transport[] } & Timeouts & RunOptions)
-  | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string } & Timeouts & RunOptions)
+  | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string; revisions?: Revision[] } & Timeouts & RunOptions)
   | ({ kind: 'client'; options: Omit<ClientRunOptions, 'onProgress'> } & RunOptions)
   | ({ kind: 'judge'; wire: string; scenario?: string } & RunOptions)
   | { kind: 'list' }
@@ -93,6 +100,7 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   call: { type: 'string', multiple: true },
   'server-name': { type: 'string' },
+  'spec-version': { type: 'string' },
   timeout: { type: 'string' },
   'startup-timeout': { type: 'string' },
   transport: { type: 'string' },
@@ -107,7 +115,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 const RUN = ['report-dir', 'baseline', 'compare', 'summary-md', 'annotations']
 const ALLOWED: Record<string, string[]> = {
   default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
-  server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name'],
+  server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name', 'spec-version'],
   client: [...RUN, 'transport', 'scenario', 'update-snapshots', 'shard', 'driver'],
   judge: [...RUN, 'wire', 'scenario'],
   list: [],
@@ -219,7 +227,17 @@ function parseServer(values: Values, command: string[], common: RunOptions & Tim
   }
   const serverName = values['server-name']
   if (serverName !== undefined && !/^[A-Za-z0-9_-]{1,32}$/.test(serverName)) return usage('--server-name must match ^[A-Za-z0-9_-]{1,32}$')
-  return { ok: true, command: { kind: 'server', target, calls, ...(serverName ? { serverName } : {}), ...common } }
+  const revisions = parseSpecVersion(values['spec-version'])
+  if (typeof revisions === 'string') return usage(revisions)
+  return { ok: true, command: { kind: 'server', target, calls, ...(serverName ? { serverName } : {}), ...(revisions ? { revisions } : {}), ...common } }
+}
+
+/** --spec-version: one revision, or all of them oldest first; absent, the run asks for the newest and follows a counter-offer. */
+function parseSpecVersion(value: string | undefined): Revision[] | undefined | string {
+  if (value === undefined) return undefined
+  if (value === 'all') return [...SPEC_VERSIONS]
+  const known = SPEC_VERSIONS.find((revision) => revision === value)
+  return known ? [known] : `--spec-version must be ${SPEC_VERSIONS.join(', ')} or all, not ${JSON.stringify(value)}`
 }
 
 function parseClient(values: Values, common: RunOptions): ParseResult {

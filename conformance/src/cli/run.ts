@@ -113,10 +113,11 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
   // elsewhere every finished run and check is a line of the log.
   const live = io.terminal ? new LiveLine(io.stderr, io.terminal.columns) : undefined
   let serverChecks = 0
+  let revisionNote = ''
   const onCheck = (check: Parameters<typeof progressLine>[0]) => {
     if (!live) return io.stderr(`${progressLine(check)}\n`)
-    if (check.status !== 'pass' && check.status !== 'skip') live.line(`${progressLine(check)}\n`)
-    live.set(`server checks: ${++serverChecks} done, last ${check.id}`)
+    if (check.status !== 'pass' && check.status !== 'skip') live.line(`${progressLine(check)}${revisionNote}\n`)
+    live.set(`server checks${revisionNote}: ${++serverChecks} done, last ${check.id}`)
   }
   const suites: SuiteResult[] = []
   if (command.kind === 'client' || command.kind === 'default') {
@@ -132,8 +133,18 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
     const { target, calls } = command.kind === 'server' ? command : everythingTarget()
     const serverName = command.kind === 'server' ? command.serverName : undefined
     const options = { calls, onCheck, requestTimeoutMs: command.timeoutMs, startupTimeoutMs: command.startupTimeoutMs, ...(serverName ? { serverName } : {}) }
-    io.stderr(`mcp-conformance: server checks against ${describeTarget(target)}\n`)
-    suites.push(await runServerSuite(target, options))
+    const revisions = command.kind === 'server' ? command.revisions : undefined
+    if (!revisions) {
+      io.stderr(`mcp-conformance: server checks against ${describeTarget(target)}\n`)
+      suites.push(await runServerSuite(target, options))
+    }
+    // One run per revision, one after the other: each is a session of its own, negotiating that revision.
+    for (const revision of revisions ?? []) {
+      serverChecks = 0
+      revisionNote = ` (${revision})`
+      io.stderr(`mcp-conformance: server checks (${revision}) against ${describeTarget(target)}\n`)
+      suites.push(await runServerSuite(target, { ...options, revision }))
+    }
   }
   live?.clear()
   return suites

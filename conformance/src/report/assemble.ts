@@ -3,6 +3,7 @@ import { redactSecrets } from '@mcp-bridge/plugin'
 import { applyBaseline, type BaselineEntry } from '../baseline.ts'
 import { countStatuses, EXIT, FORMAT_VERSION, type RunReport, type SuiteResult } from '../model.ts'
 import { redactSuite } from './redact.ts'
+import { revisionSummaries, type ReportWithRevisions } from './revisions.ts'
 
 export interface AssembleInput {
   suites: SuiteResult[]
@@ -12,10 +13,12 @@ export interface AssembleInput {
   durationMs: number
 }
 
-export function assembleReport(input: AssembleInput): RunReport {
+/** `revisions` is present when server suites were pinned to spec revisions (`--spec-version`). */
+export function assembleReport(input: AssembleInput): ReportWithRevisions {
   // Suites redact their own configured secrets; this pass catches secret shapes in anything else.
   const redacted = input.suites.map((suite) => redactSuite(suite, redactSecrets))
   const { suites, stale } = applyBaseline(redacted, input.baseline)
+  const revisions = revisionSummaries(suites)
   return {
     formatVersion: FORMAT_VERSION,
     tool: input.tool,
@@ -25,6 +28,7 @@ export function assembleReport(input: AssembleInput): RunReport {
     summary: countStatuses(suites),
     staleBaseline: stale,
     exitCode: exitCodeOf(suites, stale),
+    ...(revisions ? { revisions } : {}),
   }
 }
 

@@ -36,6 +36,10 @@ table.matrix td { padding: 0; }
 .cell.pass { background: var(--pass); } .cell.fail { background: var(--fail); } .cell.warn { background: #bf8700; }
 .cell.skip { background: var(--skip); } .cell.error { background: var(--error); } .cell.expected { background: var(--expected); }
 .cell.none { background: #eaeef2; color: var(--muted); font-weight: 400; }
+table.matrix tr.verdicts th { font-family: inherit; font-size: 12px; color: var(--muted); font-weight: 500; text-align: left; }
+.verdict { display: block; min-width: 96px; padding: 2px 8px; border-radius: 4px; text-align: center; font-weight: 700; font-size: 12px; text-transform: uppercase; letter-spacing: .02em; border: 2px solid; background: #fff; }
+.verdict.pass { color: var(--pass); border-color: var(--pass); } .verdict.fail { color: var(--fail); border-color: var(--fail); }
+.verdict.error { color: var(--error); border-color: var(--error); } .verdict.skip { color: var(--muted); border-color: var(--skip); text-transform: none; font-weight: 600; }
 .legend { color: var(--muted); font-size: 12.5px; margin: 0 0 10px; }
 .legend .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
 .swatch.pass { background: var(--pass); } .swatch.fail { background: var(--fail); } .swatch.warn { background: #bf8700; }

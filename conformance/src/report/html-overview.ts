@@ -33,7 +33,7 @@ export function formatOverview(report: RunReport, comparison?: Comparison): stri
   const client = clientMatrix(report)
   const server = serverMatrix(report)
   const clientTargets = [...new Set(report.suites.filter((s) => s.kind === 'client').map((s) => s.target))]
-  const serverTargets = report.suites.filter((s) => s.kind === 'server').map((s) => s.target)
+  const serverTargets = [...new Set(report.suites.filter((s) => s.kind === 'server').map((s) => s.target))]
   const tables = [
     client && formatMatrix('Client scenarios', clientTargets.join(', '), 'scenario', client),
     server && formatMatrix('Server checks', serverTargets.join(', '), 'area', server),
@@ -46,7 +46,10 @@ ${comparison ? formatChanges(comparison) : ''}<p class="legend">${TONES.map((ton
 }
 
 function formatMatrix(title: string, target: string, rowName: string, matrix: Matrix): string {
-  const head = `<tr><th scope="col">${rowName}</th>${matrix.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`
+  const verdicts = matrix.verdicts
+    ? `<tr class="verdicts"><th scope="row" title="each spec revision's verdict: a failure the baseline does not expect fails it; not supported: the server offered another revision (or refused this one), so only initialize was judged">verdict</th>${matrix.verdicts.map((v) => `<td>${v ? `<span class="verdict ${v.tone}" data-revision="${escapeHtml(v.revision)}">${escapeHtml(v.text)}</span>` : ''}</td>`).join('')}</tr>`
+    : ''
+  const head = `<tr><th scope="col">${rowName}</th>${matrix.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>${verdicts}`
   const rows = matrix.rows.map(
     (row) => `<tr><th scope="row"${row.title ? ` title="${escapeHtml(row.title)}"` : ''}>${escapeHtml(row.label)}</th>${row.cells.map((cell) => `<td>${cell ? formatCell(cell) : '<span class="cell none">—</span>'}</td>`).join('')}</tr>`,
   )

@@ -1,10 +1,12 @@
 /**
- * Pure: JUnit XML, one <testsuite> per SuiteResult and one <testcase> per check. fail → <failure>,
+ * Pure: JUnit XML, one <testsuite> per SuiteResult (so one per spec revision of a
+ * `--spec-version all` run, with the revision as a property) and one <testcase> per check. fail → <failure>,
  * error → <error>, skip → <skipped>; warnings and baseline-expected failures pass with a
  * <system-out> note. Stale baseline entries become failing testcases of a "baseline" suite.
  */
 import type { CheckResult, RunReport, SuiteResult } from '../model.ts'
 import { escapeXml, escapeXmlAttribute } from './escape.ts'
+import { revisionOfSuite } from './revisions.ts'
 
 const MAX_BODY = 8_000
 
@@ -40,11 +42,18 @@ function formatSuite(suite: SuiteResult): string {
     ['kind', suite.kind],
     ['target', suite.target],
     ...(suite.transport ? [['transport', suite.transport]] : []),
+    ...revisionProperties(suite),
   ]
     .map(([name, value]) => `      <property ${attributes({ name: name ?? '', value: value ?? '' })}/>\n`)
     .join('')
   const cases = suite.checks.map((check) => formatCase(suite.id, check)).join('')
   return `  <testsuite ${attrs}>\n    <properties>\n${properties}    </properties>\n${cases}  </testsuite>\n`
+}
+
+function revisionProperties(suite: SuiteResult): string[][] {
+  const revision = revisionOfSuite(suite)
+  if (!revision) return []
+  return [['revision', revision.requested], ...(revision.negotiated ? [['negotiated', revision.negotiated]] : []), ['supported', String(revision.supported)]]
 }
 
 function formatCase(suiteId: string, check: CheckResult): string {

@@ -5,6 +5,7 @@
  */
 import type { CheckResult, CheckStatus, RunReport } from '../model.ts'
 import { exitMeaning } from './headline.ts'
+import { revisionsOf, revisionVerdictText } from './revisions.ts'
 
 export interface MarkdownOptions {
   /** Rows of the non-passing table; the rest are counted, not listed (a job page has a size limit). */
@@ -33,6 +34,15 @@ export function formatMarkdownSummary(report: RunReport, options: MarkdownOption
     '| ---: | ---: | ---: | ---: | ---: |',
     `| ${s.pass} | ${s.fail}${expected ? ` (${expected} expected by the baseline)` : ''} | ${s.warn} | ${s.skip} | ${s.error} |`,
   ]
+  const revisions = revisionsOf(report)
+  if (revisions) {
+    // Each spec revision's verdict side by side: the run fails when any of them fails.
+    lines.push('', '### By spec revision', '', '| revision | transport | verdict | passed | failed | warnings | skipped | errors |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |')
+    for (const row of revisions) {
+      const c = row.summary
+      lines.push(`| ${escapeMarkdown(row.revision)} | ${row.transport ?? ''} | ${escapeMarkdown(revisionVerdictText(row))} | ${c.pass} | ${c.fail} | ${c.warn} | ${c.skip} | ${c.error} |`)
+    }
+  }
   if (report.staleBaseline.length) {
     lines.push('', `Stale baseline entries (they no longer fail; remove them): ${report.staleBaseline.map((id) => escapeMarkdown(id, maxMessage)).join(', ')}`)
   }

@@ -2,9 +2,10 @@
  * Pure: the run at a glance, as the report's matrices and the console summary group it. Client
  * scenarios are rows and transports (per client, when a run judges more than one) columns; server
  * checks are grouped by area as rows, one column per server suite, headed by the spec revision it
- * was judged by (one today; the shape has room for more).
+ * was judged by (one per revision of a `--spec-version all` run, side by side).
  */
 import type { CheckResult, RunReport, SuiteResult } from '../model.ts'
+import { revisionOfSuite, revisionSummaries, revisionVerdictText } from './revisions.ts'
 
 /** A check's colour: its status, except that a failure the baseline expects has its own. */
 export type Tone = 'error' | 'fail' | 'expected' | 'warn' | 'pass' | 'skip'
@@ -40,6 +41,15 @@ export interface Cell {
 export interface Matrix {
   columns: string[]
   rows: Array<{ label: string; title?: string; cells: Array<Cell | undefined> }>
+  /** Server suites pinned to spec revisions: each column's verdict for its revision, in words. */
+  verdicts?: Array<Verdict | undefined>
+}
+
+export interface Verdict {
+  /** "pass", "fail", "error" or "not supported (offered …)". */
+  text: string
+  tone: Tone
+  revision: string
 }
 
 function cell(checks: CheckResult[], suite: number, area?: number): Cell {
@@ -95,11 +105,19 @@ export function serverMatrix(report: RunReport): Matrix | undefined {
       rows.set(area, row)
     })
   })
-  return { columns, rows: [...rows.values()] }
+  const pinned = suites.map(({ suite }) => revisionSummaries([suite])?.[0])
+  if (pinned.every((row) => row === undefined)) return { columns, rows: [...rows.values()] }
+  const verdicts = pinned.map((row): Verdict | undefined => (row ? { text: revisionVerdictText(row), tone: !row.supported && row.verdict === 'pass' ? 'skip' : row.verdict, revision: row.revision } : undefined))
+  return { columns, rows: [...rows.values()], verdicts }
 }
 
-/** The revision a server suite was judged by: the negotiated one, else the one its checks cite. */
+/**
+ * The revision a server suite was judged by: the one it was pinned to (--spec-version), else the
+ * negotiated one, else the one its checks cite.
+ */
 export function revisionOf(suite: SuiteResult): string {
+  const pinned = revisionOfSuite(suite)
+  if (pinned) return pinned.requested
   const negotiated = (suite.checks.find((c) => c.id === 'lifecycle/protocol-version')?.details as { negotiated?: unknown } | undefined)?.negotiated
   if (typeof negotiated === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(negotiated)) return negotiated
   const cited = new Map<string, number>()

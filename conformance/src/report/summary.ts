@@ -33,7 +33,7 @@ export function formatSummary(report: RunReport, written: string[] = [], options
   const server = serverMatrix(report)
   const clientTargets = [...new Set(report.suites.filter((s) => s.kind === 'client').map((s) => s.target))]
   if (client) lines.push(...matrixLines(`Client scenarios · ${plain(clientTargets.join(', '))}`, client, report, paint))
-  if (server) lines.push(...matrixLines(`Server checks · ${plain(report.suites.filter((s) => s.kind === 'server').map((s) => s.target).join(', '))}`, server, report, paint))
+  if (server) lines.push(...matrixLines(`Server checks · ${plain([...new Set(report.suites.filter((s) => s.kind === 'server').map((s) => s.target))].join(', '))}`, server, report, paint))
   const s = report.summary
   const expected = report.suites.flatMap((x) => x.checks).filter((c) => c.expected).length
   lines.push('', `Total: ${s.pass} passed, ${s.fail} failed${expected ? ` (${expected} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.skip} skipped, ${s.error} errors`)
@@ -52,8 +52,11 @@ function matrixLines(heading: string, matrix: Matrix, report: RunReport, paint: 
   const label = Math.max(...labels.map((l) => l.length), 8)
   const texts = matrix.rows.map((row) => row.cells.map((cell) => (cell ? cellText(cell) : '—')))
   const columns = matrix.columns.map(plain)
-  const widths = columns.map((column, i) => Math.max(column.length, ...texts.map((t) => t[i]!.length)))
+  const verdicts = matrix.verdicts?.map((v) => (v ? plain(v.text) : ''))
+  const widths = columns.map((column, i) => Math.max(column.length, verdicts?.[i]?.length ?? 0, ...texts.map((t) => t[i]!.length)))
   const lines = ['', heading, `    ${''.padEnd(label)}  ${columns.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd()]
+  // One verdict per spec revision, above the areas (a --spec-version run).
+  if (matrix.verdicts) lines.push(`    ${'verdict'.padEnd(label)}  ${matrix.verdicts.map((v, i) => paint((verdicts?.[i] ?? '').padEnd(widths[i]!), v?.tone ?? 'none')).join('  ')}`.trimEnd())
   matrix.rows.forEach((row, r) => {
     const present = row.cells.filter((c): c is Cell => c !== undefined)
     const tone = worstTone(tally(present.flatMap((c) => checksOf(c, report))))

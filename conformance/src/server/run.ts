@@ -6,9 +6,11 @@ import { createRequire } from 'node:module'
 import { configSecrets, createRedactor, withCredentialsAsHeader } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactCheck } from '../report/redact.ts'
+import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'
 import { verdict } from './check.ts'
 import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
 import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
+import { judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
@@ -33,8 +35,11 @@ export interface ServerRunOptions {
   /** serverName used for the bridge projection (default: derived from serverInfo.name). */
   serverName?: string
   /**
-   * The revision initialize asks for (default: the newest the kit knows). Given, the suite is
-   * `server@<revision>`, so runs of several revisions sit side by side in one report and baseline.
+   * The one revision the run judges (`--spec-version`; default: ask for the newest the kit knows
+   * and follow a counter-offer). Given, the run is pinned: a server that offers another revision,
+   * or refuses this one, gets its version-negotiation verdict and the run ends after initialize,
+   * as a client of only this revision disconnects. The suite is `server@<revision>` and carries
+   * `revision`, so runs of several revisions sit side by side in one report and baseline.
    */
   revision?: Revision
   onCheck?: (check: CheckResult) => void
@@ -62,21 +67,35 @@ export async function runServerSuite(target: ServerTarget, overrides: Partial<Se
       options.onCheck?.(clean)
     }
   }
+  let negotiation: Negotiation = {}
   try {
-    await runChecks(target, options, emit)
+    negotiation = await runChecks(target, options, emit)
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
     emit(verdict('harness/unexpected', 'the harness completed the run', 'error', `the harness failed: ${message.slice(0, 1_000)}`))
   }
-  return {
+  const suite: ServerSuite = {
     id: options.revision ? `server@${options.revision}` : 'server',
-    title: redact(`Server checks${options.revision ? ` (asking for ${options.revision})` : ''}: ${describeTarget(target)}`),
+    title: redact(`Server checks${options.revision ? ` (${options.revision})` : ''}: ${describeTarget(target)}`),
     kind: 'server',
     target: redact(describeTarget(target)),
     transport: target.kind,
     checks,
     durationMs: Math.round(performance.now() - started),
   }
+  if (options.revision) {
+    // The server's own string: bounded, and redacted like everything else it sent.
+    const negotiated = negotiation.offered === undefined ? undefined : redact(negotiation.offered.slice(0, 40))
+    const revision: SuiteRevision = { requested: options.revision, ...(negotiated !== undefined ? { negotiated } : {}), supported: negotiation.stopped === undefined }
+    suite.revision = revision
+  }
+  return suite
+}
+
+/** What initialize settled: the revision the server answered with, and why a pinned run stopped there. */
+interface Negotiation {
+  offered?: string
+  stopped?: string
 }
 
 /** What the target's configuration holds that no report may show: header values, URL credentials, env values. */
@@ -93,18 +112,21 @@ async function open(target: ServerTarget, options: ServerRunOptions): Promise<Wi
   return StdioWire.start(target)
 }
 
-async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void): Promise<void> {
+async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void): Promise<Negotiation> {
   const wire = await open(target, options)
   if ('error' in wire) {
     emit(verdict('lifecycle/initialize', 'initialize returns a valid InitializeResult', 'error', wire.error))
-    return
+    return {}
   }
   const requested = options.revision ?? LATEST_REVISION
   let version: string = requested
+  const negotiation: Negotiation = {}
   try {
     const init = await wire.request('initialize', initializeParams(requested), options.startupTimeoutMs)
-    const { checks, session } = judgeInitialize(withStderr(init, wire), requested)
+    const { checks, session, offered, stopped } = judgeInitialize(withStderr(init, wire), requested, options.revision !== undefined)
     emit(...checks)
+    if (offered !== undefined) negotiation.offered = offered
+    if (stopped) negotiation.stopped = stopped
     if (session) {
       version = session.version
       await runSession(wire, target, session, options, emit)
@@ -116,6 +138,7 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       emit(...judgeStdio(observation, version))
     } else await wire.close()
   }
+  return negotiation
 }
 
 async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void): Promise<void> {
@@ -140,7 +163,7 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
 
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
-  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v))
+  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v))
 }
 
 function ledgerOf(wire: Wire): Ledger | undefined {

@@ -3,10 +3,10 @@
  * the calls the user explicitly allowed with --call (the kit never calls a tool on its own).
  */
 import type { CheckResult } from '../../model.ts'
-import { isObject, judge, show } from '../check.ts'
-import { callResultProblems, isErrorResult, resultText } from '../content.ts'
+import { isObject, judge, list, show } from '../check.ts'
 import { INVALID_ARGUMENTS, STRUCTURED_CONTENT, UNKNOWN_TOOL, USER_CALL } from '../registry/tools.ts'
 import { compileSchema } from '../schema.ts'
+import { validateShape } from '../shapes.ts'
 import { atLeast } from '../spec.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
@@ -84,12 +84,15 @@ export function judgeUserCall(name: string, tool: Tool | undefined, outcome: Rpc
   }
   if (unanswered(outcome)) return [j.breach(`the call got ${describeOutcome(outcome)}`, { wire }, 'reply')]
   if (outcome.kind !== 'result') return [j.notTestable(`the call got ${describeOutcome(outcome)}`, { wire })]
-  const problems = callResultProblems(outcome.result)
+  const { issues, unjudged } = validateShape('CallToolResult', outcome.result, version)
   const blocks = isObject(outcome.result) && Array.isArray(outcome.result.content) ? outcome.result.content : []
   const kinds = blocks.map((b) => (isObject(b) ? String(b.type) : typeof b)).join(', ') || 'no content'
+  const problems = issues.map((issue) => issue.text)
+  const details = { ...(problems.length ? { problems } : {}), ...(unjudged.length ? { notInRevision: unjudged } : {}) }
+  const observed = { wire, ...(Object.keys(details).length ? { details } : {}) }
   const shape = problems.length
-    ? j.breach(problems.slice(0, 3).join('; '), { wire, details: { problems } })
-    : j.pass(`${isErrorResult(outcome.result) ? 'isError result' : 'result'} with ${kinds}`, { wire })
+    ? j.breach(`the result breaks the ${version} CallToolResult schema: ${list(problems, 3)}`, observed)
+    : j.pass(`${isErrorResult(outcome.result) ? 'isError result' : 'result'} with ${kinds}`, observed)
   if (!isObject(tool.outputSchema)) return [shape]
   return [shape, judgeStructured(name, tool.outputSchema, outcome.result, version, wire)]
 }
@@ -120,4 +123,19 @@ function declaresTaskCalls(capabilities: Record<string, unknown>): boolean {
   if (!isObject(tasks) || !isObject(tasks.requests)) return false
   const tools = tasks.requests.tools
   return isObject(tools) && isObject(tools.call)
+}
+
+/** A result that reads as "it worked": not an error result. */
+export function isErrorResult(result: unknown): boolean {
+  return isObject(result) && result.isError === true
+}
+
+/** The text of an error result, for messages. */
+export function resultText(result: unknown, max = 160): string {
+  if (!isObject(result) || !Array.isArray(result.content)) return ''
+  const text = result.content
+    .filter((b): b is Record<string, unknown> => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join(' ')
+  return text.length <= max ? text : `${text.slice(0, max)}…`
 }

@@ -91,8 +91,9 @@ function neededFor(notification: ServerNotification, capabilities: Record<string
     case 'notifications/message':
       return capability('logging') ? undefined : { need: 'the logging capability', ruleCase: 'logging' }
     case 'notifications/progress':
-      // The kit never sends a progressToken, so no progress notification can reference one.
-      return { need: 'a progressToken from the client (the kit sent none)', ruleCase: 'progress' }
+      // The kit sends a progressToken only with the tool calls --call allows.
+      if (notification.progress === 'active') return undefined
+      return { need: notification.progress === 'finished' ? 'an operation in progress (its request had been answered)' : 'a progressToken the kit sent', ruleCase: 'progress' }
     case 'notifications/tools/list_changed':
     case 'notifications/prompts/list_changed':
     case 'notifications/resources/list_changed': {

@@ -1,9 +1,9 @@
 /** Pure verdicts on the declared features' own methods: reads, prompts, templates, subscriptions, completion, logging. */
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, judge, show } from '../check.ts'
-import { promptResultProblems, readResultProblems } from '../content.ts'
+import { count, isObject, judge, list, show } from '../check.ts'
 import { COMPLETE, PROMPTS_GET, RESOURCE_TEMPLATES, RESOURCES_READ, RESOURCES_SUBSCRIBE, SET_LEVEL } from '../registry/features.ts'
 import type { CheckDef } from '../registry/types.ts'
+import { validateShape, type ShapeName } from '../shapes.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
 const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
@@ -12,17 +12,9 @@ const INVALID_PARAMS = -32602
 /**
  * One request of a declared feature: no answer breaks the reply rule, an error the declaration
  * (or, for -32602 to inputs the kit had to make up, nothing: that is the answer the spec asks
- * for), and a result is judged by `problems`.
+ * for), and a result is validated as `shape` (the SDK's schema, as the revision defines it).
  */
-function judgeFeatureCall(
-  def: CheckDef,
-  version: string,
-  what: string,
-  outcome: RpcOutcome,
-  problems: (result: unknown) => string[],
-  summary: (result: unknown) => string,
-  madeUpInputs = false,
-): CheckResult {
+function judgeFeatureCall(def: CheckDef, version: string, what: string, outcome: RpcOutcome, shape: ShapeName, summary: (result: unknown) => string, madeUpInputs = false): CheckResult {
   const j = judge(def, version)
   const wire = outcome.wire
   if (unanswered(outcome)) return j.breach(`${what} got ${describeOutcome(outcome)}`, { wire }, 'reply')
@@ -30,9 +22,12 @@ function judgeFeatureCall(
     return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server rejects the values the kit had to make up, as the spec suggests`, { wire }, 'invalid-params')
   }
   if (outcome.kind !== 'result') return j.breach(`${what} got ${describeOutcome(outcome)}, although the capability is declared`, { wire })
-  const found = problems(outcome.result)
-  if (found.length) return j.breach(`${what}: ${found.slice(0, 3).join('; ')}`, { wire, details: { problems: found } }, 'shape')
-  return j.pass(`${what} returned ${summary(outcome.result)}`, { wire })
+  const { issues, unjudged } = validateShape(shape, outcome.result, version)
+  const problems = issues.map((issue) => issue.text)
+  const details = { ...(problems.length ? { problems } : {}), ...(unjudged.length ? { notInRevision: unjudged } : {}) }
+  const observed = { wire, ...(Object.keys(details).length ? { details } : {}) }
+  if (problems.length) return j.breach(`${what}: the result breaks the ${version} ${shape} schema: ${list(problems, 3)}`, observed, 'shape')
+  return j.pass(`${what} returned ${summary(outcome.result)}`, observed)
 }
 
 const counted = (field: string, noun: string) => (result: unknown) => {
@@ -44,7 +39,7 @@ export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefin
   const j = judge(RESOURCES_READ, version)
   if (listFailed) return j.notTestable('resources/list failed')
   if (uri === undefined || !outcome) return j.skip('resources/list returned no resources to read')
-  return judgeFeatureCall(RESOURCES_READ, version, `reading ${show(uri)}`, outcome, readResultProblems, counted('contents', 'content item'))
+  return judgeFeatureCall(RESOURCES_READ, version, `reading ${show(uri)}`, outcome, 'ReadResourceResult', counted('contents', 'content item'))
 }
 
 export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string, madeUp: string[] = [], sentArguments = true): CheckResult {
@@ -57,35 +52,25 @@ export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | u
   if (!sentArguments && outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) {
     return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the schema allows the request as sent`, { wire: outcome.wire }, 'arguments-optional')
   }
-  return judgeFeatureCall(PROMPTS_GET, version, what, outcome, promptResultProblems, counted('messages', 'message'), madeUp.length > 0)
+  return judgeFeatureCall(PROMPTS_GET, version, what, outcome, 'GetPromptResult', counted('messages', 'message'), madeUp.length > 0)
 }
 
 export function judgeTemplates(outcome: RpcOutcome, version: string): CheckResult {
   const j = judge(RESOURCE_TEMPLATES, version)
   // Templates are optional within the resources capability.
   if (outcome.kind === 'error' && outcome.error.code === -32601) return j.skip('the server does not serve resources/templates/list (-32601); templates are optional', { wire: outcome.wire })
-  return judgeFeatureCall(RESOURCE_TEMPLATES, version, 'resources/templates/list', outcome, templateProblems, counted('resourceTemplates', 'template'))
-}
-
-function templateProblems(result: unknown): string[] {
-  if (!isObject(result) || !Array.isArray(result.resourceTemplates)) return ['the result has no "resourceTemplates" array']
-  return result.resourceTemplates.flatMap((item, i) => {
-    if (!isObject(item)) return [`resourceTemplates[${i}] is not an object`]
-    return ['uriTemplate', 'name'].filter((key) => typeof item[key] !== 'string').map((key) => `resourceTemplates[${i}] has no string "${key}"`)
-  })
+  return judgeFeatureCall(RESOURCE_TEMPLATES, version, 'resources/templates/list', outcome, 'ListResourceTemplatesResult', counted('resourceTemplates', 'template'))
 }
 
 export function judgeSubscribe(uri: string | undefined, subscribed: RpcOutcome | undefined, unsubscribed: RpcOutcome | undefined, version: string): CheckResult {
   const j = judge(RESOURCES_SUBSCRIBE, version)
   if (uri === undefined || !subscribed) return j.skip('resources/list returned no resource to subscribe to')
-  const first = judgeFeatureCall(RESOURCES_SUBSCRIBE, version, `resources/subscribe ${show(uri)}`, subscribed, objectResult, () => 'a result')
+  const first = judgeFeatureCall(RESOURCES_SUBSCRIBE, version, `resources/subscribe ${show(uri)}`, subscribed, 'Result', () => 'a result')
   if (first.status !== 'pass' || !unsubscribed) return first
-  const second = judgeFeatureCall(RESOURCES_SUBSCRIBE, version, `resources/unsubscribe ${show(uri)}`, unsubscribed, objectResult, () => 'a result')
+  const second = judgeFeatureCall(RESOURCES_SUBSCRIBE, version, `resources/unsubscribe ${show(uri)}`, unsubscribed, 'Result', () => 'a result')
   if (second.status !== 'pass') return { ...second, wire: [...(first.wire ?? []), ...(second.wire ?? [])] }
   return j.pass(`subscribed to and unsubscribed from ${show(uri)}`, { wire: [...subscribed.wire, ...unsubscribed.wire] })
 }
-
-const objectResult = (result: unknown) => (isObject(result) ? [] : ['the result is not an object'])
 
 /** What completion/complete was asked to complete, for messages. */
 export interface CompletionTarget {
@@ -100,7 +85,7 @@ export function judgeComplete(target: CompletionTarget | undefined, outcome: Rpc
   if (!j.applies) return j.notInRevision()
   if (!target || !outcome) return j.skip(`nothing to complete: ${why}`)
   const what = `completion/complete of argument ${show(target.argument, 40)} of ${target.label}`
-  return judgeFeatureCall(COMPLETE, version, what, outcome, completionProblems, (result) => `${count(completionValues(result).length, 'value')}`, true)
+  return judgeFeatureCall(COMPLETE, version, what, outcome, 'CompleteResult', (result) => `${count(completionValues(result).length, 'value')}`, true)
 }
 
 export function completionValues(result: unknown): string[] {
@@ -109,23 +94,8 @@ export function completionValues(result: unknown): string[] {
   return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : []
 }
 
-function completionProblems(result: unknown): string[] {
-  const completion = isObject(result) ? result.completion : undefined
-  if (!isObject(completion)) return ['the result has no "completion" object']
-  const problems: string[] = []
-  const values = completion.values
-  if (!Array.isArray(values)) problems.push('completion.values is not an array')
-  else {
-    if (values.some((v) => typeof v !== 'string')) problems.push('completion.values holds something other than strings')
-    if (values.length > 100) problems.push(`completion.values has ${values.length} items; the schema allows at most 100`)
-  }
-  if (completion.total !== undefined && typeof completion.total !== 'number') problems.push('completion.total is not a number')
-  if (completion.hasMore !== undefined && typeof completion.hasMore !== 'boolean') problems.push('completion.hasMore is not a boolean')
-  return problems
-}
-
 export function judgeSetLevel(outcome: RpcOutcome, version: string): CheckResult {
-  return judgeFeatureCall(SET_LEVEL, version, 'logging/setLevel "info"', outcome, objectResult, () => 'an empty result (accepted)')
+  return judgeFeatureCall(SET_LEVEL, version, 'logging/setLevel "info"', outcome, 'Result', () => 'an empty result (accepted)')
 }
 
 /** The area was not declared: one skip per check that would have run, so reports stay comparable. */

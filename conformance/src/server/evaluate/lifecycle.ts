@@ -2,7 +2,8 @@
 import type { CheckResult } from '../../model.ts'
 import { isObject, judge, list, show } from '../check.ts'
 import { CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
-import { isKnownRevision, UNSUPPORTED_REVISION } from '../spec.ts'
+import { validateShape, type ShapeIssue } from '../shapes.ts'
+import { isKnownRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
 import { describeOutcome, type NotifyOutcome, type RpcOutcome } from '../wire/types.ts'
 
 export interface Session {
@@ -19,25 +20,46 @@ const CAPABILITY_KEYS = ['tools', 'resources', 'prompts', 'logging', 'completion
 /** A request that got no JSON-RPC response at all breaks the reply rule; anything else the check's own. */
 const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
 
-export function judgeInitialize(outcome: RpcOutcome, requested: string): { checks: CheckResult[]; session?: Session } {
+export interface InitializeVerdict {
+  checks: CheckResult[]
+  session?: Session
+  /** The protocolVersion the server answered with, when it answered with a result that has one. */
+  offered?: string
+  /**
+   * Set when a run pinned to one revision ends after initialize: the server answered with another
+   * revision (a client of only the requested one disconnects), or refused the requested one.
+   */
+  stopped?: string
+}
+
+/**
+ * `pinned`: the run judges exactly the requested revision (`--spec-version`). A counter-offer
+ * then ends the run after initialize, as the spec has a client that cannot use the offered
+ * revision disconnect; unpinned, the run follows the counter-offer.
+ */
+export function judgeInitialize(outcome: RpcOutcome, requested: string, pinned = false): InitializeVerdict {
   const j = judge(INITIALIZE, requested)
   const wire = outcome.wire
   if (outcome.kind !== 'result') {
     // An unreachable URL is the caller's problem, not a verdict on the server.
     if (outcome.kind === 'closed' && outcome.unreachable) return { checks: [j.error(`initialize got ${describeOutcome(outcome)}`, { wire })] }
+    if (outcome.kind === 'error' && pinned && requested !== LATEST_REVISION) return refusedRevision(outcome, requested)
     return { checks: [j.breach(`initialize got ${describeOutcome(outcome)}`, { wire }, unanswered(outcome) ? 'reply' : undefined)] }
   }
   const result = outcome.result
-  const problems: string[] = []
-  if (!isObject(result)) problems.push('the result is not an object')
-  else {
-    if (typeof result.protocolVersion !== 'string') problems.push('"protocolVersion" is not a string')
-    if (!isObject(result.capabilities)) problems.push('"capabilities" is not an object')
-    if (!isObject(result.serverInfo)) problems.push('"serverInfo" is not an object')
+  const offered = isObject(result) && typeof result.protocolVersion === 'string' ? result.protocolVersion : undefined
+  // The shape is judged by the revision the server chose, when the kit knows it.
+  const version = offered !== undefined && isKnownRevision(offered) ? offered : requested
+  const { issues, unjudged } = validateShape('InitializeResult', result, version)
+  const inside = (field: string) => issues.filter((issue) => issue.path[0] === field && issue.path.length > 1)
+  const own = issues.filter((issue) => !inside('serverInfo').includes(issue) && !inside('capabilities').includes(issue))
+  const observed = { wire, ...(unjudged.length ? { details: { notInRevision: unjudged } } : {}) }
+  const stopped = pinned && offered !== undefined && offered !== requested && REVISION_FORMAT.test(offered) ? `the server does not speak ${requested} and offered ${offered}` : undefined
+  if (own.length > 0 || !isObject(result) || offered === undefined) {
+    const problems = own.length ? own.map((issue) => issue.text) : ['the result is not an object']
+    const checks = [j.breach(`InitializeResult breaks the ${version} schema: ${list(problems, 3)}`, { ...observed, details: { problems, ...(unjudged.length ? { notInRevision: unjudged } : {}) } }, 'shape')]
+    return { checks, ...(offered !== undefined ? { offered } : {}), ...(stopped ? { stopped } : {}) }
   }
-  if (problems.length > 0 || !isObject(result)) return { checks: [j.breach(`InitializeResult is malformed: ${problems.join('; ')}`, { wire })] }
-  const negotiated = result.protocolVersion as string
-  const version = isKnownRevision(negotiated) ? negotiated : requested
   const session: Session = {
     requested,
     version,
@@ -45,35 +67,48 @@ export function judgeInitialize(outcome: RpcOutcome, requested: string): { check
     serverInfo: result.serverInfo as Record<string, unknown>,
   }
   const checks = [
-    j.pass('protocolVersion, capabilities and serverInfo are present and well-typed', { wire }),
-    judgeNegotiated(negotiated, requested, wire),
-    judgeServerInfo(session.serverInfo, version),
-    judgeCapabilities(session.capabilities, version),
+    j.pass('protocolVersion, capabilities and serverInfo match the InitializeResult schema', observed),
+    judgeNegotiated(offered, requested, wire, pinned),
+    judgeServerInfo(session.serverInfo, inside('serverInfo'), version),
+    judgeCapabilities(session.capabilities, inside('capabilities'), version),
   ]
-  return { checks, session }
+  return stopped ? { checks, offered, stopped } : { checks, offered, session }
 }
 
-function judgeNegotiated(negotiated: string, requested: string, wire: unknown[]): CheckResult {
+/** A run pinned to an older revision that the server refused with an error instead of a counter-offer. */
+function refusedRevision(outcome: Extract<RpcOutcome, { kind: 'error' }>, requested: string): InitializeVerdict {
+  const observed = { wire: outcome.wire, details: { requested } }
+  const why = `the server refused initialize for ${requested} with ${describeOutcome(outcome)} instead of offering a revision it supports`
+  return {
+    checks: [
+      judge(INITIALIZE, requested).skip(`not judged for ${requested}: the server does not take this revision (see lifecycle/protocol-version)`, observed),
+      judge(PROTOCOL_VERSION, requested).softened(`${why}; no other check runs for ${requested}`, observed),
+    ],
+    stopped: why,
+  }
+}
+
+function judgeNegotiated(negotiated: string, requested: string, wire: unknown[], pinned: boolean): CheckResult {
   const j = judge(PROTOCOL_VERSION, requested)
   const observed = { details: { requested, negotiated }, wire }
   if (!REVISION_FORMAT.test(negotiated)) return j.breach(`protocolVersion ${show(negotiated)} is not a protocol revision`, observed)
   if (negotiated === requested) return j.pass(`the server agreed to the requested revision ${requested}`, observed)
+  // A client that cannot use the offered revision SHOULD disconnect: a run pinned to one revision does.
+  if (pinned) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; the kit, asked to judge ${requested} only, disconnects, so no other check runs for ${requested}`, observed)
   if (isKnownRevision(negotiated)) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; checks follow ${negotiated}`, observed)
   return j.error(`the server answered ${show(negotiated)}, a revision this kit cannot judge; checks follow ${requested}`, observed)
 }
 
-function judgeServerInfo(info: Record<string, unknown>, version: string): CheckResult {
+function judgeServerInfo(info: Record<string, unknown>, issues: ShapeIssue[], version: string): CheckResult {
   const j = judge(SERVER_INFO, version)
-  const problems = ['name', 'version'].filter((key) => typeof info[key] !== 'string' || info[key] === '')
-  if (problems.length) return j.breach(`serverInfo lacks a non-empty string ${problems.map((p) => `"${p}"`).join(' and ')}`, { details: info })
+  if (issues.length) return j.breach(`serverInfo breaks Implementation: ${list(issues.map((i) => i.text), 3)}`, { details: info })
   return j.pass(`${show(info.name)} ${show(info.version)}`, { details: info })
 }
 
-function judgeCapabilities(capabilities: Record<string, unknown>, version: string): CheckResult {
+function judgeCapabilities(capabilities: Record<string, unknown>, issues: ShapeIssue[], version: string): CheckResult {
   const j = judge(CAPABILITIES, version)
   const declared = CAPABILITY_KEYS.filter((key) => key in capabilities)
-  const malformed = declared.filter((key) => !isObject(capabilities[key]))
-  if (malformed.length) return j.breach(`capabilities ${list(malformed)} must be objects`, { details: capabilities })
+  if (issues.length) return j.breach(`capabilities break ServerCapabilities: ${list(issues.map((i) => i.text), 3)}`, { details: capabilities })
   return j.pass(declared.length ? `declares ${list(declared, 10)}` : 'declares no capabilities', { details: capabilities })
 }
 

@@ -1,12 +1,14 @@
 /**
- * Pure verdicts on the paginated list methods (tools/list, resources/list, prompts/list):
- * envelope shape, item shape, and a cursor chain that ends.
+ * Pure verdicts on the paginated list methods (tools/list, resources/list, prompts/list): every
+ * page validated with the SDK's schema as the negotiated revision defines it, and a cursor chain
+ * that ends.
  */
 import type { CheckResult } from '../../model.ts'
 import { count, isObject, judge, list, show } from '../check.ts'
 import { PROMPTS_LIST, PROMPTS_PAGINATION, RESOURCES_LIST, RESOURCES_PAGINATION } from '../registry/features.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { TOOLS_LIST, TOOLS_PAGINATION } from '../registry/tools.ts'
+import { pathText, validateShape, type ShapeName } from '../shapes.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
 export type ListKind = 'tools' | 'resources' | 'prompts'
@@ -16,11 +18,32 @@ export interface ListObservation {
   kind: ListKind
   pages: RpcOutcome[]
   items: unknown[]
+  /** 'bad-page': the last page has no array of items, or a nextCursor that is not a string. */
   stop: 'end' | 'repeated-cursor' | 'page-cap' | 'failed' | 'bad-page'
   cursors: string[]
   pageCap: number
-  /** Why the last page was rejected, when `stop` is 'bad-page'. */
-  problem?: string
+}
+
+/** A schema problem of one page; `item` when it lies inside one listed item. */
+export interface PageIssue {
+  /** 1-based. */
+  page: number
+  /** `page 2: tools[0].inputSchema: missing, …` (the page only when there are several). */
+  text: string
+  item?: {
+    /** Its name (or uri), when it has one. */
+    name?: unknown
+    /** The first key inside the item (`annotations`), absent when the item itself is wrong. */
+    field?: string
+    /** `annotations.readOnlyHint: expected boolean, got "yes"`, relative to the item. */
+    text: string
+  }
+}
+
+export interface PageShapes {
+  issues: PageIssue[]
+  /** Fields the revision does not define, left unjudged. */
+  unjudged: string[]
 }
 
 const DEFS: Record<ListKind, { list: CheckDef; pagination: CheckDef }> = {
@@ -29,15 +52,46 @@ const DEFS: Record<ListKind, { list: CheckDef; pagination: CheckDef }> = {
   prompts: { list: PROMPTS_LIST, pagination: PROMPTS_PAGINATION },
 }
 
-/** Required string fields of each list item (per the schema's Tool, Resource, Prompt). */
-const REQUIRED: Record<ListKind, string[]> = { tools: ['name'], resources: ['uri', 'name'], prompts: ['name'] }
+const SHAPE: Record<ListKind, ShapeName> = { tools: 'ListToolsResult', resources: 'ListResourcesResult', prompts: 'ListPromptsResult' }
+
+/** Every page that came back as a result, validated as its revision defines ListToolsResult (etc.). */
+export function pageShapes(obs: ListObservation, version: string): PageShapes {
+  const issues: PageIssue[] = []
+  const unjudged: string[] = []
+  const several = obs.pages.length > 1
+  obs.pages.forEach((outcome, p) => {
+    if (outcome.kind !== 'result') return
+    const prefix = several ? `page ${p + 1}: ` : ''
+    const report = validateShape(SHAPE[obs.kind], outcome.result, version)
+    unjudged.push(...report.unjudged.map((path) => `${prefix}${path}`))
+    for (const issue of report.issues) {
+      const [field, index, inner] = issue.path
+      const page = outcome.result as Record<string, unknown>
+      if (field === obs.kind && typeof index === 'number') {
+        const item = (page[obs.kind] as unknown[])[index]
+        const name = isObject(item) ? (item.name ?? item.uri) : undefined
+        const rest = issue.path.slice(2)
+        issues.push({
+          page: p + 1,
+          text: `${prefix}${issue.text}`,
+          item: { ...(name !== undefined ? { name } : {}), ...(typeof inner === 'string' ? { field: inner } : {}), text: rest.length ? `${pathText(rest)}: ${issue.problem}` : issue.problem },
+        })
+      } else issues.push({ page: p + 1, text: `${prefix}${issue.text}` })
+    }
+  })
+  return { issues, unjudged }
+}
 
 /** The definitions judgeList reports, for skips when the area is not declared. */
 export function listChecks(kind: ListKind): CheckDef[] {
   return [DEFS[kind].list, DEFS[kind].pagination]
 }
 
-export function judgeList(obs: ListObservation, version: string): CheckResult[] {
+/**
+ * `claimed` picks the issues another check reports (a tool's annotations are tools/annotations'),
+ * so one problem is reported once.
+ */
+export function judgeList(obs: ListObservation, version: string, shapes = pageShapes(obs, version), claimed: (issue: PageIssue) => boolean = () => false): CheckResult[] {
   const j = judge(DEFS[obs.kind].list, version)
   const wire = obs.pages.flatMap((page) => page.wire)
   const last = obs.pages[obs.pages.length - 1]
@@ -46,17 +100,11 @@ export function judgeList(obs: ListObservation, version: string): CheckResult[] 
     const failed = j.breach(`page ${obs.pages.length} got ${describeOutcome(last)}`, { wire }, noAnswer ? 'reply' : undefined)
     return [failed, judge(DEFS[obs.kind].pagination, version).notTestable(`${obs.kind}/list failed`)]
   }
-  const problems: string[] = []
-  if (obs.stop === 'bad-page') problems.push(`page ${obs.pages.length}: ${obs.problem ?? 'malformed'}`)
-  obs.items.forEach((item, i) => {
-    if (!isObject(item)) problems.push(`${obs.kind}[${i}] is not an object`)
-    else {
-      const missing = REQUIRED[obs.kind].filter((key) => typeof item[key] !== 'string' || item[key] === '')
-      if (missing.length) problems.push(`${obs.kind}[${i}] ${show(item.name ?? item.uri, 40)} lacks a non-empty string ${missing.join(', ')}`)
-    }
-  })
+  const problems = shapes.issues.filter((issue) => !claimed(issue)).map((issue) => issue.text)
   const summary = `${count(obs.items.length, obs.kind.slice(0, -1))} on ${count(obs.pages.length, 'page')}`
-  const listed = problems.length ? j.breach(`${summary}; ${list(problems, 3)}`, { wire, details: { problems } }) : j.pass(summary, { wire })
+  const details = { ...(problems.length ? { problems } : {}), ...(shapes.unjudged.length ? { notInRevision: shapes.unjudged } : {}) }
+  const observed = { wire, ...(Object.keys(details).length ? { details } : {}) }
+  const listed = problems.length ? j.breach(`${summary}; ${list(problems, 3)}`, observed) : j.pass(summary, observed)
   return [listed, judgePagination(obs, version, wire)]
 }
 

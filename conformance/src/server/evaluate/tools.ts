@@ -1,31 +1,57 @@
-/** Pure verdicts on the tool definitions a server lists. */
+/**
+ * Pure verdicts on the tool definitions a server lists. The shape of each definition is the SDK's
+ * ToolSchema as the negotiated revision defines it (validated once, with the whole page, in
+ * evaluate/lists.ts); each check here reports the problems inside the fields it is about.
+ */
 import type { CheckResult } from '../../model.ts'
 import { count, isObject, judge, list, show } from '../check.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { ANNOTATIONS, DESCRIPTIONS, INPUT_SCHEMA, NAMES_UNIQUE, NAMES_VALID, OUTPUT_SCHEMA, TASK_SUPPORT } from '../registry/tools.ts'
 import { compileSchema } from '../schema.ts'
+import { atLeast } from '../spec.ts'
+import type { PageIssue } from './lists.ts'
 
 type Tool = Record<string, unknown>
 
 /** The characters and length the 2025-11-25 tool-name rules allow. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']
-const TASK_SUPPORT_VALUES = ['forbidden', 'optional', 'required']
+
+/** The fields of a Tool whose schema problems a definition check reports (the rest are tools/list's). */
+const FIELDS: Record<string, CheckDef> = {
+  inputSchema: INPUT_SCHEMA,
+  outputSchema: OUTPUT_SCHEMA,
+  description: DESCRIPTIONS,
+  title: ANNOTATIONS,
+  annotations: ANNOTATIONS,
+  execution: TASK_SUPPORT,
+}
+
+/** Whether a page issue is one of the definition checks' (for judgeList's `claimed`). */
+export const definitionIssue = (issue: PageIssue): boolean => issue.item?.field !== undefined && Object.hasOwn(FIELDS, issue.item.field)
 
 /** The definitions judgeTools reports, for skips and "not testable" when there is no list. */
 export const DEFINITION_CHECKS: CheckDef[] = [NAMES_VALID, NAMES_UNIQUE, INPUT_SCHEMA, OUTPUT_SCHEMA, DESCRIPTIONS, ANNOTATIONS, TASK_SUPPORT]
 
-export function judgeTools(tools: Tool[], version: string, capabilities: Record<string, unknown>): CheckResult[] {
+/** `issues`: the schema problems of the listed pages (the ones inside the fields above are judged here). */
+export function judgeTools(tools: Tool[], version: string, capabilities: Record<string, unknown>, issues: PageIssue[] = []): CheckResult[] {
+  const mine = (def: CheckDef) => issues.filter((issue) => issue.item?.field !== undefined && FIELDS[issue.item.field] === def).map(named)
   return [
     judgeNames(tools, version),
     judgeUnique(tools, version),
-    judgeSchemas(tools, version, INPUT_SCHEMA, 'inputSchema'),
-    judgeSchemas(tools.filter((t) => t.outputSchema !== undefined), version, OUTPUT_SCHEMA, 'outputSchema', tools.length),
-    judgeDescriptions(tools, version),
-    judgeAnnotations(tools, version),
-    judgeTaskSupport(tools, version, capabilities),
+    judgeSchemas(tools, version, INPUT_SCHEMA, 'inputSchema', mine(INPUT_SCHEMA)),
+    judgeSchemas(tools.filter((t) => t.outputSchema !== undefined), version, OUTPUT_SCHEMA, 'outputSchema', mine(OUTPUT_SCHEMA), tools.length),
+    judgeDescriptions(tools, version, mine(DESCRIPTIONS)),
+    judgeAnnotations(tools, version, mine(ANNOTATIONS)),
+    judgeTaskSupport(tools, version, capabilities, mine(TASK_SUPPORT)),
   ]
 }
+
+interface Named {
+  tool: string
+  text: string
+}
+
+const named = (issue: PageIssue): Named => ({ tool: show(issue.item?.name, 40), text: issue.item?.text ?? issue.text })
 
 function judgeNames(tools: Tool[], version: string): CheckResult {
   const j = judge(NAMES_VALID, version)
@@ -53,35 +79,34 @@ interface SchemaProblem {
   ruleCase?: 'object' | 'dialect'
 }
 
-/** Problems of one input/output schema, and a note when part of it could not be judged. */
+/** The dialect problems of one input/output schema (its shape is the SDK's), and a note when part of it could not be judged. */
 function schemaProblems(name: string, schema: unknown, version: string): { problems: SchemaProblem[]; note?: string; dialect?: string } {
-  if (!isObject(schema)) return { problems: [{ tool: name, problem: schema === undefined ? 'missing' : `${show(schema, 40)} is not a JSON object` }] }
+  if (!isObject(schema)) return { problems: [] }
   const problems: SchemaProblem[] = []
-  if (schema.type !== 'object') problems.push({ tool: name, problem: `"type" is ${show(schema.type)}, not "object"`, ruleCase: 'object' })
   const compiled = compileSchema(schema, version)
   if (compiled.ok === 'unjudged') return { problems, note: compiled.reason, ...(compiled.dialect ? { dialect: compiled.dialect } : {}) }
   if (compiled.ok === false) problems.push({ tool: name, problem: `invalid ${compiled.dialect} schema: ${compiled.reason.slice(0, 200)}`, ruleCase: 'dialect' })
   return { problems, dialect: compiled.dialect }
 }
 
-function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inputSchema' | 'outputSchema', listed = tools.length): CheckResult {
+function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inputSchema' | 'outputSchema', shape: Named[], listed = tools.length): CheckResult {
   const j = judge(def, version)
   if (!j.applies) return j.notInRevision()
   if (tools.length === 0) return j.skip(listed ? `no tool declares an ${field}` : 'tools/list returned no tools; nothing to judge')
-  const failures: SchemaProblem[] = []
+  const failures: SchemaProblem[] = shape.map((issue) => ({ tool: issue.tool, problem: issue.text, ruleCase: 'object' }))
   const notes: Array<{ tool: string; note: string }> = []
   const dialects = new Map<string, number>()
   for (const tool of tools) {
     const name = tool.name as string
     const { problems, note, dialect } = schemaProblems(name, tool[field], version)
-    failures.push(...problems)
+    failures.push(...problems.map((p) => ({ ...p, tool: show(p.tool, 40) })))
     if (note) notes.push({ tool: name, note })
     if (dialect && !note) dialects.set(dialect, (dialects.get(dialect) ?? 0) + 1)
   }
   const details = { dialects: Object.fromEntries(dialects), ...(failures.length ? { failures } : {}), ...(notes.length ? { unjudged: notes } : {}) }
   if (failures.length) {
     const first = failures[0]!
-    const text = failures.map((f) => `${show(f.tool, 40)}: ${f.problem}`)
+    const text = failures.map((f) => `${f.tool}: ${f.problem}`)
     return j.breach(`${count(new Set(failures.map((f) => f.tool)).size, field)} of ${tools.length} fail: ${list(text, 3)}`, { details }, first.ruleCase)
   }
   const judged = tools.length - notes.length
@@ -91,47 +116,34 @@ function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inp
   return j.pass(`${judged === 1 ? 'the one judged schema is a valid object schema' : `all ${judged} judged schemas are valid object schemas`} (${inDialects})${unjudged}`, { details })
 }
 
-function judgeDescriptions(tools: Tool[], version: string): CheckResult {
+function judgeDescriptions(tools: Tool[], version: string, shape: Named[]): CheckResult {
   const j = judge(DESCRIPTIONS, version)
   if (tools.length === 0) return j.skip('tools/list returned no tools; nothing to judge')
-  const mistyped = tools.filter((t) => t.description !== undefined && typeof t.description !== 'string').map((t) => t.name as string)
-  if (mistyped.length) return j.breach(`"description" is not a string for ${list(mistyped.map((n) => show(n, 40)))}`)
+  if (shape.length) return j.breach(list(shape.map((i) => `${i.tool}: ${i.text}`), 3), { details: { problems: shape } })
   const missing = tools.filter((t) => typeof t.description !== 'string' || t.description.trim() === '').map((t) => t.name as string)
   // Optional in the schema, but it is all a model has to choose the tool by.
   if (missing.length) return j.breach(`no description for ${list(missing.map((n) => show(n, 40)))}`, { details: { missing } }, 'missing')
   return j.pass(`${tools.length === 1 ? 'the tool is' : `all ${tools.length} tools are`} described`)
 }
 
-function judgeAnnotations(tools: Tool[], version: string): CheckResult {
+function judgeAnnotations(tools: Tool[], version: string, shape: Named[]): CheckResult {
   const j = judge(ANNOTATIONS, version)
   if (!j.applies) return j.notInRevision()
-  const annotated = tools.filter((t) => t.annotations !== undefined || t.title !== undefined)
-  if (annotated.length === 0) return j.skip(tools.length ? 'no tool carries annotations or a title' : 'tools/list returned no tools; nothing to judge')
-  const problems: string[] = []
-  for (const tool of annotated) {
-    const name = show(tool.name, 40)
-    if (tool.title !== undefined && typeof tool.title !== 'string') problems.push(`${name}: "title" is not a string`)
-    if (tool.annotations === undefined) continue
-    if (!isObject(tool.annotations)) {
-      problems.push(`${name}: "annotations" is not an object`)
-      continue
-    }
-    const a = tool.annotations
-    if (a.title !== undefined && typeof a.title !== 'string') problems.push(`${name}: annotations.title is not a string`)
-    for (const hint of HINTS) if (a[hint] !== undefined && typeof a[hint] !== 'boolean') problems.push(`${name}: annotations.${hint} is not a boolean`)
-  }
-  if (problems.length) return j.breach(list(problems, 3), { details: { problems } })
+  // A title before 2025-06-18 is a field the revision does not define: not judged, and not counted.
+  const titled = atLeast(version, '2025-06-18')
+  const annotated = tools.filter((t) => t.annotations !== undefined || (titled && t.title !== undefined))
+  if (annotated.length === 0) return j.skip(tools.length ? `no tool carries annotations${titled ? ' or a title' : ''}` : 'tools/list returned no tools; nothing to judge')
+  if (shape.length) return j.breach(list(shape.map((i) => `${i.tool}: ${i.text}`), 3), { details: { problems: shape } })
   return j.pass(`${count(annotated.length, 'annotated tool')}, all fields well-typed`)
 }
 
-function judgeTaskSupport(tools: Tool[], version: string, capabilities: Record<string, unknown>): CheckResult {
+function judgeTaskSupport(tools: Tool[], version: string, capabilities: Record<string, unknown>, shape: Named[]): CheckResult {
   const j = judge(TASK_SUPPORT, version)
   if (!j.applies) return j.notInRevision()
   const declaring = tools.filter((t) => t.execution !== undefined)
   if (declaring.length === 0) return j.skip(tools.length ? 'no tool declares execution.taskSupport' : 'tools/list returned no tools; nothing to judge')
-  const invalid = declaring.filter((t) => !isObject(t.execution) || (t.execution.taskSupport !== undefined && !TASK_SUPPORT_VALUES.includes(t.execution.taskSupport as string)))
-  if (invalid.length) return j.breach(`invalid execution.taskSupport on ${list(invalid.map((t) => show(t.name, 40)))} (allowed: ${TASK_SUPPORT_VALUES.join(', ')})`)
-  const support = (t: Tool) => (t.execution as Record<string, unknown>).taskSupport
+  if (shape.length) return j.breach(list(shape.map((i) => `${i.tool}: ${i.text}`), 3), { details: { problems: shape } })
+  const support = (t: Tool) => (isObject(t.execution) ? t.execution.taskSupport : undefined)
   const required = declaring.filter((t) => support(t) === 'required').map((t) => t.name as string)
   const optional = declaring.filter((t) => support(t) === 'optional').map((t) => t.name as string)
   const tasks = isObject(capabilities.tasks) ? capabilities.tasks : undefined

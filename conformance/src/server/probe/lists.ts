@@ -15,11 +15,12 @@ export async function drainList(wire: Wire, kind: ListKind, timeoutMs: number, p
     obs.pages.push(outcome)
     if (outcome.kind !== 'result') return { ...obs, stop: 'failed' }
     const page = outcome.result
-    if (!isObject(page) || !Array.isArray(page[kind])) return { ...obs, stop: 'bad-page', problem: `the result has no "${kind}" array` }
+    // What is wrong with a page is judged from the page itself (evaluate/lists.ts); here only whether to go on.
+    if (!isObject(page) || !Array.isArray(page[kind])) return { ...obs, stop: 'bad-page' }
     obs.items.push(...(page[kind] as unknown[]))
     const next = page.nextCursor
     if (next === undefined || next === null) return obs
-    if (typeof next !== 'string') return { ...obs, stop: 'bad-page', problem: 'nextCursor is not a string' }
+    if (typeof next !== 'string') return { ...obs, stop: 'bad-page' }
     obs.cursors.push(next)
     if (seen.has(next)) return { ...obs, stop: 'repeated-cursor' }
     if (obs.pages.length >= pageCap) return { ...obs, stop: 'page-cap' }

@@ -3,9 +3,9 @@ import type { CheckResult } from '../../model.ts'
 import { isObject, judge } from '../check.ts'
 import { invalidArgumentsFor, judgeInvalidArguments, judgeUnknownTool, judgeUserCall, unknownToolName } from '../evaluate/calls.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
-import { judgeList, listChecks, namedItems } from '../evaluate/lists.ts'
+import { judgeList, listChecks, namedItems, pageShapes } from '../evaluate/lists.ts'
 import { defaultServerName, judgeProjection, judgeSchemaSize } from '../evaluate/projection.ts'
-import { DEFINITION_CHECKS, judgeTools } from '../evaluate/tools.ts'
+import { DEFINITION_CHECKS, definitionIssue, judgeTools } from '../evaluate/tools.ts'
 import { judgeUndeclared } from '../evaluate/undeclared.ts'
 import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'
 import type { CheckDef } from '../registry/types.ts'
@@ -47,19 +47,22 @@ export async function probeTools(wire: Wire, session: Session, options: ToolProb
   const v = session.version
   const serverName = options.serverName ?? defaultServerName(session.serverInfo.name)
   const obs = await drainList(wire, 'tools', options.requestTimeoutMs)
-  const checks = [judge(TOOLS_UNDECLARED, v).skip('the server declares the tools capability'), ...judgeList(obs, v)]
+  const shapes = pageShapes(obs, v)
+  const checks = [judge(TOOLS_UNDECLARED, v).skip('the server declares the tools capability'), ...judgeList(obs, v, shapes, definitionIssue)]
   const tools = namedItems(obs)
   if (obs.stop === 'failed' || obs.stop === 'bad-page') checks.push(...DEPENDENT.map((def) => judge(def, v).notTestable('tools/list failed')))
-  else checks.push(...judgeTools(tools, v, session.capabilities), judgeProjection(serverName, tools, v), judgeSchemaSize(tools, v))
+  else checks.push(...judgeTools(tools, v, session.capabilities, shapes.issues.filter(definitionIssue)), judgeProjection(serverName, tools, v), judgeSchemaSize(tools, v))
 
   const missing = unknownToolName(tools.map((t) => t.name as string))
   const unknown = await wire.request('tools/call', { name: missing, arguments: {} }, options.requestTimeoutMs)
   checks.push(judgeUnknownTool(missing, unknown, v))
   checks.push(await probeInvalidArguments(wire, tools, v, options))
 
-  for (const call of options.calls) {
+  for (const [i, call] of options.calls.entries()) {
     const tool = tools.find((t) => t.name === call.name)
-    const outcome = tool ? await wire.request('tools/call', { name: call.name, arguments: call.arguments }, options.requestTimeoutMs) : undefined
+    // With a progressToken, as clients that show progress send it: a server may then report progress, which is judged.
+    const params = { name: call.name, arguments: call.arguments, _meta: { progressToken: `mcp-conformance-call-${i + 1}` } }
+    const outcome = tool ? await wire.request('tools/call', params, options.requestTimeoutMs) : undefined
     checks.push(...judgeUserCall(call.name, tool, outcome, v, session.capabilities))
   }
   return checks

@@ -20,7 +20,7 @@ export const RESOURCES_LIST: CheckDef = {
   id: 'resources/list',
   title: 'resources/list returns a well-formed list',
   scope: 'server',
-  how: 'every page: a "resources" array whose items have a string uri and name',
+  how: 'every page, validated with the SDK’s ListResourcesResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListResourcesResult { resources: Resource[] }; Resource { uri: string; name: string; … }'), REPLY],
 }
 
@@ -36,7 +36,7 @@ export const RESOURCES_READ: CheckDef = {
   id: 'resources/read',
   title: 'resources/read of a listed resource returns its contents',
   scope: 'server',
-  how: 'resources/read of the first listed resource: contents with a uri and text or blob each',
+  how: 'resources/read of the first listed resource; the result validated with the SDK’s ReadResourceResultSchema as the negotiated revision defines it (see “Result shapes by revision”): contents with a uri and text or blob each',
   rules: [declared('resources'), rule('2024-11-05', 'schema', 'SCHEMA', 'ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }', 'shape'), REPLY],
 }
 
@@ -44,7 +44,7 @@ export const RESOURCE_TEMPLATES: CheckDef = {
   id: 'resources/templates-list',
   title: 'resources/templates/list returns well-formed templates',
   scope: 'server',
-  how: 'resources/templates/list when resources is declared: a "resourceTemplates" array of items with a string uriTemplate and name; -32601 is allowed, templates are optional',
+  how: 'resources/templates/list when resources is declared, validated with the SDK’s ListResourceTemplatesResultSchema as the negotiated revision defines it (see “Result shapes by revision”); -32601 is allowed, templates are optional',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListResourceTemplatesResult { resourceTemplates: ResourceTemplate[] }; ResourceTemplate { uriTemplate: string; name: string; … }'), REPLY],
 }
 
@@ -76,7 +76,7 @@ export const PROMPTS_LIST: CheckDef = {
   id: 'prompts/list',
   title: 'prompts/list returns a well-formed list',
   scope: 'server',
-  how: 'every page: a "prompts" array whose items have a string name',
+  how: 'every page, validated with the SDK’s ListPromptsResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListPromptsResult { prompts: Prompt[] }; Prompt { name: string; arguments?: PromptArgument[] }'), REPLY],
 }
 
@@ -92,10 +92,12 @@ export const PROMPTS_GET: CheckDef = {
   id: 'prompts/get',
   title: 'prompts/get of a listed prompt returns messages',
   scope: 'server',
-  how: 'prompts/get of a listed prompt, preferring one without required arguments; required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for and not a failure',
+  how: 'prompts/get of a listed prompt, preferring one without required arguments; required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for and not a failure; the result validated with the SDK’s GetPromptResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
   rules: [
     declared('prompts'),
-    rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
+    rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | EmbeddedResource }', 'shape', '2024-11-05'),
+    rule('2025-03-26', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | AudioContent | EmbeddedResource }', 'shape', '2025-03-26'),
+    rule('2025-06-18', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
     rule('2024-11-05', 'prompts#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
     rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptRequest { params: { name: string; arguments?: { [key: string]: string } } }', 'arguments-optional'),
     REPLY,
@@ -114,7 +116,7 @@ export const COMPLETE: CheckDef = {
   id: 'completion/complete',
   title: 'completion/complete returns completion values',
   scope: 'server',
-  how: 'only with completions declared: completion/complete for the first prompt argument (else the first resource template variable) with an empty value; values is an array of at most 100 strings',
+  how: 'only with completions declared: completion/complete for the first prompt argument (else the first resource template variable) with an empty value; the result validated with the SDK’s CompleteResultSchema as the negotiated revision defines it (see “Result shapes by revision”): values is an array of at most 100 strings',
   rules: [
     rule('2025-03-26', 'lifecycle#capability-negotiation', 'DECLARED', 'Client and server capabilities establish which optional protocol features will be available during the session. (completions)'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'CompleteResult { completion: { values: string[] (Must not exceed 100 items.); total?: number; hasMore?: boolean } }', 'shape'),

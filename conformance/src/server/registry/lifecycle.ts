@@ -7,15 +7,20 @@ export const INITIALIZE: CheckDef = {
   id: 'lifecycle/initialize',
   title: 'initialize returns a valid InitializeResult',
   scope: 'server',
-  how: 'initialize with the newest revision the kit knows and no client capabilities; the result needs protocolVersion, capabilities and serverInfo',
-  rules: [rule('2024-11-05', 'lifecycle#initialization', 'MUST', 'The server MUST respond with its own capabilities and information'), REPLY],
+  how: 'initialize with the newest revision the kit knows (or the one --spec-version names) and no client capabilities; the result is validated with the SDK’s InitializeResultSchema as the negotiated revision defines it (see “Result shapes by revision”); what is wrong inside serverInfo and capabilities is the next two checks’',
+  rules: [
+    rule('2024-11-05', 'lifecycle#initialization', 'MUST', 'The server MUST respond with its own capabilities and information'),
+    rule('2024-11-05', 'schema', 'SCHEMA', 'InitializeResult { protocolVersion: string; capabilities: ServerCapabilities; serverInfo: Implementation; instructions?: string }', 'shape'),
+    REPLY,
+  ],
 }
 
 export const PROTOCOL_VERSION: CheckDef = {
   id: 'lifecycle/protocol-version',
   title: 'the negotiated protocol version is one the server can speak',
   scope: 'server',
-  how: 'the protocolVersion of the InitializeResult: the requested revision, or a counter-offer',
+  how: 'the protocolVersion of the InitializeResult: the requested revision, or a counter-offer. A run pinned to one revision (--spec-version) ends after a counter-offer, as a client that cannot use the offered revision disconnects',
+  note: 'A run pinned to an older revision that the server refuses with a JSON-RPC error, instead of a counter-offer, gets a warning, not a failure: the same page of the spec shows an initialization error ("Unsupported protocol version", -32602) as its error-handling example.',
   rules: [
     rule(
       '2024-11-05',
@@ -30,7 +35,7 @@ export const SERVER_INFO: CheckDef = {
   id: 'lifecycle/server-info',
   title: 'serverInfo names the implementation and its version',
   scope: 'server',
-  how: 'serverInfo.name and serverInfo.version are non-empty strings',
+  how: 'serverInfo validated with the SDK’s ImplementationSchema as the negotiated revision defines it: name and version are strings (title from 2025-06-18; icons, websiteUrl and description from 2025-11-25)',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'InitializeResult { serverInfo: Implementation }; Implementation { name: string; version: string }')],
 }
 
@@ -38,7 +43,7 @@ export const CAPABILITIES: CheckDef = {
   id: 'lifecycle/capabilities',
   title: 'declared capabilities are objects',
   scope: 'server',
-  how: 'every capability the server declares (tools, resources, prompts, logging, completions, tasks, experimental) is an object',
+  how: 'capabilities validated with the SDK’s ServerCapabilitiesSchema as the negotiated revision defines it: every declared capability is an object, and listChanged and subscribe are booleans (completions from 2025-03-26, tasks from 2025-11-25)',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ServerCapabilities { logging?: object; prompts?: { listChanged?: boolean }; resources?: { subscribe?: boolean; listChanged?: boolean }; tools?: { listChanged?: boolean }; … }')],
 }
 
@@ -89,7 +94,7 @@ export const SERVER_NOTIFICATIONS: CheckDef = {
   id: 'lifecycle/server-notifications',
   title: 'the server sends only notifications it negotiated',
   scope: 'server',
-  how: 'every notification the server sends: list_changed needs the listChanged sub-capability, resources/updated needs subscribe, notifications/message needs logging, notifications/progress needs a progressToken the kit sent (it sends none)',
+  how: 'every notification the server sends: list_changed needs the listChanged sub-capability, resources/updated needs subscribe, notifications/message needs logging, notifications/progress needs the progressToken of a request still in progress (the kit sends one with each --call)',
   rules: [
     rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION),
     rule('2024-11-05', 'logging#capabilities', 'MUST', 'Servers that emit log message notifications MUST declare the logging capability', 'logging'),

@@ -4,6 +4,7 @@
  */
 import { KNOWN_REVISIONS, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
 import { CHECKS } from './index.ts'
+import { CONTENT_TYPE_GATES, FIELD_GATES, RELAXATIONS, REQUIRED_GATES } from './shapes.ts'
 import { breachStatus, type CheckDef, type Rule } from './types.ts'
 
 const OUTCOME: Record<string, string> = { fail: 'fail', warn: 'warn', skip: 'information' }
@@ -56,6 +57,11 @@ export function renderChecksTable(): string {
     '',
     '“Not testable” is a `fail` of a check whose prerequisite (for example tools/list) failed.',
     '',
+    'Results and notifications are validated with the zod schemas of the MCP TypeScript SDK',
+    '(`@modelcontextprotocol/sdk`), which describe its latest revision; [Result shapes by revision](#result-shapes-by-revision)',
+    'lists how the kit makes them say what the negotiated revision says. A schema violation is a',
+    '`fail` (keyword SCHEMA) whose message names the path and shows the value found there.',
+    '',
   ]
   let current = ''
   for (const def of CHECKS) {
@@ -67,5 +73,29 @@ export function renderChecksTable(): string {
     const next = CHECKS[CHECKS.indexOf(def) + 1]
     if (!next || area(next.id) !== current) lines.push('')
   }
+  lines.push(...shapeGates())
   return `${lines.join('\n').trimEnd()}\n`
+}
+
+/** The revision gates of the SDK's schemas (registry/shapes.ts). */
+function shapeGates(): string[] {
+  const fields = FIELD_GATES.map((g) => `| \`${g.type}.${g.field}\` | ${g.from ? `${g.from} on` : 'no revision the kit judges (the SDK follows the draft)'} | not judged${g.from ? ` before ${g.from}` : ''}: left out before validation |`)
+  const types = CONTENT_TYPE_GATES.map((g) => `| content \`type: "${g.value}"\` | ${g.from} on | before ${g.from}, a schema violation (the revision’s ContentBlock union has no such member) |`)
+  const required = REQUIRED_GATES.map((g) => `| \`${g.type}.${g.field}\` | ${g.until ? `${g.from} – ${g.until}` : `${g.from} on`} | required: ${cell(g.why)} |`)
+  const relaxed = RELAXATIONS.map((r) => `| \`${r.at.join('.')}\` (${r.code}) | every revision | not a verdict: ${cell(r.why)} |`)
+  return [
+    '## Result shapes by revision',
+    '',
+    'What differs between the SDK’s schemas and the revision the server negotiated, and what the kit',
+    'does about it. A field a revision does not define is never judged in that revision, so an older',
+    'run neither demands nor fails a newer field.',
+    '',
+    '| field or value | defined in | in a run of another revision |',
+    '| --- | --- | --- |',
+    ...fields,
+    ...types,
+    ...required,
+    ...relaxed,
+    '',
+  ]
 }

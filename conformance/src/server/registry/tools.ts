@@ -18,7 +18,7 @@ export const TOOLS_LIST: CheckDef = {
   id: 'tools/list',
   title: 'tools/list returns a well-formed list',
   scope: 'server',
-  how: 'every page of tools/list: a "tools" array whose items have a non-empty string name',
+  how: 'every page of tools/list, validated with the SDK’s ListToolsResultSchema as the negotiated revision defines it (see “Result shapes by revision”); what is wrong inside a tool’s inputSchema, outputSchema, description, title, annotations or execution is reported by the check about that field',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', LIST), REPLY],
 }
 
@@ -60,7 +60,7 @@ export const INPUT_SCHEMA: CheckDef = {
   id: 'tools/input-schema',
   title: 'every inputSchema is a valid object schema',
   scope: 'server',
-  how: 'type "object", and the schema is valid in its dialect: its $schema (draft-04, -06, -07, 2019-09, 2020-12), else 2020-12 from 2025-11-25 on and draft-07 before; local and in-document $refs are resolved',
+  how: 'its shape in the SDK’s ToolSchema (type "object", properties of objects, required of strings), and the schema is valid in its dialect: its $schema (draft-04, -06, -07, 2019-09, 2020-12), else 2020-12 from 2025-11-25 on and draft-07 before; local and in-document $refs are resolved',
   rules: [
     rule('2024-11-05', 'schema', 'SCHEMA', 'Tool { inputSchema: { type: "object"; properties?: { [key: string]: object }; required?: string[] } }', undefined, '2025-06-18'),
     rule('2025-11-25', 'tools#tool', 'MUST', 'inputSchema: … MUST be a valid JSON Schema object (not null)'),
@@ -85,7 +85,7 @@ export const DESCRIPTIONS: CheckDef = {
   id: 'tools/descriptions',
   title: 'tool descriptions are strings',
   scope: 'server',
-  how: 'description, when present, is a string; a missing description is reported as information (it is optional, but it is what a model chooses by)',
+  how: 'description, when present, is a string (the SDK’s ToolSchema); a missing description is reported as information (it is optional, but it is what a model chooses by)',
   rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'Tool { description?: string }'), rule('2024-11-05', 'tools#tool', 'NONE', 'description: Human-readable description of functionality', 'missing')],
 }
 
@@ -93,7 +93,7 @@ export const ANNOTATIONS: CheckDef = {
   id: 'tools/annotations',
   title: 'tool annotations are well-typed',
   scope: 'server',
-  how: 'title is a string; annotations is an object whose title is a string and whose *Hint fields are booleans',
+  how: 'annotations (from 2025-03-26) and title (from 2025-06-18) as the SDK’s ToolSchema has them: an object whose title is a string and whose *Hint fields are booleans; a field the revision does not define is not judged',
   rules: [rule('2025-03-26', 'schema', 'SCHEMA', 'ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }')],
 }
 
@@ -101,7 +101,7 @@ export const TASK_SUPPORT: CheckDef = {
   id: 'tools/task-support',
   title: 'execution.taskSupport is valid',
   scope: 'server',
-  how: 'execution.taskSupport is forbidden, optional or required; a tool asking for tasks without capabilities.tasks.requests.tools.call is reported as information',
+  how: 'execution.taskSupport is forbidden, optional or required (the SDK’s ToolExecutionSchema); a tool asking for tasks without capabilities.tasks.requests.tools.call is reported as information',
   rules: [
     rule('2025-11-25', 'schema', 'SCHEMA', 'ToolExecution { taskSupport?: "forbidden" | "optional" | "required" }'),
     rule(
@@ -135,9 +135,16 @@ export const USER_CALL: CheckDef = {
   id: 'tools/call/{name}',
   title: 'tools/call {name} returns a valid CallToolResult',
   scope: 'server',
-  how: 'each --call: the result is a CallToolResult; a task-only tool must refuse a plain call with -32601',
+  how: 'each --call, with a progressToken: the result validated with the SDK’s CallToolResultSchema as the negotiated revision defines it (see “Result shapes by revision”) (content is required even though the SDK defaults it); a task-only tool must refuse a plain call with -32601',
   rules: [
-    rule('2024-11-05', 'schema', 'SCHEMA', 'CallToolResult { content: ContentBlock[]; isError?: boolean; structuredContent?: { [key: string]: unknown } }'),
+    rule('2024-11-05', 'schema', 'SCHEMA', 'CallToolResult { content: (TextContent | ImageContent | EmbeddedResource)[]; isError?: boolean }', undefined, '2024-11-05'),
+    rule('2025-03-26', 'schema', 'SCHEMA', 'CallToolResult { content: (TextContent | ImageContent | AudioContent | EmbeddedResource)[]; isError?: boolean }', undefined, '2025-03-26'),
+    rule(
+      '2025-06-18',
+      'schema',
+      'SCHEMA',
+      'CallToolResult { content: ContentBlock[]; structuredContent?: { [key: string]: unknown }; isError?: boolean }; ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource',
+    ),
     rule('2025-11-25', 'tasks#tool-level-negotiation', 'MUST', 'If execution.taskSupport is "required", clients MUST invoke the tool as a task. Servers MUST return a -32601 (Method not found) error if a client does not attempt to do so.', 'task-only'),
     REPLY,
   ],

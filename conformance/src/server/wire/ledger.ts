@@ -30,6 +30,10 @@ export interface ServerNotification {
   method: string
   params: unknown
   message: Record<string, unknown>
+  /** notifications/progress: whether its token is one the kit sent with a request still pending when it arrived. */
+  progress?: 'active' | 'finished' | 'unknown'
+  /** notifications/cancelled with a requestId: whether the server had sent a request with that id. */
+  cancels?: 'known' | 'unknown'
 }
 
 export interface LedgerCounts {
@@ -61,6 +65,8 @@ export class Ledger {
   /** Request ids named inside notifications the kit sent (a cancellation's requestId). */
   private readonly named = new Map<string, unknown>()
   private readonly serverIds = new Set<string>()
+  /** progressToken → the id of the request the kit sent it with. */
+  private readonly tokens = new Map<string, string>()
   private lastNotification: unknown
   private initialized = false
 
@@ -69,6 +75,8 @@ export class Ledger {
     if (typeof message.method !== 'string') return
     if (message.id !== undefined) {
       this.sentRequests.set(key(message.id), { method: message.method, message })
+      const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
+      if (meta?.progressToken !== undefined) this.tokens.set(key(meta.progressToken), key(message.id))
       return
     }
     this.counts.notificationsSent++
@@ -94,7 +102,7 @@ export class Ledger {
     const method = message.method as string
     const id = message.id
     if (id === undefined) {
-      this.notifications.push({ method, params: message.params, message })
+      this.notifications.push({ method, params: message.params, message, ...this.notificationContext(method, message.params) })
       return undefined
     }
     const entry: WireEntry = { dir: 'server→client', message }
@@ -108,6 +116,18 @@ export class Ledger {
     const answer = this.answerFor(id ?? null, method, undeclared)
     this.serverRequests.push({ id, method, early: !this.initialized, message, answer, ...(undeclared ? { undeclared } : {}) })
     return answer
+  }
+
+  /** What a notification refers to, as things stood when it arrived. */
+  private notificationContext(method: string, params: unknown): Pick<ServerNotification, 'progress' | 'cancels'> {
+    if (typeof params !== 'object' || params === null) return {}
+    const p = params as Record<string, unknown>
+    if (method === 'notifications/progress' && p.progressToken !== undefined) {
+      const request = this.tokens.get(key(p.progressToken))
+      return { progress: request === undefined ? 'unknown' : this.answered.has(request) ? 'finished' : 'active' }
+    }
+    if (method === 'notifications/cancelled' && p.requestId !== undefined) return { cancels: this.serverIds.has(key(p.requestId)) ? 'known' : 'unknown' }
+    return {}
   }
 
   /** The kit's client side: ping gets {} (the spec's MUST), everything else an error, as no capability was declared. */
