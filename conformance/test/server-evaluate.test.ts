@@ -119,6 +119,19 @@ describe('bridge projection and size', () => {
     expect(judgeProjection('srv', [...tools, tools[0]!], '2025-11-25').status).toBe('warn')
   })
 
+  it("leaves out exactly what the plugin's discovery leaves out: task-only tools only without the server's tasks capability", () => {
+    const tasky = { name: 'research', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } }
+    const notObject = { name: 'list', inputSchema: { type: 'array' } }
+    const without = projectTools('srv', [tasky, notObject])
+    expect(without.map((r) => [r.bridged, r.reason])).toEqual([
+      [false, expect.stringMatching(/requires task-based execution, but the server does not declare the capability tasks\.requests\.tools\.call/)],
+      [false, 'inputSchema must have type "object"'],
+    ])
+    expect(projectTools('srv', [tasky], true)[0]).toMatchObject({ bridged: true })
+    const capabilities = { tools: {}, tasks: { requests: { tools: { call: {} } } } }
+    expect(judgeProjection('srv', [tasky], '2025-11-25', capabilities).message).toMatch(/0 left out/)
+  })
+
   it('warns above the documented size thresholds', () => {
     const big = { name: 'big', description: 'x'.repeat(9_000), inputSchema: { type: 'object' } }
     expect(judgeSchemaSize([big], '2025-11-25').status).toBe('warn')

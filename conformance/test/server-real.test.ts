@@ -42,15 +42,14 @@ describe('server-everything over stdio', () => {
     expect(check(suite, 'tools/names-valid').status).toBe('pass')
   })
 
-  it('projects every name verbatim and leaves out the task-only tool', () => {
+  it('projects every name verbatim and bridges the task-only tool too (everything declares tasks.requests.tools.call)', () => {
     const projection = check(suite, 'bridge/projection')
     expect(projection.status).toBe('pass')
     const rows = (projection.details as { rows: ProjectionRow[] }).rows
     expect(rows).toHaveLength(13)
     expect(rows.find((r) => r.raw === 'echo')).toEqual({ raw: 'echo', public: 'mcp__mcp-servers_everything__echo', change: 'verbatim', bridged: true })
-    expect(rows.filter((r) => !r.bridged)).toEqual([
-      { raw: 'simulate-research-query', public: 'mcp__mcp-servers_everything__simulate-research-query', change: 'verbatim', bridged: false, reason: 'requires task-based execution' },
-    ])
+    expect(rows.filter((r) => !r.bridged)).toEqual([])
+    expect(rows.find((r) => r.raw === 'simulate-research-query')).toMatchObject({ bridged: true })
     expect(check(suite, 'tools/task-support').message).toContain('simulate-research-query can only be called as a task')
   })
 

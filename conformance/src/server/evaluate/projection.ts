@@ -3,7 +3,7 @@
  * name each raw name gets, which ones are rewritten, which are left out, and what each definition
  * costs in every model request.
  */
-import { MAX_PUBLIC_NAME_LENGTH, publicToolName } from '@mcp-bridge/plugin'
+import { Config, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName } from '@mcp-bridge/plugin'
 import type { CheckResult } from '../../model.ts'
 import { count, isObject, judge, list, show } from '../check.ts'
 import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'
@@ -19,8 +19,8 @@ export interface ProjectionRow {
   reason?: string
 }
 
-/** The plugin's default `limits.maxSchemaChars`. */
-const MAX_SCHEMA_CHARS = 262_144
+/** The plugin's defaults: the projection is what an instance configured with no limits would do. */
+const BRIDGE_LIMITS = Config({ transport: 'stdio', serverName: 'kit', command: 'node' }).limits
 /** Per-tool and whole-list budgets for the size advisory (about 4 characters per token). */
 export const TOOL_CHARS_WARN = 8_192
 export const TOTAL_CHARS_WARN = 65_536
@@ -33,29 +33,32 @@ export function defaultServerName(serverInfoName: unknown): string {
   return cleaned || 'server'
 }
 
-export function projectTools(serverName: string, tools: Tool[]): ProjectionRow[] {
+/** `serverSupportsTasks`: the server declared tasks.requests.tools.call, so task-only tools are bridged as tasks. */
+export function projectTools(serverName: string, tools: Tool[], serverSupportsTasks = false): ProjectionRow[] {
   return tools.map((tool) => {
     const raw = tool.name as string
     const sanitised = /[^A-Za-z0-9_-]/.test(serverName + raw)
     const shortened = PREFIX_CHARS + serverName.length + raw.length > MAX_PUBLIC_NAME_LENGTH
     const change = sanitised && shortened ? 'sanitised+shortened' : sanitised ? 'sanitised' : shortened ? 'shortened' : 'verbatim'
-    const reason = leftOutBecause(tool)
+    const reason = leftOutBecause(serverName, tool, serverSupportsTasks)
     return { raw, public: publicToolName(serverName, raw), change, bridged: reason === undefined, ...(reason ? { reason } : {}) }
   })
 }
 
-function leftOutBecause(tool: Tool): string | undefined {
-  const schema = tool.inputSchema
-  if (!isObject(schema) || schema.type !== 'object') return 'inputSchema is not an object schema'
-  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS) return `inputSchema is over ${MAX_SCHEMA_CHARS} characters`
-  if (isObject(tool.execution) && tool.execution.taskSupport === 'required') return 'requires task-based execution'
-  return undefined
+/** The plugin's own discovery rule, one tool at a time (a whole list may be refused; judgeProjection says so apart). */
+function leftOutBecause(serverName: string, tool: Tool, serverSupportsTasks: boolean): string | undefined {
+  try {
+    return planTools(serverName, [tool], BRIDGE_LIMITS, { serverSupportsTasks, preferTaskCalls: false }).quarantined[0]?.reason
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
 }
 
-export function judgeProjection(serverName: string, tools: Tool[], version: string): CheckResult {
+export function judgeProjection(serverName: string, tools: Tool[], version: string, capabilities: Record<string, unknown> = {}): CheckResult {
   const j = judge(PROJECTION, version)
   if (tools.length === 0) return j.skip('tools/list returned no tools; nothing to project')
-  const rows = projectTools(serverName, tools)
+  const tasks = isObject(capabilities.tasks) && isObject(capabilities.tasks.requests) && isObject(capabilities.tasks.requests.tools) ? capabilities.tasks.requests.tools : {}
+  const rows = projectTools(serverName, tools, tasks.call !== undefined)
   const byPublic = new Map<string, string[]>()
   for (const row of rows) byPublic.set(row.public, [...(byPublic.get(row.public) ?? []), row.raw])
   const collisions = [...byPublic].filter(([, raws]) => raws.length > 1).map(([publicName, raws]) => ({ public: publicName, raw: raws }))

@@ -51,7 +51,7 @@ export async function probeTools(wire: Wire, session: Session, options: ToolProb
   const checks = [judge(TOOLS_UNDECLARED, v).skip('the server declares the tools capability'), ...judgeList(obs, v, shapes, definitionIssue)]
   const tools = namedItems(obs)
   if (obs.stop === 'failed' || obs.stop === 'bad-page') checks.push(...DEPENDENT.map((def) => judge(def, v).notTestable('tools/list failed')))
-  else checks.push(...judgeTools(tools, v, session.capabilities, shapes.issues.filter(definitionIssue)), judgeProjection(serverName, tools, v), judgeSchemaSize(tools, v))
+  else checks.push(...judgeTools(tools, v, session.capabilities, shapes.issues.filter(definitionIssue)), judgeProjection(serverName, tools, v, session.capabilities), judgeSchemaSize(tools, v))
 
   const missing = unknownToolName(tools.map((t) => t.name as string))
   const unknown = await wire.request('tools/call', { name: missing, arguments: {} }, options.requestTimeoutMs)
