@@ -82,11 +82,13 @@ class RegistryState {
   private changeQueued = false
   /**
    * Argument validators, compiled on a tool's first call by the compiler of the batch that
-   * registered it: keyed weakly, so they go when the tool goes. One compiler per batch, not one
-   * for the registry: an Ajv instance keeps a little of every schema it compiled (its code scope),
-   * so a registry-wide one would grow with every re-sync (plugin/test/validator-lifetime.test.ts).
+   * registered it. One compiler per batch, not one for the registry: an Ajv instance keeps a
+   * little of every schema it compiled (its code scope), so a registry-wide one would grow with
+   * every re-sync (plugin/test/validator-lifetime.test.ts). Kept by name in a plain map, dropped
+   * with the name: a WeakMap of 10,000 entries made registering and every major GC slower
+   * (ephemeron tables), and a tool's entry goes when the tool goes anyway.
    */
-  private readonly compilers = new WeakMap<ToolDefinition, SchemaCompiler>()
+  private readonly compilers = new Map<string, SchemaCompiler>()
   private readonly validators = new WeakMap<ToolDefinition, CompiledSchema>()
 
   constructor(
@@ -95,23 +97,30 @@ class RegistryState {
   ) {}
 
   registerMany(definitions: readonly ToolDefinition[], caller: Context): Array<() => void> {
-    const batch = new Set<string>()
-    for (const { name } of definitions) {
-      if (!TOOL_NAME.test(name)) {
-        throw new BridgeError(`tool name "${name}" is invalid: use 1-64 characters from A-Z a-z 0-9 _ -`, 'INVALID_ARGS')
-      }
-      if (this.definitions.has(name) || batch.has(name)) throw new BridgeError(`tool "${name}" is already registered`, 'NAME_CONFLICT')
-      batch.add(name)
-    }
     if (!definitions.length) return []
+    // All or nothing, checked while adding: a name that is invalid or taken (before or within this
+    // batch) takes the batch's earlier names back out before anyone can see them (synchronously,
+    // and the change event is queued only on success). No second set of 10,000 names to build.
+    for (let i = 0; i < definitions.length; i++) {
+      const { name } = definitions[i]!
+      const problem = !TOOL_NAME.test(name)
+        ? new BridgeError(`tool name "${name}" is invalid: use 1-64 characters from A-Z a-z 0-9 _ -`, 'INVALID_ARGS')
+        : this.definitions.has(name)
+          ? new BridgeError(`tool "${name}" is already registered`, 'NAME_CONFLICT')
+          : undefined
+      if (problem) {
+        for (let k = 0; k < i; k++) this.definitions.delete(definitions[k]!.name)
+        throw problem
+      }
+      this.definitions.set(name, definitions[i]!)
+    }
     const owned = this.ownedBy(caller)
     this.queueChange()
     const compiler = new SchemaCompiler()
     const disposers: Array<() => void> = new Array(definitions.length)
     for (let i = 0; i < definitions.length; i++) {
       const definition = definitions[i]!
-      this.definitions.set(definition.name, definition)
-      this.compilers.set(definition, compiler)
+      this.compilers.set(definition.name, compiler)
       owned.add(definition.name)
       // Bound, not a closure: the smaller of the two, and 10,000 tools hold 10,000 of them.
       disposers[i] = this.unregister.bind(this, definition, owned)
@@ -123,6 +132,7 @@ class RegistryState {
     const { name } = definition
     if (this.definitions.get(name) !== definition) return
     this.definitions.delete(name)
+    this.compilers.delete(name)
     owned.delete(name)
     this.queueChange()
   }
@@ -164,7 +174,7 @@ class RegistryState {
   private validatorOf(definition: ToolDefinition): CompiledSchema {
     let compiled = this.validators.get(definition)
     if (compiled) return compiled
-    compiled = (this.compilers.get(definition) ?? new SchemaCompiler()).compile(definition.parameters)
+    compiled = (this.compilers.get(definition.name) ?? new SchemaCompiler()).compile(definition.parameters)
     this.validators.set(definition, compiled)
     if (!compiled.ok) this.warn(`tool "${definition.name}": its parameters schema does not compile, so it is refused: ${compiled.reason}`)
     return compiled
@@ -178,7 +188,10 @@ class RegistryState {
     this.owners.set(fiber, names)
     caller.effect(() => () => {
       this.owners.delete(fiber)
-      for (const name of names) this.definitions.delete(name)
+      for (const name of names) {
+        this.definitions.delete(name)
+        this.compilers.delete(name)
+      }
       if (names.size) this.queueChange()
       names.clear()
     }, 'tools:registrations')
