@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
+import { publicToolName } from '@mcp-bridge/plugin'
 import { checkHttpInvariants } from '../src/client/http-invariants.ts'
 import { checkInvariants } from '../src/client/invariants.ts'
 import { checkShutdown } from '../src/client/processes.ts'
 
 const recv = (msg: object): WireEntry => ({ dir: 'recv', msg: { jsonrpc: '2.0', ...msg } as WireEntry['msg'] })
 const send = (msg: object): WireEntry => ({ dir: 'send', msg: { jsonrpc: '2.0', ...msg } as WireEntry['msg'] })
-const tool = (rawName: string) => ({ name: `mcp__s__${rawName}`, rawName, description: '', parameters: {} })
+const tool = (rawName: string) => ({ name: publicToolName('s', rawName), rawName, description: '', parameters: {} })
 
 describe('no pass over zero subjects', () => {
   it('skips every invariant, saying why, when the client never exposed a tool, sent nothing and started nothing', () => {
@@ -27,7 +28,7 @@ describe('no pass over zero subjects', () => {
   })
 
   it('judges what there is: a failure is never hidden by the subject count', () => {
-    const wire = [recv({ id: 1, method: 'tools/call', params: { name: 'mcp__s__x' } })]
+    const wire = [recv({ id: 1, method: 'tools/call', params: { name: publicToolName('s', 'x') } })]
     const checks = checkInvariants({ snapshots: [], wire, afterDispose: [], orphans: [4242], processes: 1 })
     expect(checks.find((c) => c.id === 'invariant/raw-names-on-wire')!.status).toBe('fail')
     expect(checks.find((c) => c.id === 'invariant/handshake')!.status).toBe('fail')
