@@ -10,6 +10,7 @@ export const FORMAT_VERSION = 1
  * error: the check could not run (a harness problem, not a verdict on the target).
  */
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error'
+export const CHECK_STATUSES = ['pass', 'fail', 'warn', 'skip', 'error'] as const satisfies readonly CheckStatus[]
 
 export interface SpecRef {
   /** Short citation, e.g. "MCP 2025-11-25 ping: MUST" or "mcp-bridge naming contract …". */

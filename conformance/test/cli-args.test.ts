@@ -9,7 +9,7 @@ import { writeRawStdioServer } from './server-helpers.ts'
 
 const parse = (...argv: string[]) => parseCommand(argv, '/work')
 
-const RUN_DEFAULTS = { reportDir: '/work/reports', annotations: 'none' }
+const RUN_DEFAULTS = { reportDir: '/work/reports', annotations: 'none', merge: [] }
 const TIMER_MAX = 2 ** 31 - 1
 
 describe('parseCommand', () => {
@@ -21,7 +21,7 @@ describe('parseCommand', () => {
     const parsed = parse('--report-dir', 'out', '--baseline', 'b.yaml', '--summary-md', 'sum/summary.md', '--annotations', 'github', '--transport', 'stdio', '--timeout', '500', '--startup-timeout', String(TIMER_MAX))
     expect(parsed).toEqual({
       ok: true,
-      command: { kind: 'default', transports: ['stdio'], timeoutMs: 500, startupTimeoutMs: TIMER_MAX, reportDir: '/work/out', baseline: '/work/b.yaml', summaryMd: '/work/sum/summary.md', annotations: 'github' },
+      command: { kind: 'default', transports: ['stdio'], timeoutMs: 500, startupTimeoutMs: TIMER_MAX, reportDir: '/work/out', baseline: '/work/b.yaml', summaryMd: '/work/sum/summary.md', annotations: 'github', merge: [] },
     })
   })
 
@@ -44,6 +44,7 @@ describe('parseCommand', () => {
         reportDir: '/work/out',
         baseline: '/work/b.yaml',
         annotations: 'none',
+        merge: [],
       },
     })
   })

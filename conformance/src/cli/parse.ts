@@ -6,6 +6,7 @@ import type { ToolCall } from '../server/probe/tools.ts'
 import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import type { ServerTarget } from '../server/target.ts'
 import type { Revision } from '../server/spec.ts'
+import { MERGE_LABEL } from '../report/merge.ts'
 import { argvErrorMessage, integerOption, MAX_TIMER_MS } from './argv.ts'
 
 /** The revisions --spec-version takes, oldest first (the order of `all`). */
@@ -30,6 +31,9 @@ Run options (the default run, server and client):
   --baseline FILE         YAML file of expected failures ("<suite>:<check>"); stale entries fail the run
   --compare FILE          a previous results.json: the summary and report.html show what changed
                           (new failures, fixed checks, new and removed checks)
+  --merge LABEL=FILE      put the suites of another run's results.json beside this run's, ids prefixed
+                          with LABEL/ and their expected failures kept (repeatable): e.g. the client
+                          scenarios run with the plugin hosted by the DeepSeek harness (hosts/dsh/kit.mjs)
   --summary-md FILE       also write a Markdown summary of the run (e.g. to $GITHUB_STEP_SUMMARY)
   --annotations FORMAT    github: print ::error/::warning/::notice workflow commands for the checks
                           that did not pass on stdout; none (the default): print nothing on stdout
@@ -70,6 +74,8 @@ export interface RunOptions {
   baseline?: string
   /** A previous results.json to compare this run with. */
   compare?: string
+  /** Other runs' results.json to show beside this one's suites, each under its label. */
+  merge: Array<{ label: string; path: string }>
   summaryMd?: string
   annotations: Annotations
 }
@@ -94,6 +100,7 @@ const OPTIONS = {
   'report-dir': { type: 'string' },
   baseline: { type: 'string' },
   compare: { type: 'string' },
+  merge: { type: 'string', multiple: true },
   'summary-md': { type: 'string' },
   annotations: { type: 'string' },
   url: { type: 'string' },
@@ -112,7 +119,7 @@ const OPTIONS = {
 } as const
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
-const RUN = ['report-dir', 'baseline', 'compare', 'summary-md', 'annotations']
+const RUN = ['report-dir', 'baseline', 'compare', 'merge', 'summary-md', 'annotations']
 const ALLOWED: Record<string, string[]> = {
   default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
   server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name', 'spec-version'],
@@ -168,7 +175,17 @@ export function parseCommand(argv: string[], cwd: string): ParseResult {
 function runOptions(values: Values, cwd: string): RunOptions | string {
   const annotations = values.annotations ?? 'none'
   if (annotations !== 'github' && annotations !== 'none') return `--annotations must be github or none, not ${JSON.stringify(annotations)}`
+  const merge: RunOptions['merge'] = []
+  for (const entry of values.merge ?? []) {
+    const eq = entry.indexOf('=')
+    const label = entry.slice(0, Math.max(eq, 0))
+    if (eq <= 0 || eq === entry.length - 1) return `--merge ${JSON.stringify(entry)} is not LABEL=FILE (for example dsh=reports-dsh/results.json)`
+    if (!MERGE_LABEL.test(label)) return `--merge label ${JSON.stringify(label)} must be 1-32 of a-z 0-9 - (for example dsh)`
+    if (merge.some((m) => m.label === label)) return `--merge label ${JSON.stringify(label)} is given twice`
+    merge.push({ label, path: resolve(cwd, entry.slice(eq + 1)) })
+  }
   return {
+    merge,
     reportDir: resolve(cwd, values['report-dir'] ?? 'reports'),
     ...(values.baseline !== undefined ? { baseline: resolve(cwd, values.baseline) } : {}),
     ...(values.compare !== undefined ? { compare: resolve(cwd, values.compare) } : {}),

@@ -3,7 +3,8 @@
  * load the baseline, run the suites, write the reports, print the summary. Loaded on demand by
  * cli.ts, so the runners (the SDK, the plugin, the fixtures) cost nothing until a run needs them.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { InputFileError, readInputFile } from '@mcp-bridge/process'
 import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadBaseline, type BaselineEntry } from '../baseline.ts'
@@ -12,6 +13,7 @@ import { EXIT, type RunReport, type SuiteResult } from '../model.ts'
 import { formatGithubAnnotations } from '../report/annotations.ts'
 import { assembleReport, harnessErrorSuite } from '../report/assemble.ts'
 import { compareRuns, parsePreviousResults, type Comparison } from '../report/compare.ts'
+import { mergeRun, type MergedRun } from '../report/merge.ts'
 import { formatMarkdownSummary } from '../report/markdown.ts'
 import { formatSummary, progressLine } from '../report/summary.ts'
 import { writeReports } from '../report/write.ts'
@@ -53,20 +55,38 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
     }
     previous = loaded
   }
+  const merged: MergedRun[] = []
+  for (const { label, path } of command.merge) {
+    const loaded = await loadPrevious(path)
+    const run = typeof loaded === 'string' ? loaded : mergeRun(label, loaded)
+    if (typeof run === 'string') {
+      io.stderr(`mcp-conformance: --merge ${label}=${path} ${run}\n`)
+      return EXIT.usage
+    }
+    merged.push(run)
+  }
   const startedAt = new Date()
   const started = performance.now()
-  const suites = await runSuites(command, io)
-  const report = assembleReport({ suites, baseline, tool: TOOL, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started) })
+  const suites = [...(await runSuites(command, io)), ...merged.flatMap((run) => run.suites)]
+  const report = assembleReport({
+    suites,
+    baseline,
+    tool: TOOL,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    mergedStale: merged.flatMap((run) => run.stale),
+  })
   const comparison = previous && command.compare ? compareRuns(previous, report, shortPath(command.compare, io.cwd)) : undefined
   return await publish(report, command, io, comparison)
 }
 
+/** A results.json (of --compare or --merge): bounded, and never a FIFO or a device that would block the run. */
 async function loadPrevious(path: string): Promise<RunReport | string> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readInputFile(path, { maxBytes: MAX_RESULTS_BYTES, what: 'file' })
   } catch (error) {
-    return `cannot be read: ${messageOf(error)}`
+    return error instanceof InputFileError ? error.reason : `cannot be read: ${messageOf(error)}`
   }
   const parsed = parsePreviousResults(text)
   return parsed.ok ? parsed.report : parsed.error
@@ -103,6 +123,9 @@ async function publish(report: RunReport, command: RunOptions, io: Io, compariso
   io.stderr(summary(written))
   return report.exitCode
 }
+
+/** A results.json with every transcript of a full run is a few MB; this leaves room for large ones. */
+const MAX_RESULTS_BYTES = 256 * 1024 * 1024
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 

@@ -11,13 +11,17 @@ export interface AssembleInput {
   tool: { name: string; version: string }
   startedAt: string
   durationMs: number
+  /** Stale baseline entries of merged runs (merge.ts), already labelled: they fail this run too. */
+  mergedStale?: string[]
 }
 
 /** `revisions` is present when server suites were pinned to spec revisions (`--spec-version`). */
 export function assembleReport(input: AssembleInput): ReportWithRevisions {
   // Suites redact their own configured secrets; this pass catches secret shapes in anything else.
   const redacted = input.suites.map((suite) => redactSuite(suite, redactSecrets))
-  const { suites, stale } = applyBaseline(redacted, input.baseline)
+  const applied = applyBaseline(redacted, input.baseline)
+  const suites = applied.suites
+  const stale = [...applied.stale, ...(input.mergedStale ?? [])]
   const revisions = revisionSummaries(suites)
   return {
     formatVersion: FORMAT_VERSION,

@@ -1,0 +1,90 @@
+/**
+ * --merge LABEL=FILE: another run's suites (the client scenarios in another host, say) stand beside
+ * this run's in one report, under their label, with the expected failures their own baseline
+ * gave them; their stale entries and unexpected failures fail this run too.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main, parseCommand, type Io } from '../src/cli.ts'
+import type { RunReport } from '../src/model.ts'
+
+function capture(cwd: string): Io & { out: string; err: string } {
+  const io = { out: '', err: '', cwd, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) }
+  return io
+}
+
+let dir: string
+let other: RunReport
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-merge-'))
+  // The "other host": a real run of one scenario, written where a second run can merge it.
+  expect(await main(['client', '--scenario', 'dotted-names', '--transport', 'stdio', '--report-dir', 'other'], capture(dir))).toBe(0)
+  other = JSON.parse(await readFile(join(dir, 'other', 'results.json'), 'utf8')) as RunReport
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+/** Writes a variant of the other run and merges it into a run of clean-discovery. */
+async function mergeVariant(name: string, change: (report: RunReport) => void): Promise<{ code: number; report: RunReport; io: ReturnType<typeof capture> }> {
+  const variant = structuredClone(other)
+  change(variant)
+  await writeFile(join(dir, `${name}.json`), JSON.stringify(variant))
+  const io = capture(dir)
+  const code = await main(['client', '--scenario', 'clean-discovery', '--transport', 'stdio', '--report-dir', name, '--merge', `dsh=${name}.json`], io)
+  const report = code === 2 && !io.err.includes('wrote') ? (undefined as unknown as RunReport) : (JSON.parse(await readFile(join(dir, name, 'results.json'), 'utf8')) as RunReport)
+  return { code, report, io }
+}
+
+describe('--merge', () => {
+  it('is LABEL=FILE with a short lowercase label, once per label, on every run command', () => {
+    expect(parseCommand(['client', '--merge', 'dsh=r.json'], '/w')).toMatchObject({ ok: true, command: { merge: [{ label: 'dsh', path: '/w/r.json' }] } })
+    expect(parseCommand(['--merge', 'a=x.json', '--merge', 'b=y.json'], '/w')).toMatchObject({ ok: true, command: { kind: 'default', merge: [{ label: 'a' }, { label: 'b' }] } })
+    expect(parseCommand(['client', '--merge', 'r.json'], '/w')).toEqual({ ok: false, error: '--merge "r.json" is not LABEL=FILE (for example dsh=reports-dsh/results.json)' })
+    expect(parseCommand(['client', '--merge', 'DSH=r.json'], '/w')).toEqual({ ok: false, error: '--merge label "DSH" must be 1-32 of a-z 0-9 - (for example dsh)' })
+    expect(parseCommand(['client', '--merge', 'a=x', '--merge', 'a=y'], '/w')).toEqual({ ok: false, error: '--merge label "a" is given twice' })
+    expect(parseCommand(['list', '--merge', 'a=x'], '/w')).toEqual({ ok: false, error: '--merge is not an option of "list"' })
+  })
+
+  it('puts the other run\'s suites beside this run\'s, labelled, in results.json and report.html', async () => {
+    const { code, report } = await mergeVariant('plain', () => {})
+    expect(code).toBe(0)
+    expect(report.suites.map((s) => s.id)).toEqual(['clean-discovery', 'dsh/dotted-names'])
+    expect(report.suites[1]?.checks).toEqual(other.suites[0]?.checks)
+    const html = await readFile(join(dir, 'plain', 'report.html'), 'utf8')
+    expect(html).toContain('dsh/dotted-names')
+  })
+
+  it('keeps the expected failures of the other run\'s baseline, and fails on its unexpected ones', async () => {
+    const fail = (expected: boolean) => (report: RunReport) => {
+      const check = report.suites[0]!.checks.find((c) => c.id === 'expect/public-names')!
+      Object.assign(check, { status: 'fail', message: 'differs in that host', ...(expected ? { expected: true } : {}) })
+    }
+    const explained = await mergeVariant('explained', fail(true))
+    expect(explained.code).toBe(0)
+    expect(explained.report.summary.fail).toBe(1)
+    const unexplained = await mergeVariant('unexplained', fail(false))
+    expect(unexplained.code).toBe(1)
+  })
+
+  it('carries the other run\'s stale baseline entries, labelled, and fails on them', async () => {
+    const { code, report } = await mergeVariant('stale', (r) => void (r.staleBaseline = ['dotted-names:expect/tools']))
+    expect(report.staleBaseline).toEqual(['dsh/dotted-names:expect/tools'])
+    expect(code).toBe(1)
+  })
+
+  it('redacts what the other run says, like anything it reports', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`
+    const { report } = await mergeVariant('secret', (r) => void (r.suites[0]!.checks[0]!.message = `leaked ${token}`))
+    expect(JSON.stringify(report)).not.toContain(token)
+  })
+
+  it('refuses, before the run, a file that is not a results.json it can show', async () => {
+    const bad = await mergeVariant('bad', (r) => void ((r.suites[0]!.checks[0] as { status: string }).status = 'bogus'))
+    expect(bad.code).toBe(2)
+    expect(bad.io.err).toMatch(/^mcp-conformance: --merge dsh=\S+bad\.json has a suite that cannot be shown \("dotted-names": needs title, kind, target and checks with a known status\)\n$/)
+    const io = capture(dir)
+    expect(await main(['client', '--scenario', 'clean-discovery', '--report-dir', 'none', '--merge', 'dsh=missing.json'], io)).toBe(2)
+    expect(io.err).toMatch(/--merge dsh=\S+missing\.json cannot be read: ENOENT/)
+  })
+})
