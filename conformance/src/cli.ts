@@ -5,7 +5,7 @@
  * Exit codes: 0 all pass (warn/skip allowed), 1 a failure or a stale baseline entry,
  * 2 invalid usage or a check that could not run.
  */
-import { usageErrorText } from './cli/argv.ts'
+import { usageErrorText } from '@mcp-bridge/process'
 import { parseCommand, USAGE } from './cli/parse.ts'
 import { TOOL } from './cli/tool.ts'
 import { EXIT } from './model.ts'

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { argvErrorMessage, usageErrorText } from '@mcp-bridge/process'
 import { endWithParent, stdinIsPipe } from './lifetime.ts'
 import { loadBehaviourFile } from './load.ts'
 import { parseBehaviour } from './parse.ts'
@@ -32,12 +33,9 @@ Exit codes: 2 usage error or invalid behaviour; otherwise whatever the behaviour
 /** Exit code for usage errors and invalid behaviours. */
 const USAGE_ERROR = 2
 
-/**
- * A usage error: one line naming the reason, then where the usage is. The same convention as
- * mcp-conformance and mcp-bridge (conformance/src/cli/argv.ts; the packages share no code).
- */
+/** A usage error: one line naming the reason, then where the usage is (the CLIs' convention, @mcp-bridge/process). */
 function usageError(reason: string): never {
-  process.stderr.write(`mcp-fixture: ${reason}\nrun \`mcp-fixture --help\` for usage\n`)
+  process.stderr.write(usageErrorText('mcp-fixture', reason))
   process.exit(USAGE_ERROR)
 }
 
@@ -45,20 +43,6 @@ function usageError(reason: string): never {
 function behaviourError(message: string): never {
   process.stderr.write(`mcp-fixture: ${message}\n`)
   process.exit(USAGE_ERROR)
-}
-
-/** parseArgs's errors in the CLIs' shared wording (see conformance/src/cli/argv.ts). */
-function argvErrorMessage(error: Error & { code?: string }): string {
-  const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? ''
-  const parts = quoted.split(/[\s,]+/)
-  const option = parts.find((p) => p.startsWith('--')) ?? parts.find((p) => p.startsWith('-')) ?? quoted
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    if (error.message.includes('does not take an argument')) return `${option} takes no value`
-    if (error.message.includes('ambiguous')) return `${option} needs a value (write ${option}=VALUE for one that starts with "-")`
-    return `${option} needs a value`
-  }
-  return error.message.split('\n')[0] ?? error.message
 }
 
 type Options = { behaviour: Behaviour; transport: 'stdio' | 'http'; port: number; wire?: string; state?: string } | { print: string }
@@ -81,7 +65,7 @@ function readOptions(argv: string[]): Options {
       },
     })
   } catch (error) {
-    usageError(argvErrorMessage(error as Error))
+    usageError(argvErrorMessage(error))
   }
   const { values, positionals } = parsed
   if (values.help) return { print: USAGE }

@@ -7,7 +7,7 @@ import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import type { ServerTarget } from '../server/target.ts'
 import type { Revision } from '../server/spec.ts'
 import { MERGE_LABEL } from '../report/merge.ts'
-import { argvErrorMessage, integerOption, MAX_TIMER_MS } from './argv.ts'
+import { argvErrorMessage, integerOption, MAX_TIMER_MS } from '@mcp-bridge/process'
 
 /** The revisions --spec-version takes, oldest first (the order of `all`). */
 export const SPEC_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const satisfies readonly Revision[]

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { argvErrorMessage } from '@mcp-bridge/process'
 import type { LogLevel } from '../host/logging.ts'
 
 export const USAGE = `Usage: mcp-bridge [--config FILE] <command> [arguments]
@@ -47,7 +48,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   try {
     parsed = parse(argv)
   } catch (error) {
-    return { ok: false, error: argvErrorMessage(error as Error) }
+    return { ok: false, error: argvErrorMessage(error) }
   }
   const { values, positionals } = parsed
   if (values.help) return { ok: true, command: { kind: 'help' } }
@@ -98,27 +99,9 @@ function parse(argv: readonly string[]) {
   })
 }
 
-/**
- * A usage error as the three CLIs print it (mcp-conformance and mcp-fixture carry a copy; the
- * packages share no code): one line naming the reason, then where the usage is.
- */
+/** A usage error as the three CLIs print it (@mcp-bridge/process, argv.ts): the reason, then where the usage is. */
 export function usageErrorLines(reason: string): [string, string] {
   return [`mcp-bridge: ${reason}`, 'run `mcp-bridge --help` for usage']
-}
-
-/** parseArgs's errors in the CLIs' shared wording: lower case, one line, the option named once. */
-export function argvErrorMessage(error: Error & { code?: string }): string {
-  const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? ''
-  // "Option '-c, --config <value>' argument missing" names the option twice; keep the long form.
-  const parts = quoted.split(/[\s,]+/)
-  const option = parts.find((p) => p.startsWith('--')) ?? parts.find((p) => p.startsWith('-')) ?? quoted
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    if (error.message.includes('does not take an argument')) return `${option} takes no value`
-    if (error.message.includes('ambiguous')) return `${option} needs a value (write ${option}=VALUE for one that starts with "-")`
-    return `${option} needs a value`
-  }
-  return error.message.split('\n')[0] ?? error.message
 }
 
 /** The arguments of a call: a JSON object, or the message explaining why the text is not one. */

@@ -1,8 +1,8 @@
 /**
  * Pure: the argument conventions shared by the three CLIs (mcp-conformance, mcp-fixture,
  * mcp-bridge). node:util parseArgs in strict mode; a usage error is one line naming the reason,
- * then a pointer to --help, and exit code 2. The packages do not depend on one another, so
- * plugin/src/cli/args.ts and fixtures-server/src/cli.ts carry a copy of these few lines.
+ * then a pointer to --help, and exit code 2. Here, in the one package all three depend on, so
+ * that the wording cannot drift apart.
  */
 
 /** Timers fire at once for delays above 2^31-1 ms (Node warns and uses 1), so bound every duration. */
