@@ -62,7 +62,8 @@ Server options (the default run, server):
 
 Progress and the summary go to stderr; stdout carries only list, --help, --version and annotations.
 Exit codes: 0 all checks pass (warnings and skips allowed); 1 a check failed or a baseline entry is
-stale; 2 invalid usage, or a check could not run (harness error).
+stale; 2 invalid usage, or a check could not run (harness error); 130 or 143 stopped by SIGINT or
+SIGTERM (the servers it started are stopped first).
 `
 
 export type Annotations = 'github' | 'none'

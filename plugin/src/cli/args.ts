@@ -23,7 +23,8 @@ Options:
 
 Data goes to stdout, logs to stderr.
 Exit codes: 0 success; 1 the call returned an error, or an entry of FILE failed to load;
-2 usage error (bad arguments, missing FILE).
+2 usage error (bad arguments, missing FILE); 130 or 143 stopped by SIGINT or SIGTERM (after the
+servers it started are stopped).
 `
 
 interface Common {
