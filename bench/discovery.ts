@@ -17,7 +17,7 @@ import { formatBytes, formatMs, formatRatio, median, ratio, round } from './stat
 
 const PAGE_SIZE = 500
 const HTTP_SIZES = [1_000, 10_000]
-const HTTP_TRIALS = 3
+const HTTP_TRIALS = 5
 const STDIO_SIZE = 1_000
 const STDIO_TRIALS = 2
 /** 1,000 tools (HTTP, stdio): the first run's target. */
