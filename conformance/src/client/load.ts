@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { readInputFileSync } from '@mcp-bridge/process'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,12 +7,20 @@ import { ScenarioSchema, type Scenario } from './scenario.ts'
 
 /**
  * The scenarios this kit runs. A built package carries its own copy (`<package>/scenarios`, made by
- * `npm run build`); run from its sources, the kit reads the repository's top-level `scenarios/`,
- * the source of truth, so that snapshot updates land there and never in the copy.
+ * `npm run build`); run from its sources, or built inside its own repository (the workspace bin,
+ * `npx mcp-conformance`), the kit reads the repository's top-level `scenarios/`, the source of
+ * truth, so that snapshot updates land there and never in the copy the next build overwrites.
  */
-export const SCENARIO_DIR = resolve(
-  fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../scenarios' : '../../scenarios', import.meta.url)),
-)
+export const SCENARIO_DIR = scenarioDir()
+
+function scenarioDir(): string {
+  const at = (path: string) => resolve(fileURLToPath(new URL(path, import.meta.url)))
+  if (import.meta.url.endsWith('.ts')) return at('../../../scenarios')
+  // <repo>/conformance/dist/client/load.js: the repository is recognised by its own layout.
+  const repository = at('../../../scenarios')
+  if (existsSync(join(repository, '_template.yaml')) && existsSync(at('../../../conformance/package.json'))) return repository
+  return at('../../scenarios')
+}
 
 export interface LoadedScenario {
   file: string
