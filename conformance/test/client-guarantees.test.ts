@@ -45,7 +45,7 @@ function produces(scenario: Scenario, check: string): boolean {
   if ((m = /^expect\/call-(\d+)$/.exec(check))) return Number(m[1]) <= steps.filter((step) => 'call' in step).length && calls.length > 0
   if ((m = /^timing\/step-(\d+)$/.exec(check))) return steps[Number(m[1]) - 1]?.took !== undefined
   if ((m = /^expect\/tools-at-step-(\d+)$/.exec(check))) return steps[Number(m[1]) - 1] !== undefined && 'expectTools' in steps[Number(m[1]) - 1]!
-  if (check === 'timing/start' || check === 'timing/total') return scenario.timing?.[check.slice(7) as 'start' | 'total'] !== undefined
+  if (check === 'timing/start' || check === 'timing/total' || check === 'timing/dispose') return scenario.timing?.[check.slice(7) as 'start' | 'total' | 'dispose'] !== undefined
   if (check === 'expect/settled') return scenario.settle !== undefined
   if ((m = /^expect\/received\/(.+)$/.exec(check))) return scenario.expect.received[m[1]!] !== undefined
   if ((m = /^expect\/http-status\/(\d{3})$/.exec(check))) return scenario.expect.httpStatus[m[1]!] !== undefined

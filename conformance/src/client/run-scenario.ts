@@ -123,7 +123,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     restoreEnv()
   }
 
+  const disposeAt = performance.now()
+  const disposedInStep = disposed
   const afterDispose = session ? await dispose().catch(() => []) : []
+  if (session && !disposedInStep) measured.disposeMs = Math.round(performance.now() - disposeAt)
   const goneAtClose = serverGone
   await fixture.close().catch(() => {})
   // Every server process the client started, as each reported itself, its children included.

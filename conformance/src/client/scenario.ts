@@ -177,8 +177,11 @@ const ScenarioBase = z.strictObject({
    * behaviour's settle window: a backoff, a debounce, a max wait), so a late retry or re-list counts.
    */
   settle: Duration.optional(),
-  /** Bounds on the client's start (until it is ready or has given up) and on the whole run. */
-  timing: z.strictObject({ start: Took.optional(), total: Took.optional() }).optional(),
+  /**
+   * Bounds on the client's start (until it is ready or has given up), on the whole run (until the
+   * end state is judged) and on the teardown's dispose (when no step disposed the client).
+   */
+  timing: z.strictObject({ start: Took.optional(), total: Took.optional(), dispose: Took.optional() }).optional(),
   applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {} }),
   /** Parts of the transcript that are not deterministic for this scenario, with the reason. */
   transcript: z.strictObject({ wire: z.boolean().default(true), reason: z.string().optional() }).default({ wire: true }),
@@ -198,6 +201,7 @@ export function scenarioDurations(scenario: z.output<typeof ScenarioBase>): Arra
   if (scenario.settle !== undefined) found.push({ path: ['settle'], value: scenario.settle })
   took(['timing', 'start'], scenario.timing?.start)
   took(['timing', 'total'], scenario.timing?.total)
+  took(['timing', 'dispose'], scenario.timing?.dispose)
   return found
 }
 

@@ -10,6 +10,8 @@ export interface Measured {
   stepMs: Array<number | undefined>
   /** From the client's start until the end-of-run expectations were judged. */
   totalMs?: number
+  /** The teardown's dispose, when no step had disposed the client. */
+  disposeMs?: number
 }
 
 /**
@@ -38,6 +40,7 @@ export function checkTimings(scenario: Scenario, measured: Measured): CheckResul
   if (scenario.timing?.start) judge('timing/start', 'The client start', scenario.timing.start, measured.startMs)
   for (const [index, step] of scenario.steps.entries()) if (step.took) judge(`timing/step-${index + 1}`, `Step ${index + 1}`, step.took, measured.stepMs[index])
   if (scenario.timing?.total) judge('timing/total', 'The whole run', scenario.timing.total, measured.totalMs)
+  if (scenario.timing?.dispose) judge('timing/dispose', 'The dispose at the end of the run', scenario.timing.dispose, measured.disposeMs)
   return checks
 }
 
