@@ -23,7 +23,7 @@ import { formatMarkdownTable, formatMs, formatTable, round } from './stats.ts'
 // startup comes after kit: both report the kit's client run, which runs once (bench/kit.ts).
 const BENCHES: Bench[] = [registry, overhead, discovery, storm, fanout, soak, kit, startup]
 /** Hard ceiling for the whole run; each benchmark bounds itself well below this. */
-const WATCHDOG_MS = 10 * 60_000
+const WATCHDOG_MS = 15 * 60_000
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 const HEADER = ['benchmark', 'measure', 'bridge', 'baseline', 'ratio', 'target', 'holds']
 
