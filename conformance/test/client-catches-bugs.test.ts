@@ -28,6 +28,7 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   { fault: 'rollbackAddsOnly', scenario: 'foreign-registration-rollback', check: 'expect/tools' },
   // Time as evidence: the right outcome, too late.
   { fault: 'lateTimeout', scenario: 'call-timeout-sends-cancelled', check: 'timing/step-1' },
+  { fault: 'lateConnectTimeout', scenario: 'hang-on-initialize', check: 'timing/start' },
   // A retry after the backoff lands inside the settle window, not after the judging; a 401 is
   // refused before any JSON-RPC is read, so the HTTP log is the evidence.
   { fault: 'retryUnauthorized', scenario: 'http-401-unauthorized', check: 'expect/http-status/401' },

@@ -21,6 +21,8 @@ export interface Faults {
   leaveToolsOnDispose?: boolean
   /** Apply toolCallTimeoutMs twenty times over (a unit slip, or a default in its place). */
   lateTimeout?: boolean
+  /** Apply connectTimeoutMs twenty times over. */
+  lateConnectTimeout?: boolean
   /** Retry a refused connection (HTTP 401) after a short backoff, with the same credentials. */
   retryUnauthorized?: boolean
   /** Leave the server running when its initialize failed. */
@@ -121,7 +123,8 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
       if (!faults.noReconnect) setTimeout(() => void connect().catch(() => (state = 'stopped')), 50)
     }
     try {
-      await client.connect(transport, { timeout: typeof config.connectTimeoutMs === 'number' ? config.connectTimeoutMs : undefined })
+      const connectTimeout = typeof config.connectTimeoutMs === 'number' ? config.connectTimeoutMs * (faults.lateConnectTimeout ? 20 : 1) : undefined
+      await client.connect(transport, { timeout: connectTimeout })
     } catch (error) {
       // A server that failed its initialize is stopped, unless the bug keeps it.
       if (!faults.keepServerOnFailedConnect) await transport.close().catch(() => {})
