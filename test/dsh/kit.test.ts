@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { HOST_DIR, installDshProject, type DshProject } from '../support/dsh-project.ts'
-import { explain, killGroup, REPO, run, running } from '../support/processes.ts'
+import { childEnv, explain, killGroup, REPO, run, running } from '../support/processes.ts'
 
 interface Results {
   exitCode: number
@@ -64,5 +64,28 @@ describe('the kit with the plugin hosted by dsh-tools (hosts/dsh/kit.mjs)', () =
     const expected = new Set(results.suites.flatMap((suite) => suite.checks.filter((check) => check.expected).map((check) => `${suite.id}:${check.id}`)))
     expect([...expected].sort()).toEqual(baseline.expectedFailures.map((entry) => entry.id).sort())
     console.log(`dsh kit: ${results.summary.pass} passed, ${results.summary.fail} failed (all expected), ${results.suites.length} scenario runs`)
+  }, 600_000) // the run bounds itself at 540 s; about 20 s on an idle machine, minutes on a loaded one
+
+  it("stands beside the reference host's results in one report: mcp-conformance --merge dsh=<its results.json>", async () => {
+    const dshResults = join(installed!.root, 'reports-dsh', 'results.json')
+    expect(existsSync(dshResults), 'the run above wrote it').toBe(true)
+    const dsh = JSON.parse(readFileSync(dshResults, 'utf8')) as Results
+    const out = join(installed!.root, 'reports-both')
+    const cli = join(REPO, 'conformance/bin/mcp-conformance.js')
+    const both = await run(process.execPath, [cli, 'client', '--scenario', 'clean-discovery', '--report-dir', out, '--merge', `dsh=${dshResults}`], {
+      cwd: installed!.root,
+      env: childEnv(process.execPath),
+      timeoutMs: 300_000,
+    })
+    timings.push({ what: 'mcp-conformance client --merge dsh=… (reference host, one scenario, both transports)', ms: both.ms })
+    expect(both.code, explain(both)).toBe(0)
+    const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results
+    // The reference host's runs first, then every dsh run under its label, with the dsh baseline's marks.
+    expect(merged.suites.filter((suite) => !suite.id.startsWith('dsh/')).map((suite) => `${suite.id} [${suite.transport}]`)).toEqual(['clean-discovery [stdio]', 'clean-discovery [http]'])
+    expect(merged.suites.filter((suite) => suite.id.startsWith('dsh/')).map((suite) => `${suite.id} [${suite.transport}]`)).toEqual(dsh.suites.map((suite) => `dsh/${suite.id} [${suite.transport}]`))
+    expect(new Set(merged.suites.map((suite) => suite.target))).toEqual(new Set(['mcp-bridge (cordis plugin)', ...dsh.suites.map((suite) => suite.target)]))
+    const expectedMarks = (suites: Results['suites']) => suites.flatMap((suite) => suite.checks.filter((check) => check.expected)).length
+    expect(expectedMarks(merged.suites)).toBe(expectedMarks(dsh.suites))
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('dsh/clean-discovery')
   })
 })
