@@ -35,6 +35,14 @@ export interface TaskPolicy {
 
 const NO_TASKS: TaskPolicy = { serverSupportsTasks: false, preferTaskCalls: false }
 
+/** The server's capabilities declare task-augmented tools/call (`tasks.requests.tools.call`, an object). */
+export function declaresToolTasks(capabilities: unknown): boolean {
+  const tasks = isObject(capabilities) ? capabilities.tasks : undefined
+  const requests = isObject(tasks) ? tasks.requests : undefined
+  const tools = isObject(requests) ? requests.tools : undefined
+  return isObject(tools) && isObject(tools.call)
+}
+
 export interface Quarantined {
   name: string
   reason: string
@@ -45,7 +53,7 @@ export interface ToolPlan {
   quarantined: Quarantined[]
 }
 
-const MAX_RAW_NAME_CHARS = 1024
+export const MAX_RAW_NAME_CHARS = 1024
 
 /** Follows the cursor chain to its end, refusing chains that repeat or never end. */
 export async function drainToolPages(listPage: ListPage, limits: Pick<LimitsConfig, 'maxPages' | 'maxTools'>): Promise<unknown[]> {

@@ -1,6 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -69,12 +69,15 @@ function resettingOnAcceptedToken(base: typeof fetch, provider: { progressed(): 
  */
 function boundedGrants(provider: OAuthClientProvider): OAuthClientProvider & { progressed(): void } {
   let grants = 0
-  const save = provider.saveTokens.bind(provider)
+  // Counted where the grant is prepared, before the token request goes out: the refused third
+  // grant costs the authorization server nothing.
+  const prepare = provider.prepareTokenRequest?.bind(provider)
+  if (!prepare) throw new Error('internal: an OAuth provider of the bridge prepares its own token requests')
   return Object.assign(provider, {
-    saveTokens(tokens: Parameters<OAuthClientProvider['saveTokens']>[0]) {
+    prepareTokenRequest(scope?: string) {
       grants += 1
       if (grants > 2) throw new UnauthorizedError('the server refused a freshly issued token again: check the client registration, its scopes and the issuer')
-      return save(tokens)
+      return prepare(scope)
     },
     progressed() {
       grants = 0
@@ -83,9 +86,10 @@ function boundedGrants(provider: OAuthClientProvider): OAuthClientProvider & { p
 }
 
 /**
- * The SDK's legacy SSE client, with two things the bridge needs: a dropped event stream ends the
+ * The SDK's legacy SSE client, with what the bridge needs: a failed event stream ends the
  * transport (the SDK's EventSource would silently reconnect to a session the server has forgotten,
- * so the bridge's supervisor must start a new one).
+ * so the bridge's supervisor must start a new one). Only the stream's errors do: the SDK reports a
+ * single failed POST or an unparsable event through the same onerror, and those fail one request.
  */
 class LegacySseTransport implements Transport {
   onclose?: () => void
@@ -100,7 +104,7 @@ class LegacySseTransport implements Transport {
     this.inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message)
     this.inner.onerror = (error) => {
       this.onerror?.(error)
-      if (this.started && !this.closed) void this.close()
+      if (error instanceof SseError && this.started && !this.closed) void this.close()
     }
     this.inner.onclose = () => {
       if (this.closed) return

@@ -6,7 +6,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelco
 import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
-import { drainToolPages } from './discovery.ts'
+import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
@@ -118,8 +118,7 @@ export class Session {
    */
   /** The server declared task-augmented tools/call (MCP 2025-11-25 capabilities.tasks.requests.tools.call). */
   get supportsToolTasks(): boolean {
-    const tasks = this.client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined
-    return tasks?.requests?.tools?.call !== undefined
+    return declaresToolTasks(this.client.getServerCapabilities())
   }
 
   async callTool(rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask = false): Promise<unknown> {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { CreateTaskResultSchema, ErrorCode, GetTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
+import { onAbort } from './abort-listeners.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 
 /**
@@ -32,30 +33,30 @@ const AnyObject = z.object({}).passthrough()
 
 export async function callToolAsTask(client: Client, rawName: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<unknown> {
   const { toolCallTimeoutMs, maxTotalTimeoutMs } = options
-  const minPoll = options.minPollMs ?? 50
-  const maxPoll = options.maxPollMs ?? 10_000
   const scope = new AbortController()
-  const onCallerAbort = () => scope.abort(options.signal.reason)
-  options.signal.addEventListener('abort', onCallerAbort, { once: true })
+  const releaseCaller = onAbort(options.signal, () => scope.abort(options.signal.reason))
   const ceiling = setTimeout(() => scope.abort(CEILING), maxTotalTimeoutMs)
+  ceiling.unref()
   let taskId: string | undefined
+  let status = 'working'
   try {
-    if (options.signal.aborted) scope.abort(options.signal.reason)
-    const created = await within(scope.signal, (signal) =>
-      client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, CreateTaskResultSchema, {
-        signal,
-        timeout: toolCallTimeoutMs,
-        // The task should outlive the bridge's interest in it, and no longer.
-        task: { ttl: maxTotalTimeoutMs },
-      }),
-    )
-    taskId = created.task.taskId
-    let task: { status: string; pollInterval?: number; statusMessage?: string } = created.task
+    // Not under the caller's signal: aborting a task-augmented request is tasks/cancel's job ("the
+    // tasks/cancel request MUST be used instead of the notifications/cancelled notification"), and
+    // that needs the task's id. The creation is bounded by toolCallTimeoutMs (should that fire,
+    // the SDK still sends notifications/cancelled: there is no task to cancel yet).
+    const created = await client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, CreateTaskResultSchema, {
+      timeout: toolCallTimeoutMs,
+      // The task should outlive the bridge's interest in it, and no longer.
+      task: { ttl: maxTotalTimeoutMs },
+    })
+    taskId = checkedTaskId(created.task.taskId, rawName)
+    let task: { status: string; pollInterval?: number } = created.task
+    status = task.status
     while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
-      const wait = Math.min(maxPoll, Math.max(minPoll, task.pollInterval ?? DEFAULT_POLL_MS))
-      await sleep(wait, undefined, { signal: scope.signal })
+      await sleep(pollDelay(task.pollInterval, options), undefined, { signal: scope.signal })
       const id = taskId
       task = await within(scope.signal, (signal) => client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema, { signal, timeout: toolCallTimeoutMs }))
+      status = task.status
     }
     const id = taskId
     // tasks/result blocks until the task is terminal: for input_required, that is the ceiling's to bound.
@@ -66,12 +67,27 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
       }),
     )
   } catch (error) {
-    if (scope.signal.aborted && taskId !== undefined) await cancelTask(client, taskId)
+    // Whatever ended the call (an abort, the ceiling, a failed poll), a task still running is left to no one.
+    if (taskId !== undefined && !TERMINAL.has(status)) await cancelTask(client, taskId)
     throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs)
   } finally {
     clearTimeout(ceiling)
-    options.signal.removeEventListener('abort', onCallerAbort)
+    releaseCaller()
   }
+}
+
+/** The wait before the next tasks/get: the server's pollInterval, kept within bounds so that neither 0 (a busy loop) nor a huge value changes the call's limits. */
+export function pollDelay(pollInterval: number | undefined, bounds: { minPollMs?: number; maxPollMs?: number } = {}): number {
+  const min = bounds.minPollMs ?? 50
+  const max = bounds.maxPollMs ?? 10_000
+  const asked = typeof pollInterval === 'number' && Number.isFinite(pollInterval) ? pollInterval : DEFAULT_POLL_MS
+  return Math.min(max, Math.max(min, asked))
+}
+
+/** A task id goes into every later request and into error messages: a short printable string, or the server broke the call. */
+function checkedTaskId(taskId: string, rawName: string): string {
+  if (/^[\x21-\x7e]{1,256}$/.test(taskId)) return taskId
+  throw new BridgeError(`${rawName}: the server's task id is not 1-256 printable characters (${taskId.length} characters); the call cannot go on`, 'INVALID_RESULT')
 }
 
 const CEILING = Symbol('maxTotalTimeoutMs')

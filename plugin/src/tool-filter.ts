@@ -5,6 +5,8 @@
  * and the public names of the others do not move (a public name depends on its own raw name only).
  */
 
+import { MAX_RAW_NAME_CHARS } from './discovery.ts'
+
 export interface ToolFilterConfig {
   /** Raw names or `*` globs; when non-empty, only matching tools are kept. */
   include: string[]
@@ -18,15 +20,38 @@ export interface FilteredTools {
   unmatched: Array<{ field: 'include' | 'exclude'; entry: string }>
 }
 
-/** `*` matches any run of characters (none included); everything else is literal and case-sensitive. */
-export function toolGlob(entry: string): RegExp {
-  return new RegExp(`^${entry.split('*').map(escapeRegExp).join('[\\s\\S]*')}$`)
+/**
+ * Whether `name` matches `glob`: `*` matches any run of characters (none included), everything
+ * else is literal and case-sensitive. A linear two-pointer match, not a RegExp: the names come
+ * from the server, and a backtracking pattern with several stars can take seconds on one of them.
+ */
+export function matchesGlob(glob: string, name: string): boolean {
+  let g = 0
+  let n = 0
+  let star = -1
+  let resume = 0
+  while (n < name.length) {
+    if (g < glob.length && glob[g] !== '*' && glob[g] === name[n]) {
+      g++
+      n++
+    } else if (g < glob.length && glob[g] === '*') {
+      star = g++
+      resume = n
+    } else if (star >= 0) {
+      g = star + 1
+      n = ++resume
+    } else {
+      return false
+    }
+  }
+  while (g < glob.length && glob[g] === '*') g++
+  return g === glob.length
 }
 
 export function filterTools(listed: readonly unknown[], filter: ToolFilterConfig): FilteredTools {
   if (filter.include.length === 0 && filter.exclude.length === 0) return { kept: [...listed], unmatched: [] }
-  const include = filter.include.map((entry) => ({ entry, glob: toolGlob(entry), hits: 0 }))
-  const exclude = filter.exclude.map((entry) => ({ entry, glob: toolGlob(entry), hits: 0 }))
+  const include = filter.include.map((entry) => ({ entry, hits: 0 }))
+  const exclude = filter.exclude.map((entry) => ({ entry, hits: 0 }))
   const kept: unknown[] = []
   for (const tool of listed) {
     const name = rawNameOf(tool)
@@ -47,10 +72,10 @@ export function filterTools(listed: readonly unknown[], filter: ToolFilterConfig
 }
 
 /** Every matcher is tried (not just the first) so that each entry's use is known. */
-function countHits(matchers: Array<{ glob: RegExp; hits: number }>, name: string): boolean {
+function countHits(matchers: Array<{ entry: string; hits: number }>, name: string): boolean {
   let any = false
   for (const matcher of matchers) {
-    if (matcher.glob.test(name)) {
+    if (matchesGlob(matcher.entry, name)) {
       matcher.hits += 1
       any = true
     }
@@ -58,11 +83,8 @@ function countHits(matchers: Array<{ glob: RegExp; hits: number }>, name: string
   return any
 }
 
+/** A name discovery will quarantine anyway (missing, or over its length limit) is not matched at all. */
 function rawNameOf(tool: unknown): string | undefined {
   const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined
-  return typeof name === 'string' && name.length > 0 ? name : undefined
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+  return typeof name === 'string' && name.length > 0 && name.length <= MAX_RAW_NAME_CHARS ? name : undefined
 }

@@ -66,6 +66,19 @@ describe('ToolRegistry', () => {
     expect(ctx.tools.list().map((t) => t.name)).toEqual(['from_b'])
   })
 
+  it('a batch from a plugin that is no longer active is refused whole, leaving nothing behind', async () => {
+    const ctx = await registry()
+    let tools: ToolRegistry | undefined
+    const late = ctx.plugin({ inject: ['tools'], apply: (c: Context) => void (tools = c.tools as ToolRegistry) })
+    await late
+    await late.dispose()
+    expect(() => tools!.registerMany([echo('late_a'), echo('late_b')])).toThrow()
+    expect(ctx.tools.list()).toEqual([])
+    // The names are free: nothing half-registered holds them.
+    ctx.tools.registerMany([echo('late_a'), echo('late_b')])
+    expect(ctx.tools.list().map((t) => t.name)).toEqual(['late_a', 'late_b'])
+  })
+
   it('executes with argument validation and stable error codes', async () => {
     const ctx = await registry()
     ctx.tools.register(echo())

@@ -10,11 +10,24 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { planTools } from '../src/discovery.ts'
+import { pollDelay } from '../src/task-call.ts'
 import { serveHttp } from './support/http-server.ts'
 import { everythingStdio, startHost } from './support/host.ts'
 
 const limits = { maxDescriptionChars: 100, maxSchemaChars: 10_000 }
 const tool = (name: string, taskSupport?: string) => ({ name, inputSchema: { type: 'object' }, ...(taskSupport ? { execution: { taskSupport } } : {}) })
+
+describe('the wait between polls (pure)', () => {
+  it("follows the server's pollInterval within 50 ms-10 s: neither 0 (a busy loop) nor an hour changes the call's limits", () => {
+    expect(pollDelay(200)).toBe(200)
+    expect(pollDelay(0)).toBe(50)
+    expect(pollDelay(-5)).toBe(50)
+    expect(pollDelay(3_600_000)).toBe(10_000)
+    expect(pollDelay(undefined)).toBe(1_000)
+    expect(pollDelay(Number.NaN)).toBe(1_000)
+    expect(pollDelay(5, { minPollMs: 1, maxPollMs: 100 })).toBe(5)
+  })
+})
 
 describe('which tools are called as tasks (pure)', () => {
   const listed = [tool('plain'), tool('forbidden', 'forbidden'), tool('optional', 'optional'), tool('required', 'required')]
@@ -43,18 +56,19 @@ interface ScriptedTask {
  * A low-level SDK server that runs tools as tasks by hand, so each test decides when a task
  * finishes, how it fails, and what pollInterval it suggests.
  */
-function taskServer(options: { pollInterval?: number; finishAfterPolls?: number; outcome?: 'completed' | 'failed'; never?: boolean }) {
+function taskServer(options: { pollInterval?: number; finishAfterPolls?: number; outcome?: 'completed' | 'failed'; never?: boolean; failGet?: boolean; taskId?: string }) {
   const tasks = new Map<string, ScriptedTask>()
   const log: string[] = []
   let next = 0
   const factory = () => {
     const server = new Server({ name: 'tasks', version: '1.0.0' }, { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } } })
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool('research', 'required'), tool('quick', 'optional')] as never }))
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool('research', 'required'), tool('quick', 'optional'), tool('broken')] as never }))
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const params = request.params as { name: string; task?: { ttl?: number } }
       log.push(`tools/call ${params.name}${params.task ? ` task(ttl=${params.task.ttl})` : ''}`)
+      if (params.name === 'broken') throw new McpError(ErrorCode.InternalError, 'the research database is down')
       if (!params.task) return { content: [{ type: 'text', text: `plain ${params.name}` }] }
-      const taskId = `t${++next}`
+      const taskId = options.taskId ?? `t${++next}`
       tasks.set(taskId, { status: 'working' })
       return { task: { taskId, status: 'working', ttl: params.task.ttl ?? null, createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), pollInterval: options.pollInterval } } as never
     })
@@ -63,6 +77,7 @@ function taskServer(options: { pollInterval?: number; finishAfterPolls?: number;
       const task = tasks.get(request.params.taskId)
       if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${request.params.taskId}`)
       log.push(`tasks/get ${request.params.taskId}`)
+      if (options.failGet) throw new McpError(ErrorCode.InternalError, 'the task store is unavailable')
       if (!options.never && task.status === 'working' && ++polls >= (options.finishAfterPolls ?? 1)) {
         if (options.outcome === 'failed') Object.assign(task, { status: 'failed', error: new McpError(ErrorCode.InternalError, 'the research database is down') })
         else Object.assign(task, { status: 'completed', result: { content: [{ type: 'text', text: 'research done' }], structuredContent: { pages: 3 } } })
@@ -99,13 +114,35 @@ describe('task-augmented calls', () => {
     expect(scripted.log).toEqual(['tools/call research task(ttl=60000)', 'tasks/get t1', 'tasks/get t1', 'tasks/get t1', 'tasks/result t1'])
   })
 
-  it('a failed task ends with the error tasks/result gives, as the spec says it must', async () => {
+  it('a failed task ends with the error tasks/result gives, as the spec says it must: the same code as a plain call failing so', async () => {
     const scripted = taskServer({ pollInterval: 5, outcome: 'failed' })
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load(http(server.url))
     const result = await host.tools.execute('mcp__tasks__research', {})
+    const plain = await host.tools.execute('mcp__tasks__broken', {})
     expect(result).toMatchObject({ isError: true, error: { message: expect.stringMatching(/the research database is down/) } })
+    expect(plain.isError && result.isError && result.error.code).toBe(plain.isError && plain.error.code)
+  })
+
+  it('a poll that fails ends the call and cancels the task it leaves behind', async () => {
+    const scripted = taskServer({ pollInterval: 5, failGet: true })
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
+    await host.load(http(server.url))
+    expect(await host.tools.execute('mcp__tasks__research', {})).toMatchObject({ isError: true, error: { message: expect.stringMatching(/the task store is unavailable/) } })
+    expect(scripted.log).toEqual(['tools/call research task(ttl=600000)', 'tasks/get t1', 'tasks/cancel t1'])
+  })
+
+  it('a task id that is not a short printable string ends the call before it is used anywhere', async () => {
+    const scripted = taskServer({ pollInterval: 5, taskId: `x${'\u0000'.repeat(10)}${'y'.repeat(5_000)}` })
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
+    await host.load(http(server.url))
+    const result = await host.tools.execute('mcp__tasks__research', {})
+    expect(result).toMatchObject({ isError: true, error: { code: 'INVALID_RESULT', message: expect.stringMatching(/task id is not 1-256 printable characters \(5011 characters\)/) } })
+    expect(JSON.stringify(result)).not.toContain('yyyyyyyyyy')
+    expect(scripted.log).toEqual(['tools/call research task(ttl=600000)'])
   })
 
   it('optional tools are plain calls unless preferTaskCalls is set', async () => {
@@ -128,9 +165,15 @@ describe('task-augmented calls', () => {
     const call = host.tools.execute('mcp__tasks__research', {}, { signal: controller.signal })
     await expect.poll(() => scripted.log.filter((line) => line.startsWith('tasks/get')).length).toBeGreaterThan(1)
     controller.abort()
-    // The registry answers the caller at once; the bridge cancels the task behind it.
+    // The registry answers the caller at once; the bridge cancels the task behind it, with
+    // tasks/cancel and never notifications/cancelled, as the spec requires for task-augmented requests.
     expect(await call).toMatchObject({ isError: true, error: { code: 'ABORTED' } })
     await expect.poll(() => scripted.log).toContain('tasks/cancel t1')
+    // (An in-flight tasks/get may be cancelled like any plain request; the task-creating call never is.)
+    const creating = (server.received as Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }>).find((m) => m.method === 'tools/call')
+    expect(creating?.id).toBeDefined()
+    const cancelled = server.received.filter((m) => m.method === 'notifications/cancelled').map((m) => m.params?.requestId)
+    expect(cancelled).not.toContain(creating?.id)
   })
 
   it('a task that never finishes ends at maxTotalTimeoutMs with tasks/cancel, whatever pollInterval the server asks for', async () => {

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/config.ts'
 import { publicToolName } from '../src/index.ts'
-import { filterTools, toolGlob } from '../src/tool-filter.ts'
+import { filterTools, matchesGlob } from '../src/tool-filter.ts'
 import { serveHttp } from './support/http-server.ts'
 import { startHost, whenTools } from './support/host.ts'
 
@@ -36,11 +36,28 @@ describe('filterTools (pure)', () => {
   })
 
   it('treats every character but * literally', () => {
-    expect(toolGlob('a.b').test('axb')).toBe(false)
-    expect(toolGlob('a.b').test('a.b')).toBe(true)
-    expect(toolGlob('(x)+').test('(x)+')).toBe(true)
-    expect(toolGlob('re*d').test('red')).toBe(true)
-    expect(toolGlob('read').test('Read')).toBe(false)
+    expect(matchesGlob('a.b', 'axb')).toBe(false)
+    expect(matchesGlob('a.b', 'a.b')).toBe(true)
+    expect(matchesGlob('(x)+', '(x)+')).toBe(true)
+    expect(matchesGlob('re*d', 'red')).toBe(true)
+    expect(matchesGlob('read', 'Read')).toBe(false)
+    expect(matchesGlob('*', '')).toBe(true)
+    expect(matchesGlob('a*b*c', 'aXbYbc')).toBe(true)
+    expect(matchesGlob('a*b*c', 'aXbYb')).toBe(false)
+    expect(matchesGlob('**x', 'yx')).toBe(true)
+  })
+
+  it('matches a many-star glob against a hostile 1,024-character name in linear time (no backtracking blow-up)', () => {
+    // A backtracking RegExp for *a*a*a*a*b needs about n^4 steps here, far beyond the test's
+    // timeout; the linear matcher answers at once, so no clock is needed to tell them apart.
+    const name = 'a'.repeat(1_024)
+    expect(filterTools([tool(name)], { include: ['*a*a*a*a*b'], exclude: [] }).kept).toEqual([])
+    expect(matchesGlob('*a*a*a*a*b', `${name}b`)).toBe(true)
+  })
+
+  it('leaves a name over 1,024 characters to discovery, which quarantines it', () => {
+    const long = tool('x'.repeat(1_025))
+    expect(filterTools([long], { include: ['y'], exclude: [] }).kept).toEqual([long])
   })
 
   it('leaves nameless entries to discovery, which quarantines them with their own reason', () => {

@@ -54,8 +54,9 @@ export class ToolRegistry extends Service implements ToolsService {
   }
 
   /**
-   * Registers several tools at once, all or none: every name is checked before the first is
-   * added. Returns one dispose function per definition, in order.
+   * Registers several tools at once, all or none: a name that is invalid or taken takes the
+   * batch's earlier names back out before anyone sees them. Returns one dispose function per
+   * definition, in order.
    */
   registerMany(definitions: readonly ToolDefinition[]): Array<() => void> {
     return this.state.registerMany(definitions, this.ctx)
@@ -101,6 +102,8 @@ class RegistryState {
     // All or nothing, checked while adding: a name that is invalid or taken (before or within this
     // batch) takes the batch's earlier names back out before anyone can see them (synchronously,
     // and the change event is queued only on success). No second set of 10,000 names to build.
+    // Before anything is added: an inactive caller throws here, and must leave nothing behind.
+    const owned = this.ownedBy(caller)
     for (let i = 0; i < definitions.length; i++) {
       const { name } = definitions[i]!
       const problem = !TOOL_NAME.test(name)
@@ -114,7 +117,6 @@ class RegistryState {
       }
       this.definitions.set(name, definitions[i]!)
     }
-    const owned = this.ownedBy(caller)
     this.queueChange()
     const compiler = new SchemaCompiler()
     const disposers: Array<() => void> = new Array(definitions.length)
@@ -182,10 +184,10 @@ class RegistryState {
 
   private ownedBy(caller: Context): Set<string> {
     const fiber = caller.fiber
-    let owned = this.owners.get(fiber)
+    const owned = this.owners.get(fiber)
     if (owned) return owned
     const names = new Set<string>()
-    this.owners.set(fiber, names)
+    // The effect first: it throws for a caller that is no longer active, which must own nothing.
     caller.effect(() => () => {
       this.owners.delete(fiber)
       for (const name of names) {
@@ -195,8 +197,8 @@ class RegistryState {
       if (names.size) this.queueChange()
       names.clear()
     }, 'tools:registrations')
-    owned = names
-    return owned
+    this.owners.set(fiber, names)
+    return names
   }
 
   private queueChange(): void {

@@ -2,6 +2,7 @@
  * Pure verdicts on tools/call exchanges: an unknown tool, arguments that break the schema, and
  * the calls the user explicitly allowed with --call (the kit never calls a tool on its own).
  */
+import { declaresToolTasks } from '@mcp-bridge/plugin'
 import type { CheckResult } from '../../model.ts'
 import { isObject, judge, list, show } from '../check.ts'
 import { INVALID_ARGUMENTS, STRUCTURED_CONTENT, UNKNOWN_TOOL, USER_CALL } from '../registry/tools.ts'
@@ -77,7 +78,7 @@ export function judgeUserCall(name: string, tool: Tool | undefined, outcome: Rpc
   const j = judge(USER_CALL, version, { name })
   if (!tool || !outcome) return [j.notTestable(`tool ${show(name)} is not in tools/list`)]
   const wire = outcome.wire
-  if (requiresTask(tool) && declaresTaskCalls(capabilities) && atLeast(version, '2025-11-25')) {
+  if (requiresTask(tool) && declaresToolTasks(capabilities) && atLeast(version, '2025-11-25')) {
     if (outcome.kind === 'error' && outcome.error.code === -32601) return [j.pass('a task-only tool called without a task was refused with -32601', { wire })]
     const got = outcome.kind === 'result' ? (isErrorResult(outcome.result) ? `an isError result (${show(resultText(outcome.result), 100)})` : 'a result') : describeOutcome(outcome)
     return [j.breach(`the tool requires task execution, so a plain call must get JSON-RPC error -32601; got ${got}`, { wire }, 'task-only')]
@@ -118,12 +119,6 @@ function requiresTask(tool: Tool): boolean {
   return isObject(tool.execution) && tool.execution.taskSupport === 'required'
 }
 
-function declaresTaskCalls(capabilities: Record<string, unknown>): boolean {
-  const tasks = capabilities.tasks
-  if (!isObject(tasks) || !isObject(tasks.requests)) return false
-  const tools = tasks.requests.tools
-  return isObject(tools) && isObject(tools.call)
-}
 
 /** A result that reads as "it worked": not an error result. */
 export function isErrorResult(result: unknown): boolean {

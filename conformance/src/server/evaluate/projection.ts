@@ -3,9 +3,9 @@
  * name each raw name gets, which ones are rewritten, which are left out, and what each definition
  * costs in every model request.
  */
-import { Config, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName } from '@mcp-bridge/plugin'
+import { Config, declaresToolTasks, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName } from '@mcp-bridge/plugin'
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, judge, list, show } from '../check.ts'
+import { count, judge, list, show } from '../check.ts'
 import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'
 
 type Tool = Record<string, unknown>
@@ -57,8 +57,7 @@ function leftOutBecause(serverName: string, tool: Tool, serverSupportsTasks: boo
 export function judgeProjection(serverName: string, tools: Tool[], version: string, capabilities: Record<string, unknown> = {}): CheckResult {
   const j = judge(PROJECTION, version)
   if (tools.length === 0) return j.skip('tools/list returned no tools; nothing to project')
-  const tasks = isObject(capabilities.tasks) && isObject(capabilities.tasks.requests) && isObject(capabilities.tasks.requests.tools) ? capabilities.tasks.requests.tools : {}
-  const rows = projectTools(serverName, tools, tasks.call !== undefined)
+  const rows = projectTools(serverName, tools, declaresToolTasks(capabilities))
   const byPublic = new Map<string, string[]>()
   for (const row of rows) byPublic.set(row.public, [...(byPublic.get(row.public) ?? []), row.raw])
   const collisions = [...byPublic].filter(([, raws]) => raws.length > 1).map(([publicName, raws]) => ({ public: publicName, raw: raws }))
