@@ -82,7 +82,12 @@ describe('--merge', () => {
   it('refuses, before the run, a file that is not a results.json it can show', async () => {
     const bad = await mergeVariant('bad', (r) => void ((r.suites[0]!.checks[0] as { status: string }).status = 'bogus'))
     expect(bad.code).toBe(2)
-    expect(bad.io.err).toMatch(/^mcp-conformance: --merge dsh=\S+bad\.json has a suite that cannot be shown \("dotted-names": needs title, kind, target and checks with a known status\)\n$/)
+    expect(bad.io.err).toMatch(/^mcp-conformance: --merge dsh=\S+bad\.json has a suite that cannot be shown \("dotted-names": needs title, kind, target, a known transport and checks with a known status\)\n$/)
+    // A failure dressed as expected with a truthy non-boolean is refused too, not hidden.
+    const hidden = await mergeVariant('hidden', (r) => void Object.assign(r.suites[0]!.checks[0]!, { status: 'fail', expected: 'no' }))
+    expect(hidden.code).toBe(2)
+    const injected = await mergeVariant('injected', (r) => void Object.assign(r.suites[0]!, { transport: 'http | [x](javascript:alert(1))' }))
+    expect(injected.code).toBe(2)
     const io = capture(dir)
     expect(await main(['client', '--scenario', 'clean-discovery', '--report-dir', 'none', '--merge', 'dsh=missing.json'], io)).toBe(2)
     expect(io.err).toMatch(/--merge dsh=\S+missing\.json cannot be read: ENOENT/)

@@ -5,7 +5,7 @@
  * - resource-link-everywhere: a resource_link block in every echo result, which 2025-03-26 does
  *   not define (so that revision fails) and later revisions do;
  * - refuse-old: initialize for anything but the newest revision is refused with -32602, so the
- *   older revisions are "not supported" (a warning: the spec's own error example).
+ *   older revisions are "not supported", and failed: the server MUST counter-offer a revision it supports.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -122,20 +122,20 @@ describe('--spec-version all against a server that takes only the newest revisio
     }
   }, 60_000)
 
-  it('the older revisions are not supported (refused with an error, a warning by the spec’s own example), the newest passes: exit 0', () => {
-    expect(ran.code).toBe(0)
+  it('the older revisions are not supported and fail (refused with an error instead of a counter-offer), the newest passes: exit 1', () => {
+    expect(ran.code).toBe(1)
     expect(ran.report.revisions?.map((r) => [r.revision, r.supported, r.verdict])).toEqual([
-      ['2025-03-26', false, 'pass'],
-      ['2025-06-18', false, 'pass'],
+      ['2025-03-26', false, 'fail'],
+      ['2025-06-18', false, 'fail'],
       ['2025-11-25', true, 'pass'],
     ])
     const older = ran.report.suites[0]!
     expect(older.checks.map((c) => [c.id, c.status])).toEqual([
       ['lifecycle/initialize', 'skip'],
-      ['lifecycle/protocol-version', 'warn'],
+      ['lifecycle/protocol-version', 'fail'],
     ])
-    expect(ran.stderr).toMatch(/\n {4}verdict\s+not supported\s+not supported\s+pass\n/)
-    expect(ran.markdown).toMatch(/\| 2025\\-06\\-18 \| http \| not supported \| 0 \| 0 \| 1 \| 1 \| 0 \|/)
+    expect(ran.stderr).toMatch(/\n {4}verdict\s+fail; not supported\s+fail; not supported\s+pass\n/)
+    expect(ran.markdown).toMatch(/\| 2025\\-06\\-18 \| http \| [^|]*not supported[^|]* \| 0 \| 1 \| 0 \| 1 \| 0 \|/)
   })
 })
 

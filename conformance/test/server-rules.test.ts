@@ -296,13 +296,13 @@ describe.concurrent('a run pinned to one revision (--spec-version)', () => {
     expect(suite.checks.map((c) => c.id)).toEqual(['lifecycle/initialize', 'lifecycle/protocol-version', 'lifecycle/server-info', 'lifecycle/capabilities', 'stdio/stdout-only-jsonrpc', 'stdio/exit-on-stdin-close', 'stdio/no-orphans'])
   })
 
-  it('a server that refuses an older revision with an error instead of a counter-offer gets the softened version-negotiation verdict, not a harness error', async () => {
+  it('a server that refuses an older revision with an error instead of a counter-offer fails version negotiation (MUST respond with another protocol version it supports), not a harness error', async () => {
     const suite = (await pinned('http', '2025-06-18', ['refuse-old'])) as ServerSuite
     suites.push(suite)
     expect(suite.revision).toEqual({ requested: '2025-06-18', supported: false })
-    expect(find(suite, 'lifecycle/protocol-version')).toMatchObject({ status: 'warn', message: expect.stringMatching(/^the server refused initialize for 2025-06-18 with JSON-RPC error -32602 \(Unsupported protocol version: 2025-06-18\) instead of offering a revision it supports/) })
+    expect(find(suite, 'lifecycle/protocol-version')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^the server refused initialize for 2025-06-18 with JSON-RPC error -32602 \(Unsupported protocol version: 2025-06-18\) instead of offering a revision it supports/) })
     expect(find(suite, 'lifecycle/initialize').status).toBe('skip')
-    expect(suite.checks.filter((c) => c.status === 'fail' || c.status === 'error')).toEqual([])
+    expect(suite.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id)).toEqual(['lifecycle/protocol-version'])
   })
 
   it('a server that takes the revision is judged by it in full', async () => {

@@ -40,7 +40,7 @@ export function formatMarkdownSummary(report: RunReport, options: MarkdownOption
     lines.push('', '### By spec revision', '', '| revision | transport | verdict | passed | failed | warnings | skipped | errors |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |')
     for (const row of revisions) {
       const c = row.summary
-      lines.push(`| ${escapeMarkdown(row.revision)} | ${row.transport ?? ''} | ${escapeMarkdown(revisionVerdictText(row))} | ${c.pass} | ${c.fail} | ${c.warn} | ${c.skip} | ${c.error} |`)
+      lines.push(`| ${escapeMarkdown(row.revision)} | ${escapeMarkdown(row.transport ?? '')} | ${escapeMarkdown(revisionVerdictText(row))} | ${c.pass} | ${c.fail} | ${c.warn} | ${c.skip} | ${c.error} |`)
     }
   }
   if (report.staleBaseline.length) {

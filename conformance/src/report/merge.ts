@@ -19,7 +19,7 @@ export interface MergedRun {
 
 export function mergeRun(label: string, report: RunReport): MergedRun | string {
   const bad = report.suites.find((suite) => !isMergeable(suite))
-  if (bad) return `has a suite that cannot be shown (${JSON.stringify(String(bad.id).slice(0, 80))}: needs title, kind, target and checks with a known status)`
+  if (bad) return `has a suite that cannot be shown (${JSON.stringify(String(bad.id).slice(0, 80))}: needs title, kind, target, a known transport and checks with a known status)`
   return {
     suites: report.suites.map((suite) => ({ ...suite, id: `${label}/${suite.id}` })),
     stale: (Array.isArray(report.staleBaseline) ? report.staleBaseline : []).map((entry) => `${label}/${String(entry)}`),
@@ -32,6 +32,14 @@ function isMergeable(suite: SuiteResult): boolean {
     (suite.kind === 'client' || suite.kind === 'server') &&
     typeof suite.target === 'string' &&
     typeof suite.durationMs === 'number' &&
-    suite.checks.every((check) => typeof check.title === 'string' && typeof check.message === 'string' && (CHECK_STATUSES as readonly string[]).includes(check.status))
+    (suite.transport === undefined || suite.transport === 'stdio' || suite.transport === 'http') &&
+    suite.checks.every(
+      (check) =>
+        typeof check.title === 'string' &&
+        typeof check.message === 'string' &&
+        (CHECK_STATUSES as readonly string[]).includes(check.status) &&
+        // A truthy non-boolean ("no") would hide a failure as expected.
+        (check.expected === undefined || typeof check.expected === 'boolean'),
+    )
   )
 }

@@ -75,14 +75,19 @@ export function judgeInitialize(outcome: RpcOutcome, requested: string, pinned =
   return stopped ? { checks, offered, stopped } : { checks, offered, session }
 }
 
-/** A run pinned to an older revision that the server refused with an error instead of a counter-offer. */
+/**
+ * A run pinned to an older revision that the server refused with an error instead of a
+ * counter-offer: "Otherwise, the server MUST respond with another protocol version it supports."
+ * (The spec's error example is for "1.0.0", which is no revision; lifecycle/unsupported-version
+ * treats such a made-up one apart.)
+ */
 function refusedRevision(outcome: Extract<RpcOutcome, { kind: 'error' }>, requested: string): InitializeVerdict {
   const observed = { wire: outcome.wire, details: { requested } }
   const why = `the server refused initialize for ${requested} with ${describeOutcome(outcome)} instead of offering a revision it supports`
   return {
     checks: [
       judge(INITIALIZE, requested).skip(`not judged for ${requested}: the server does not take this revision (see lifecycle/protocol-version)`, observed),
-      judge(PROTOCOL_VERSION, requested).softened(`${why}; no other check runs for ${requested}`, observed),
+      judge(PROTOCOL_VERSION, requested).breach(`${why}; no other check runs for ${requested}`, observed),
     ],
     stopped: why,
   }

@@ -20,7 +20,6 @@ export const PROTOCOL_VERSION: CheckDef = {
   title: 'the negotiated protocol version is one the server can speak',
   scope: 'server',
   how: 'the protocolVersion of the InitializeResult: the requested revision, or a counter-offer. A run pinned to one revision (--spec-version) ends after a counter-offer, as a client that cannot use the offered revision disconnects',
-  note: 'A run pinned to an older revision that the server refuses with a JSON-RPC error, instead of a counter-offer, gets a warning, not a failure: the same page of the spec shows an initialization error ("Unsupported protocol version", -32602) as its error-handling example.',
   rules: [
     rule(
       '2024-11-05',
@@ -69,7 +68,7 @@ export const UNSUPPORTED_VERSION: CheckDef = {
   scope: 'server',
   how: 'a second connection whose initialize asks for revision 1999-01-01',
   rules: [rule('2024-11-05', 'lifecycle#version-negotiation', 'MUST', 'Otherwise, the server MUST respond with another protocol version it supports.'), REPLY],
-  note: 'A JSON-RPC error instead of a counter-offer is a warning, not a failure: the same page of the spec shows an initialization error ("Unsupported protocol version", -32602) as its error-handling example.',
+  note: 'A JSON-RPC error instead of a counter-offer is a warning, not a failure, for this made-up revision: the same page of the spec shows an initialization error ("Unsupported protocol version", -32602) for a request of "1.0.0" as its error-handling example. A real revision refused this way fails lifecycle/protocol-version.',
 }
 
 export const SERVER_REQUESTS: CheckDef = {
