@@ -38,6 +38,15 @@ describe('initialize', () => {
     expect(checks.find((c) => c.id === id)?.status).toBe(status)
   })
 
+  it('a stray field of the wrong type fails lifecycle/initialize and the run goes on with a session', () => {
+    const { checks, session } = judgeInitialize(result({ ...good, instructions: 5 }), '2025-11-25')
+    expect(session).toBeDefined()
+    expect(byId(checks)).toEqual({ 'lifecycle/initialize': 'fail', 'lifecycle/protocol-version': 'pass', 'lifecycle/server-info': 'pass', 'lifecycle/capabilities': 'pass' })
+    expect(checks[0]?.message).toMatch(/instructions/)
+    // Without capabilities there is nothing to run against.
+    expect(judgeInitialize(result({ ...good, capabilities: undefined }), '2025-11-25').session).toBeUndefined()
+  })
+
   it('no answer at all is a failure, an unreachable peer a harness error', () => {
     expect(judgeInitialize({ kind: 'timeout', afterMs: 5, wire: [] }, '2025-11-25').checks[0]?.status).toBe('fail')
     expect(judgeInitialize({ kind: 'closed', reason: 'ECONNREFUSED', unreachable: true, wire: [] }, '2025-11-25').checks[0]?.status).toBe('error')

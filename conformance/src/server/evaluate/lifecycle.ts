@@ -55,19 +55,25 @@ export function judgeInitialize(outcome: RpcOutcome, requested: string, pinned =
   const own = issues.filter((issue) => !inside('serverInfo').includes(issue) && !inside('capabilities').includes(issue))
   const observed = { wire, ...(unjudged.length ? { details: { notInRevision: unjudged } } : {}) }
   const stopped = pinned && offered !== undefined && offered !== requested && REVISION_FORMAT.test(offered) ? `the server does not speak ${requested} and offered ${offered}` : undefined
-  if (own.length > 0 || !isObject(result) || offered === undefined) {
-    const problems = own.length ? own.map((issue) => issue.text) : ['the result is not an object']
-    const checks = [j.breach(`InitializeResult breaks the ${version} schema: ${list(problems, 3)}`, { ...observed, details: { problems, ...(unjudged.length ? { notInRevision: unjudged } : {}) } }, 'shape')]
+  const problems = own.map((issue) => issue.text)
+  const shapeVerdict = () =>
+    problems.length
+      ? j.breach(`InitializeResult breaks the ${version} schema: ${list(problems, 3)}`, { ...observed, details: { problems, ...(unjudged.length ? { notInRevision: unjudged } : {}) } }, 'shape')
+      : j.pass('protocolVersion, capabilities and serverInfo match the InitializeResult schema', observed)
+  // Only what the session needs stops the run: a stray field (instructions: 5) is a fail of this
+  // check, and every other check still runs.
+  if (!isObject(result) || offered === undefined || !isObject(result.capabilities) || !isObject(result.serverInfo)) {
+    const checks = [j.breach(`InitializeResult breaks the ${version} schema: ${list(problems.length ? problems : ['the result is not an object'], 3)}`, { ...observed, details: { problems, ...(unjudged.length ? { notInRevision: unjudged } : {}) } }, 'shape')]
     return { checks, ...(offered !== undefined ? { offered } : {}), ...(stopped ? { stopped } : {}) }
   }
   const session: Session = {
     requested,
     version,
-    capabilities: result.capabilities as Record<string, unknown>,
-    serverInfo: result.serverInfo as Record<string, unknown>,
+    capabilities: result.capabilities,
+    serverInfo: result.serverInfo,
   }
   const checks = [
-    j.pass('protocolVersion, capabilities and serverInfo match the InitializeResult schema', observed),
+    shapeVerdict(),
     judgeNegotiated(offered, requested, wire, pinned),
     judgeServerInfo(session.serverInfo, inside('serverInfo'), version),
     judgeCapabilities(session.capabilities, inside('capabilities'), version),
