@@ -329,10 +329,16 @@ function checkAuth(auth: Record<string, string | undefined>, headers: Record<str
   if (!INHERIT_PATTERN.test(name) || name.includes('*')) fail(`auth.${field}`, `${describeValue(name)} is not an environment variable name (for example "MCP_CLIENT_SECRET").`)
   if (!process.env[name]) fail(`auth.${field}`, `names ${name}, which is not set in the host's environment: export it before starting the host.`)
   if (type !== 'bearer') {
+    let issuer: URL | undefined
     try {
-      new URL(auth.issuer!)
+      issuer = new URL(auth.issuer!)
     } catch {
       fail('auth.issuer', `${describeValue(auth.issuer)} is not a URL: set it to the authorization server's issuer (for example "https://auth.example.com").`)
+    }
+    // Credentials travel to it: https, or plain http only to this machine.
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer!.hostname)
+    if (issuer!.protocol !== 'https:' && !(issuer!.protocol === 'http:' && loopback)) {
+      fail('auth.issuer', `must be an https:// URL (plain http:// only for 127.0.0.1, localhost or [::1]): the client's credentials are sent there.`)
     }
   }
   return config

@@ -178,18 +178,24 @@ export function createRedactor(known: Iterable<string> = []): Redact {
 /** A redactor that can be taught values it meets later: the tokens an OAuth grant hands over. */
 export type LearningRedact = Redact & { learn(value: string): void }
 
-export function createLearningRedactor(known: Iterable<string> = []): LearningRedact {
-  const values = new Set(known)
-  let current = createRedactor(values)
+export function createLearningRedactor(known: Iterable<string> = [], maxLearned = MAX_LEARNED): LearningRedact {
+  const fixed = [...known]
+  // The most recent learned values: a long-lived connection gets a new token every hour or so, and
+  // an old one is worth nothing to anyone; the pattern should not grow for the process's life.
+  const learned: string[] = []
+  let current = createRedactor(fixed)
   const redact = (text: string) => current(text)
   return Object.assign(redact, {
     learn(value: string) {
-      if (values.has(value)) return
-      values.add(value)
-      current = createRedactor(values)
+      if (fixed.includes(value) || learned.includes(value)) return
+      learned.push(value)
+      if (learned.length > maxLearned) learned.shift()
+      current = createRedactor([...fixed, ...learned])
     },
   })
 }
+
+const MAX_LEARNED = 32
 
 /** The values a configuration declares that must never be shown. */
 export function configSecrets(config: { headers?: Record<string, string>; env?: Record<string, string>; url?: string }): string[] {

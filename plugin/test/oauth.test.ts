@@ -138,6 +138,9 @@ describe('auth in the config', () => {
     expect(() => parseConfig({ ...base, auth: { ...grant, tokenEnv: 'X' } })).toThrow(/auth\.tokenEnv does not apply to auth\.type "client_credentials"/)
     expect(() => parseConfig({ ...base, auth: { ...grant, type: 'password' } })).toThrow(/auth\.type expected "client_credentials" \| "private_key_jwt" \| "bearer"/)
     expect(() => parseConfig({ ...base, headers: { Authorization: 'Bearer x' }, auth: grant })).toThrow(/auth and headers\.Authorization both set credentials/)
+    // The credentials travel to the issuer: https, or http to this machine only.
+    expect(() => parseConfig({ ...base, auth: { ...grant, issuer: 'http://auth.example.com' } })).toThrow(/auth\.issuer must be an https:\/\/ URL/)
+    expect(parseConfig({ ...base, auth: { ...grant, issuer: 'http://127.0.0.1:9000' } }).transport).toBe('streamable-http')
   })
 
   it('belongs to the HTTP transports only', () => {

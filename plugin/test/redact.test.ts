@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { configSecrets, createRedactor, isSecretName, isSecretValue, quoteUntrusted, redactSecrets, redactUrl } from '../src/index.ts'
+import { createLearningRedactor } from '../src/redact.ts'
 import { StderrTail } from '../src/stderr-tail.ts'
 
 describe('secret shapes are removed from free text', () => {
@@ -151,5 +152,18 @@ describe('a private key printed line by line', () => {
     const tail = new StderrTail()
     const lines = tail.push('loading key\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nq1w2e3r4t5y6\n-----END RSA PRIVATE KEY-----\nready\n')
     expect(lines).toEqual(['loading key', '<redacted private key>', '<redacted private key>', '<redacted private key>', '<redacted private key>', 'ready'])
+  })
+})
+
+describe('a learning redactor (tokens obtained at run time)', () => {
+  it('removes what it is taught from then on, keeps its fixed values, and forgets only the oldest learned ones past its bound', () => {
+    const redact = createLearningRedactor(['fixed-secret-value'], 2)
+    expect(redact('tok-aaaaaaaa and fixed-secret-value')).toBe('tok-aaaaaaaa and <redacted>')
+    redact.learn('tok-aaaaaaaa')
+    expect(redact('tok-aaaaaaaa')).toBe('<redacted>')
+    redact.learn('tok-bbbbbbbb')
+    redact.learn('tok-cccccccc')
+    // The bound keeps the two most recent: the first token is forgotten, the fixed value never is.
+    expect(redact('tok-aaaaaaaa tok-bbbbbbbb tok-cccccccc fixed-secret-value')).toBe('tok-aaaaaaaa <redacted> <redacted> <redacted>')
   })
 })
