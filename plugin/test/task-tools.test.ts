@@ -56,7 +56,7 @@ interface ScriptedTask {
  * A low-level SDK server that runs tools as tasks by hand, so each test decides when a task
  * finishes, how it fails, and what pollInterval it suggests.
  */
-function taskServer(options: { pollInterval?: number; finishAfterPolls?: number; outcome?: 'completed' | 'failed'; never?: boolean; failGet?: boolean; taskId?: string }) {
+function taskServer(options: { pollInterval?: number; finishAfterPolls?: number; outcome?: 'completed' | 'failed'; never?: boolean; failGet?: boolean; taskId?: string; holdCreate?: Promise<void> }) {
   const tasks = new Map<string, ScriptedTask>()
   const log: string[] = []
   let next = 0
@@ -68,6 +68,7 @@ function taskServer(options: { pollInterval?: number; finishAfterPolls?: number;
       log.push(`tools/call ${params.name}${params.task ? ` task(ttl=${params.task.ttl})` : ''}`)
       if (params.name === 'broken') throw new McpError(ErrorCode.InternalError, 'the research database is down')
       if (!params.task) return { content: [{ type: 'text', text: `plain ${params.name}` }] }
+      await options.holdCreate
       const taskId = options.taskId ?? `t${++next}`
       tasks.set(taskId, { status: 'working' })
       return { task: { taskId, status: 'working', ttl: params.task.ttl ?? null, createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), pollInterval: options.pollInterval } } as never
@@ -174,6 +175,23 @@ describe('task-augmented calls', () => {
     expect(creating?.id).toBeDefined()
     const cancelled = server.received.filter((m) => m.method === 'notifications/cancelled').map((m) => m.params?.requestId)
     expect(cancelled).not.toContain(creating?.id)
+  })
+
+  it('an abort while the task is being created cancels it with tasks/cancel once its id is known, never with notifications/cancelled', async () => {
+    let release = () => {}
+    const scripted = taskServer({ pollInterval: 5, never: true, holdCreate: new Promise<void>((resolve) => (release = resolve)) })
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
+    await host.load(http(server.url))
+    const controller = new AbortController()
+    const call = host.tools.execute('mcp__tasks__research', {}, { signal: controller.signal })
+    await expect.poll(() => scripted.log).toContain('tools/call research task(ttl=600000)')
+    controller.abort()
+    expect(await call).toMatchObject({ isError: true, error: { code: 'ABORTED' } })
+    release()
+    await expect.poll(() => scripted.log).toContain('tasks/cancel t1')
+    expect(scripted.log.filter((line) => line.startsWith('tasks/get'))).toEqual([])
+    expect(server.received.filter((m) => m.method === 'notifications/cancelled')).toEqual([])
   })
 
   it('a task that never finishes ends at maxTotalTimeoutMs with tasks/cancel, whatever pollInterval the server asks for', async () => {
