@@ -1,35 +1,21 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { publicToolName } from '../src/index.ts'
 import { closedPort, serveHttp } from './support/http-server.ts'
 import { startHost, whenTools } from './support/host.ts'
+import { changingListServer } from './support/scripted-server.ts'
 
 
 const http = (url: string, extra: Record<string, unknown> = {}) => ({ transport: 'streamable-http', serverName: 'web', url, ...extra })
-
-/** A low-level server whose tool list is whatever the test says it is right now. */
-function scriptedServer(list: () => unknown[]) {
-  const servers: Server[] = []
-  const factory = () => {
-    const s = new Server({ name: 'scripted', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
-    s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: list() as never }))
-    s.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `called ${request.params.name}` }] }))
-    servers.push(s)
-    return s
-  }
-  return { factory, notify: () => Promise.all(servers.map((s) => s.sendToolListChanged())) }
-}
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } })
 
 describe('discovery and re-sync', () => {
   it('follows list_changed: added tools appear, removed ones go, names stay stable', async () => {
     let tools = [tool('alpha'), tool('beta')]
-    const scripted = scriptedServer(() => tools)
+    const scripted = changingListServer(() => tools)
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load(http(server.url))
@@ -42,7 +28,7 @@ describe('discovery and re-sync', () => {
   })
 
   it('ends its HTTP session with DELETE on dispose', async () => {
-    const scripted = scriptedServer(() => [tool('alpha')])
+    const scripted = changingListServer(() => [tool('alpha')])
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     const fiber = await host.load(http(server.url))
@@ -55,7 +41,7 @@ describe('discovery and re-sync', () => {
   })
 
   it('sends the raw name on the wire, never the public name', async () => {
-    const scripted = scriptedServer(() => [tool('admin.reset')])
+    const scripted = changingListServer(() => [tool('admin.reset')])
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load(http(server.url))
@@ -67,7 +53,7 @@ describe('discovery and re-sync', () => {
 
   it('rejects a list that repeats a raw name and keeps the previous generation', async () => {
     let tools = [tool('one')]
-    const scripted = scriptedServer(() => tools)
+    const scripted = changingListServer(() => tools)
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load(http(server.url))
@@ -79,7 +65,7 @@ describe('discovery and re-sync', () => {
 
   it('starts with no tools when the first list is invalid, and recovers on the next list_changed', async () => {
     let tools = [tool('dup'), tool('dup')]
-    const scripted = scriptedServer(() => tools)
+    const scripted = changingListServer(() => tools)
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load(http(server.url))
@@ -92,7 +78,7 @@ describe('discovery and re-sync', () => {
 
   it('rolls back a generation when a foreign tool squats in its namespace', async () => {
     let tools = [tool('keep')]
-    const scripted = scriptedServer(() => tools)
+    const scripted = changingListServer(() => tools)
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load(http(server.url))

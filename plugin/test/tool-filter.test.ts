@@ -1,11 +1,10 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/config.ts'
 import { publicToolName } from '../src/index.ts'
 import { filterTools, matchesGlob } from '../src/tool-filter.ts'
 import { serveHttp } from './support/http-server.ts'
 import { startHost, whenTools } from './support/host.ts'
+import { changingListServer } from './support/scripted-server.ts'
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } })
 const names = (listed: unknown[]) => listed.map((t) => (t as { name: string }).name)
@@ -85,21 +84,8 @@ describe('tools.include / tools.exclude in the config', () => {
 })
 
 describe('a filtered server, end to end', () => {
-  /** A server whose tool list is whatever the test says it is right now. */
-  function scriptedServer(list: () => unknown[]) {
-    const servers: Server[] = []
-    const factory = () => {
-      const s = new Server({ name: 'scripted', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
-      s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: list() as never }))
-      s.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `called ${request.params.name}` }] }))
-      servers.push(s)
-      return s
-    }
-    return { factory, notify: () => Promise.all(servers.map((s) => s.sendToolListChanged())) }
-  }
-
   it('registers only what the filter lets through, under the names an unfiltered bridge gives them', async () => {
-    const scripted = scriptedServer(() => ['read_file', 'read_dir', 'write_file', 'admin.reset'].map(tool))
+    const scripted = changingListServer(() => ['read_file', 'read_dir', 'write_file', 'admin.reset'].map(tool))
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'fs', url: server.url, tools: { include: ['read_*', 'admin.*'], exclude: ['read_dir'] } })
@@ -113,7 +99,7 @@ describe('a filtered server, end to end', () => {
 
   it('warns once about an entry that matches nothing, and again only when that changes', async () => {
     let tools = ['alpha', 'beta'].map(tool)
-    const scripted = scriptedServer(() => tools)
+    const scripted = changingListServer(() => tools)
     const server = await serveHttp(scripted.factory)
     const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'web', url: server.url, tools: { exclude: ['gamma'] } })

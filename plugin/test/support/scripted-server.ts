@@ -36,3 +36,19 @@ export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 export const GIF = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'
 export const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]).toString('base64')
 export const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([26, 0, 0, 0]), Buffer.from('WEBPVP8L'), Buffer.alloc(14)]).toString('base64')
+
+/**
+ * A server whose tool list is whatever the test says it is right now, announced with
+ * list_changed on `notify()`; a call answers "called <raw name>".
+ */
+export function changingListServer(list: () => unknown[]): { factory: () => Server; notify: () => Promise<void[]> } {
+  const servers: Server[] = []
+  const factory = () => {
+    const s = new Server({ name: 'scripted', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
+    s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: list() as never }))
+    s.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `called ${request.params.name}` }] }))
+    servers.push(s)
+    return s
+  }
+  return { factory, notify: () => Promise.all(servers.map((s) => s.sendToolListChanged())) }
+}
