@@ -94,6 +94,9 @@ describe('no canary reaches a model, a log, a connection state, a child or a rep
     const wireFile = join(dir, 'stdio-wire.jsonl')
     const h = (current = await host())
     const server = fixtureCommand(hostile(stdioLeak, { envDump: envFile }))
+    // Every state the instance announces (the plugin's public mcp/state event), reasons included.
+    const states: string[] = []
+    h.ctx.on('mcp/state', (event) => void states.push(JSON.stringify(event.state)))
     const fiber = h.ctx.plugin(bridge, {
       transport: 'stdio',
       serverName: 'canary',
@@ -103,9 +106,9 @@ describe('no canary reaches a model, a log, a connection state, a child or a rep
     })
     await fiber
     const outcomes = await callAll(h, 'canary', ['leak_error', 'leak_rpc', 'env_names', 'leak_stderr_and_die'])
-    const states = [JSON.stringify(bridge.connectionOf(fiber)?.status)]
-    await expect.poll(() => bridge.connectionOf(fiber)?.status.kind).toBe('connected')
-    states.push(JSON.stringify(bridge.connectionOf(fiber)?.status))
+    // The child died (leak_stderr_and_die): the state names why, and it comes back.
+    await expect.poll(() => states.at(-1)).toMatch(/"kind":"connected"/)
+    expect(states.some((state) => state.includes('"kind":"reconnecting"'))).toBe(true)
 
     // The child got only what was configured for it: `env` on purpose, nothing from the host.
     search('child environment', readFileSync(envFile, 'utf8'), [ENV_VALUE.id])
@@ -127,6 +130,8 @@ describe('no canary reaches a model, a log, a connection state, a child or a rep
     const refusing = await startHttpFixture(hostile(httpLeak, { http: { auth: { header: 'authorization', value: 'Bearer the-right-one', echo: true } } }))
     try {
       const h = (current = await host())
+      const states: string[] = []
+      h.ctx.on('mcp/state', (event) => void states.push(JSON.stringify(event.state)))
       const withCredentials = (url: string) => {
         const parsed = new URL(url)
         parsed.username = 'kit'
@@ -140,7 +145,6 @@ describe('no canary reaches a model, a log, a connection state, a child or a rep
       const outcomes = await callAll(h, 'leaky', ['leak_error', 'leak_rpc', 'leak_500'])
       const refused = h.ctx.plugin(bridge, { ...config, serverName: 'refused', url: withCredentials(refusing.url) })
       await refused
-      const states = [fiber, refused].map((f) => JSON.stringify(bridge.connectionOf(f)?.status))
 
       outcomes.forEach((outcome, i) => search(`model-visible result ${i + 1} (HTTP)`, outcome))
       search('logs (every level, HTTP)', h.logs.join('\n'))
@@ -148,8 +152,9 @@ describe('no canary reaches a model, a log, a connection state, a child or a rep
 
       // The echo happened: the 500 quoted our headers and the 401 refused them, redacted.
       expect(outcomes[2]).toMatch(/HTTP 500.*request headers.*authorization[^,]*<redacted>/)
-      expect(states[1]).toMatch(/"kind":"stopped".*HTTP 401/)
-      expect(states[1]).toContain('<redacted>')
+      const refusal = states.find((state) => state.includes('"kind":"stopped"'))
+      expect(refusal).toMatch(/"kind":"stopped".*HTTP 401/)
+      expect(refusal).toContain('<redacted>')
       expect(JSON.stringify(leaky.wire!.entries)).toContain(SHAPED[4]!.value)
     } finally {
       await leaky.close()

@@ -76,7 +76,6 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   ctx.on('internal/plugin', (fiber) => {
     if (fiber === ctx.fiber && fiber.uid === null) void connection.dispose()
   })
-  exposeConnection(ctx, connection)
 
   const outcome = await connection.ready
   if (outcome.error !== undefined && config.failOnStartupError) {
@@ -88,23 +87,3 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     )
   }
 }
-
-/** Backs the deprecated connectionOf() below. */
-const connections = new WeakMap<object, ServerConnection>()
-function exposeConnection(ctx: Context, connection: ServerConnection): void {
-  connections.set(ctx.fiber, connection)
-}
-/**
- * @deprecated Follow the `mcp/state` event (or the reference `ConnectionStatus` service of
- * `@mcp-bridge/plugin/host`) instead: this lookup depends on how `ctx.plugin()` wraps fibers.
- * Kept, unchanged, for callers not yet moved over.
- */
-export function connectionOf(fiber: object): ServerConnection | undefined {
-  // ctx.plugin() returns a thenable wrapper whose prototype is the fiber apply ran in.
-  for (let at: object | null = fiber; at; at = Object.getPrototypeOf(at)) {
-    const connection = connections.get(at)
-    if (connection) return connection
-  }
-  return undefined
-}
-

@@ -76,13 +76,22 @@ export function createDshAdapter(host: DshHost): ClientAdapter {
     async start(target, config) {
       const root = await host.createRoot(MODELS)
       const resolved = pluginConfig(target, config)
+      const serverName = resolved.serverName as string
+      // The instance's connection as it tells it (the plugin's public mcp/state event), from before it starts.
+      const connection: Connection = { state: 'stopped' }
+      root.ctx.on('mcp/state', (...args: unknown[]) => {
+        const event = args[0] as bridge.McpStateEvent
+        if (event.serverName !== serverName) return
+        connection.state = event.state.kind
+        connection.pid = event.pid
+      })
       const fiber = root.ctx.plugin(bridge, resolved)
       try {
         await fiber
       } catch (error) {
         root.logs.push(`[error] load failed: ${bridge.createRedactor(bridge.configSecrets(resolved as never))(String(error))}`)
       }
-      return session(host, root, fiber, resolved.serverName as string)
+      return session(host, root, fiber, serverName, connection)
     },
     async registerForeign(current, publicName) {
       const { root } = current as DshSession
@@ -110,7 +119,12 @@ interface DshSession extends ClientSession {
 }
 
 
-function session(host: DshHost, root: DshRoot, fiber: DshFiber, serverName: string): DshSession {
+interface Connection {
+  state: string
+  pid?: number
+}
+
+function session(host: DshHost, root: DshRoot, fiber: DshFiber, serverName: string, connection: Connection): DshSession {
   const runtime = () => root.ctx.get('tools') as DshToolRuntime | undefined
   // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
   const ownTools = () =>
@@ -138,12 +152,9 @@ function session(host: DshHost, root: DshRoot, fiber: DshFiber, serverName: stri
       })
       return toOutcome(result)
     },
-    state: () => bridge.connectionOf(fiber)?.status.kind ?? 'stopped',
+    state: () => connection.state,
     logs: () => root.logs,
-    pids: () => {
-      const pid = bridge.connectionOf(fiber)?.pid
-      return pid === undefined ? [] : [pid]
-    },
+    pids: () => (connection.pid === undefined ? [] : [connection.pid]),
     attachmentCount: () => (afterDispose ? 0 : root.attachmentCount()),
     dispose: async () => {
       await fiber.dispose()
