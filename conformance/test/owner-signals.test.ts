@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { descendants, survivorsAfter, type ProcessEntry } from '../../test/support/process-tree.ts'
+import { OWNER_ENDINGS, trackedOwners, type OwnerEnding } from '../../test/support/owner-endings.ts'
 
 /**
  * mcp-conformance, in both modes, ended by every signal while it runs servers: SIGINT and SIGTERM
@@ -19,25 +20,14 @@ const READY_MS = 30_000
 
 const work = mkdtempSync(join(tmpdir(), 'kit-owner-test-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
-/** A test that fails before it ends its kit must not leave it running. */
-const running = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  running.clear()
-})
-
-const endings = [
-  { name: 'SIGTERM', end: (pid: number) => process.kill(pid, 'SIGTERM'), exit: { code: 143, signal: null } },
-  { name: 'SIGINT', end: (pid: number) => process.kill(pid, 'SIGINT'), exit: { code: 130, signal: null } },
-  { name: 'SIGINT to its process group (Ctrl-C)', end: (pid: number) => process.kill(-pid, 'SIGINT'), exit: { code: 130, signal: null } },
-  { name: 'SIGKILL', end: (pid: number) => process.kill(pid, 'SIGKILL'), exit: { code: null, signal: 'SIGKILL' } },
-] as const
+const running = trackedOwners()
+const endings = OWNER_ENDINGS
 
 /**
  * Starts the kit in its own process group with a TMPDIR of its own; resolves once `census` finds
  * what it is waiting for among the kit's descendants.
  */
-async function runKit(args: string[], census: (tree: ProcessEntry[]) => boolean, ending: (typeof endings)[number]) {
+async function runKit(args: string[], census: (tree: ProcessEntry[]) => boolean, ending: OwnerEnding) {
   const temp = mkdtempSync(join(work, 'tmp-'))
   const [mode, ...rest] = args
   const child = spawn(process.execPath, [BIN, mode!, '--report-dir', join(temp, '..', `reports-${Date.now()}`), ...rest], {

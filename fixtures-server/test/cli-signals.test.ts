@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { descendants, processTable, survivorsAfter, type ProcessEntry } from '../../test/support/process-tree.ts'
+import { OWNER_ENDINGS, trackedOwners } from '../../test/support/owner-endings.ts'
 
 /**
  * mcp-fixture ended by every signal: SIGINT and SIGTERM end it with 130 and 143, and neither it
@@ -12,19 +13,8 @@ const bin = fileURLToPath(new URL('../bin/mcp-fixture.js', import.meta.url))
 const AFTER_MS = 1_000
 const behaviour = JSON.stringify({ tools: [{ name: 'echo' }], stdio: { grandchild: true } })
 
-/** A test that fails before it ends its fixture must not leave it running. */
-const running = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  running.clear()
-})
-
-const endings = [
-  { name: 'SIGTERM', end: (pid: number) => process.kill(pid, 'SIGTERM'), exit: { code: 143, signal: null } },
-  { name: 'SIGINT', end: (pid: number) => process.kill(pid, 'SIGINT'), exit: { code: 130, signal: null } },
-  { name: 'SIGINT to its process group (Ctrl-C)', end: (pid: number) => process.kill(-pid, 'SIGINT'), exit: { code: 130, signal: null } },
-  { name: 'SIGKILL', end: (pid: number) => process.kill(pid, 'SIGKILL'), exit: { code: null, signal: 'SIGKILL' } },
-] as const
+const running = trackedOwners()
+const endings = OWNER_ENDINGS
 
 describe.each(['stdio', 'http'] as const)('mcp-fixture --transport %s', (transport) => {
   it.each(endings)('ended by $name', async (ending) => {
