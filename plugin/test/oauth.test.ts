@@ -39,6 +39,14 @@ describe('OAuth client credentials (client_secret_basic)', () => {
     expectNoCredentials(host.logs, server, SECRET)
   })
 
+  it('asks for the configured scope', async () => {
+    process.env.MCP_TEST_CLIENT_SECRET = SECRET
+    const server = await serveOAuth(echoServer, { clientId: 'bridge', clientSecret: SECRET })
+    const host = await startHost()
+    await host.load(http(server, { type: 'client_credentials', clientId: 'bridge', clientSecretEnv: 'MCP_TEST_CLIENT_SECRET', issuer: server.issuer, scope: 'tools:read tools:call' }))
+    expect(server.tokenRequests).toEqual([{ grantType: 'client_credentials', clientAuth: 'basic', accepted: true, scope: 'tools:read tools:call' }])
+  })
+
   it('gets a fresh token once after a 401 (revoked or expired) and the call goes through', async () => {
     process.env.MCP_TEST_CLIENT_SECRET = SECRET
     const server = await serveOAuth(echoServer, { clientId: 'bridge', clientSecret: SECRET })
@@ -102,6 +110,18 @@ describe('OAuth private_key_jwt', () => {
     expect(server.tokenRequests).toEqual([{ grantType: 'client_credentials', clientAuth: 'jwt', accepted: true }])
     expect(await host.tools.execute('mcp__guarded__echo', { text: 'jwt' })).toMatchObject({ isError: false, content: [{ text: 'echo jwt' }] })
     expectNoCredentials(host.logs, server, pem.split('\n')[1]!)
+  })
+})
+
+describe('OAuth private_key_jwt with another algorithm', () => {
+  it('signs with the configured algorithm (ES256 with a P-256 key)', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    process.env.MCP_TEST_PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+    const server = await serveOAuth(echoServer, { clientId: 'bridge-ec', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() })
+    const host = await startHost()
+    await host.load(http(server, { type: 'private_key_jwt', clientId: 'bridge-ec', privateKeyEnv: 'MCP_TEST_PRIVATE_KEY', algorithm: 'ES256', issuer: server.issuer }))
+    expect(server.tokenRequests).toEqual([{ grantType: 'client_credentials', clientAuth: 'jwt', accepted: true }])
+    expect(await host.tools.execute('mcp__guarded__echo', { text: 'ec' })).toMatchObject({ isError: false })
   })
 })
 

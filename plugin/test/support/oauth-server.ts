@@ -22,6 +22,8 @@ export interface OAuthOptions {
 
 export interface TokenRequest {
   grantType: string
+  /** The scope asked for, when one was. */
+  scope?: string
   clientAuth: 'basic' | 'jwt' | 'none'
   /** Whether the client authenticated as the registered client. */
   accepted: boolean
@@ -67,7 +69,8 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
     }
     if (path === '/token' && req.method === 'POST') {
       const form = new URLSearchParams(await readText(req))
-      const request = authenticate(req, form, options, publicKey, `${origin}/token`, origin)
+      const scope = form.get('scope')
+      const request = { ...authenticate(req, form, options, publicKey, `${origin}/token`, origin), ...(scope ? { scope } : {}) }
       state.tokenRequests.push(request)
       if (!request.accepted) return json(res, 401, { error: 'invalid_client', error_description: 'client authentication failed' })
       if (form.get('grant_type') !== 'client_credentials') return json(res, 400, { error: 'unsupported_grant_type' })
@@ -113,8 +116,12 @@ function verifyAssertion(jwt: string, key: KeyObject, clientId: string, audience
   const [head, body, signature] = jwt.split('.')
   if (!head || !body || !signature) return false
   const header = JSON.parse(Buffer.from(head, 'base64url').toString()) as { alg?: string }
-  if (header.alg !== 'RS256') return false
-  if (!verify('RSA-SHA256', Buffer.from(`${head}.${body}`), key, Buffer.from(signature, 'base64url'))) return false
+  const signed = Buffer.from(`${head}.${body}`)
+  const bytes = Buffer.from(signature, 'base64url')
+  // RS256, or ES256 (whose JWS signature is the raw r||s pair, not DER).
+  const valid =
+    header.alg === 'RS256' ? verify('RSA-SHA256', signed, key, bytes) : header.alg === 'ES256' ? verify('sha256', signed, { key, dsaEncoding: 'ieee-p1363' }, bytes) : false
+  if (!valid) return false
   const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as { iss?: string; sub?: string; aud?: string | string[]; exp?: number }
   const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
   return claims.iss === clientId && claims.sub === clientId && aud.some((a) => audiences.includes(a ?? '')) && (claims.exp ?? 0) * 1000 > Date.now()
