@@ -45,25 +45,35 @@ export async function serveHttp(factory: () => McpServer | Server, options: Serv
     for (const message of Array.isArray(body) ? body : body ? [body] : []) received.push(message)
     await transport.handleRequest(req, res, body)
   }
+  const { port, close } = await listenOnLoopback(handle, () => sessions.values())
+  return afterTest({ url: `http://127.0.0.1:${port}/mcp`, received, sessions, close }, (s) => s.close())
+}
+
+/**
+ * Serves `handle` on 127.0.0.1, port 0 (a 500 when it throws). `close` ends the transports still
+ * open, every connection and the server, once however often it is called.
+ */
+export async function listenOnLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  transports: () => Iterable<{ close(): Promise<void> }>,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   let closed = false
-  return afterTest({
-    url: `http://127.0.0.1:${port}/mcp`,
-    received,
-    sessions,
+  return {
+    port,
     close: async () => {
       if (closed) return
       closed = true
-      for (const transport of sessions.values()) await transport.close()
+      for (const transport of [...transports()]) await transport.close()
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     },
-  }, (s) => s.close())
+  }
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const text = Buffer.concat(chunks).toString()

@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import { afterTest } from './cleanup.ts'
-import type { InProcessServer, ServeOptions } from './http-server.ts'
+import { listenOnLoopback, readJson, type InProcessServer, type ServeOptions } from './http-server.ts'
 
 export interface LegacySseServer extends InProcessServer {
   /** Every request line (`GET /sse`, `POST /sse`, `POST /messages`), in order. */
@@ -48,33 +47,9 @@ export async function serveLegacySse(factory: () => McpServer | Server, options:
     }
     res.writeHead(url.pathname === '/sse' ? 405 : 404, { allow: 'GET' }).end()
   }
-  const server = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  let closed = false
-  return afterTest<LegacySseServer>(
-    {
-      url: `http://127.0.0.1:${port}/sse`,
-      received,
-      requests,
-      sessions: new Map(),
-      dropStreams: () => {
-        for (const stream of streams) stream.destroy()
-      },
-      close: async () => {
-        if (closed) return
-        closed = true
-        for (const transport of sessions.values()) await transport.close()
-        server.closeAllConnections()
-        await new Promise((resolve) => server.close(resolve))
-      },
-    },
-    (s) => s.close(),
-  )
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return JSON.parse(Buffer.concat(chunks).toString())
+  const { port, close } = await listenOnLoopback(handle, () => sessions.values())
+  const dropStreams = () => {
+    for (const stream of streams) stream.destroy()
+  }
+  return afterTest<LegacySseServer>({ url: `http://127.0.0.1:${port}/sse`, received, requests, sessions: new Map(), dropStreams, close }, (s) => s.close())
 }
