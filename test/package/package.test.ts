@@ -488,6 +488,23 @@ describe.each(VARIANTS)('under $label', (variant) => {
     expect(failing(clientResults)).toEqual([])
     expect(clientResults.suites.flatMap((suite) => suite.checks).length).toBeGreaterThan(0)
 
+    // FORMAT.md's example driver ships with the kit: any client is judged from the installed package,
+    // and that run merges the plugin's run above into its report (--merge), labelled.
+    const driver = join(state.project, 'node_modules', '@mcp-bridge', 'conformance', 'drivers', 'sdk-client.mjs')
+    const driverDir = reportDir('driver')
+    const driven = step(
+      'npx mcp-conformance client --driver <shipped sdk-client.mjs> --merge plugin=<client run>',
+      await run(
+        'npx',
+        ['--no-install', 'mcp-conformance', 'client', '--scenario', 'dotted-names', '--driver', `node ${driver}`, '--merge', `plugin=${join(clientDir, 'results.json')}`, '--report-dir', driverDir],
+        { cwd: state.project, env: env(), timeoutMs: 120_000 },
+      ),
+    )
+    expectExit(driven, [0], failuresIn(driverDir))
+    const drivenResults = readReports(driverDir)
+    expect(drivenResults.suites.map((suite) => suite.id).sort()).toEqual(['dotted-names', 'dotted-names', 'plugin/dotted-names', 'plugin/dotted-names'])
+    expect(drivenResults.suites.filter((suite) => suite.id === 'dotted-names').every((suite) => suite.target.includes('sdk-client.mjs'))).toBe(true)
+
     // README: without --call the kit calls no tool, so the one known failure of server-everything
     // (its task-only tool answering a plain call with isError) is only seen by the default run,
     // whose baseline expects it. Here the exit code is 0 (all pass) or 1 (a failure), never 2, and
