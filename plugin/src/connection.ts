@@ -293,14 +293,12 @@ export class ServerConnection {
     const { kept, unmatched } = filterTools(listed, config.tools)
     this.warnUnmatchedFilters(unmatched)
     const plan = planTools(config.serverName, kept, config.limits, { serverSupportsTasks: session.supportsToolTasks, preferTaskCalls: config.preferTaskCalls })
-    // Per generation: a tool's way of being called is the one its generation was listed with.
-    const taskTools = new Set(plan.tools.filter((tool) => tool.asTask).map((tool) => tool.rawName))
     for (const { name, reason } of plan.quarantined) this.log.warn('tool "%s" not registered: %s', name, reason)
     const options = {
       // Validators belong to this generation's definitions and are freed with them.
       compiler: new SchemaCompiler(),
       serverName: config.serverName,
-      invoke: (raw: string, args: Record<string, unknown>, exec: ToolExecution) => this.invoke(raw, args, exec, taskTools.has(raw)),
+      invoke: (raw: string, args: Record<string, unknown>, exec: ToolExecution, asTask: boolean) => this.invoke(raw, args, exec, asTask),
       limits: config.limits,
       imageServices: this.options.imageServices ?? (() => ({})),
       warn: (message: string) => this.log.warn('%s', message),

@@ -16,7 +16,8 @@ export interface McpResult {
 }
 
 /** Sends one tools/call with the raw name; resolves to the server's result object. */
-export type InvokeTool = (rawName: string, args: Record<string, unknown>, exec: ToolExecution) => Promise<unknown>
+/** `asTask`: call it as a task (task-call.ts), as its generation's listing said. */
+export type InvokeTool = (rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask: boolean) => Promise<unknown>
 
 export interface DefinitionOptions {
   serverName: string
@@ -103,7 +104,7 @@ class BridgedDefinition implements ToolDefinition {
     const prepared = (this.prepared ??= this.prepare())
     checkArguments(prepared.checkArgs, this.name, args ?? {})
     const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
-    const value = toCanonical(await options.invoke(rawName, input, exec), rawName, options.limits, options.redact)
+    const value = toCanonical(await options.invoke(rawName, input, exec, this.asTask === true), rawName, options.limits, options.redact)
     prepared.checkStructured?.(value)
     if (value.content.some(isImage)) {
       const images = await admitImages(value.content, exec, options.imageServices())
