@@ -112,15 +112,15 @@ export class Session {
     }
   }
 
-  /**
-   * One tools/call with the raw name. The SDK sends notifications/cancelled itself on abort and on
-   * timeout; progress notifications push the timeout back, up to maxTotalTimeoutMs.
-   */
   /** The server declared task-augmented tools/call (MCP 2025-11-25 capabilities.tasks.requests.tools.call). */
   get supportsToolTasks(): boolean {
     return declaresToolTasks(this.client.getServerCapabilities())
   }
 
+  /**
+   * One tools/call with the raw name. The SDK sends notifications/cancelled itself on abort and on
+   * timeout; progress notifications push the timeout back, up to maxTotalTimeoutMs.
+   */
   async callTool(rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask = false): Promise<unknown> {
     if (asTask) return this.callTask(rawName, args, exec)
     const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
@@ -146,21 +146,26 @@ export class Session {
           cause: safeCause(error, this.redact),
         })
       }
-      if (isAuthFailure(error)) {
-        throw new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers or auth`, 'UNAUTHORIZED', {
-          cause: safeCause(error, this.redact),
-        })
-      }
-      if (isCredentialRefusal(error)) throw this.explain(error, `${rawName} failed: no accepted credentials`)
-      if (isOversized(error)) throw new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
-      if (isConnectionLoss(error)) {
-        this.reportLost(this.quote(errorMessage(error)))
-        throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
-      }
-      throw this.explain(error, `${rawName} failed`)
+      throw this.callFailure(error, rawName)
     } finally {
       scope.release()
     }
+  }
+
+  /** What a failed call (plain or as a task) is, once abort and the call's own timeouts are told apart. */
+  private callFailure(error: unknown, rawName: string): BridgeError {
+    if (isAuthFailure(error)) {
+      return new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers or auth`, 'UNAUTHORIZED', {
+        cause: safeCause(error, this.redact),
+      })
+    }
+    if (isCredentialRefusal(error)) return this.explain(error, `${rawName} failed: no accepted credentials`)
+    if (isOversized(error)) return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
+    if (isConnectionLoss(error)) {
+      this.reportLost(this.quote(errorMessage(error)))
+      return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
+    }
+    return this.explain(error, `${rawName} failed`)
   }
 
   /** A tools/call as a task (task-call.ts); its errors are told apart like a plain call's. */
@@ -169,12 +174,8 @@ export class Session {
     try {
       return await callToolAsTask(this.client, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
     } catch (error) {
-      if (isAuthFailure(error) || isCredentialRefusal(error)) throw this.explain(error, `${rawName} failed: no accepted credentials`)
-      if (isConnectionLoss(error)) {
-        this.reportLost(this.quote(errorMessage(error)))
-        throw this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
-      }
-      throw this.explain(error, `${rawName} failed`)
+      // task-call.ts has already named an abort, the ceiling and a request timeout.
+      throw BridgeError.is(error) ? error : this.callFailure(error, rawName)
     }
   }
 
