@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ClientAdapter, ClientSession, ServerTarget, ToolView } from '../../src/client/adapter.ts'
+import { naiveTransport, type TransportFaults } from './naive-transport.ts'
 
 /** Bugs real clients have shipped; each one switches off one thing our plugin does right. */
-export interface Faults {
+export interface Faults extends TransportFaults {
   /** Sanitise and truncate names, but never append the identity hash. */
   noHashSuffix?: boolean
   /** Register tools one by one into the host, keeping whatever got in before a conflict. */
@@ -69,7 +71,7 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
   const logs: string[] = []
   let state = 'connecting'
   let client: Client
-  let transport: StdioClientTransport | StreamableHTTPClientTransport
+  let transport: Transport
   let fetches = 0
   const changed = () => listeners.forEach((listener) => listener())
 
@@ -110,10 +112,7 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
 
   const connect = async () => {
     client = new Client({ name: 'naive', version: '0' })
-    transport =
-      target.transport === 'stdio'
-        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...(target.env as Record<string, string>), PATH: process.env.PATH ?? '' }, stderr: 'ignore' })
-        : new StreamableHTTPClientTransport(new URL(target.url))
+    transport = naiveTransport(target, config, faults)
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void sync().catch(() => {}))
     client.onclose = () => {
       // Only a connection that was up is lost; a failed attempt is the caller's to report.
