@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ClientAdapter } from '../src/client/adapter.ts'
-import { loadScenarios } from '../src/client/load.ts'
-import { runScenario } from '../src/client/run-scenario.ts'
-import type { CheckStatus } from '../src/model.ts'
 import { naiveClient, type Faults } from './support/naive-client.ts'
-
-const scenarios = new Map(loadScenarios().map((loaded) => [loaded.scenario.id, loaded]))
-
-async function statusOf(adapter: ClientAdapter, scenarioId: string, checkId: string, transport: 'stdio' | 'http' = 'http'): Promise<CheckStatus | 'absent'> {
-  const result = await runScenario(scenarios.get(scenarioId)!, transport, adapter, { updateSnapshots: false })
-  return result.checks.find((check) => check.id === checkId)?.status ?? 'absent'
-}
+import { statusOf } from './support/scenario-status.ts'
 
 // Each known bug must flip a specific check from pass (sound naive client) to fail (buggy one).
 const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
