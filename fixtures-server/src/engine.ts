@@ -3,6 +3,10 @@ import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/sh
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   type CallToolRequest,
   type JSONRPCMessage,
@@ -14,6 +18,7 @@ import { renderResult, type CancellationRecord, type FixtureStatus } from './con
 import { paginate } from './pagination.ts'
 import type { Behaviour, ToolSpec } from './schema.ts'
 import { TapTransport } from './tap.ts'
+import { declaresTasks, TaskBoard, taskNegotiationError, TASKS_CAPABILITY, type Outcome } from './tasks.ts'
 import { planTimeline } from './timeline.ts'
 import { Timers } from './timers.ts'
 import { ToolSet } from './tool-set.ts'
@@ -80,6 +85,8 @@ export class FixtureEngine {
   private answeredCalls = 0
   private timelineStarted = false
   private anyInitialized = false
+  /** Task-augmented calls (tasks.ts), when some tool has task options. */
+  private readonly tasks: TaskBoard | undefined
 
   constructor(
     readonly behaviour: Behaviour,
@@ -89,6 +96,14 @@ export class FixtureEngine {
     this.start = options.start ?? 1
     const starts = behaviour.crash?.starts
     this.misbehaving = starts === undefined || this.start <= starts
+    this.tasks = declaresTasks(behaviour)
+      ? new TaskBoard({
+          seed: behaviour.seed,
+          timers: this.timers,
+          outcome: (tool, name, args) => this.outcome(tool, name, args),
+          error: (code, message, data) => new ScriptedError(code, message, data),
+        })
+      : undefined
   }
 
   /** Start-up noise, then the crash script's clock. */
@@ -108,7 +123,10 @@ export class FixtureEngine {
     const { name, version, instructions, listChanged } = this.behaviour
     const server = new Server(
       { name, version },
-      { capabilities: { tools: listChanged?.capability ? { listChanged: true } : {} }, instructions },
+      {
+        capabilities: { tools: listChanged?.capability ? { listChanged: true } : {}, ...(this.tasks && { tasks: TASKS_CAPABILITY }) },
+        instructions,
+      },
     )
     const session: Session = { server, requests: new Map(), initialized: false }
     const tap = new TapTransport(
@@ -126,6 +144,7 @@ export class FixtureEngine {
     Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request: CallToolRequest, extra: Extra) =>
       this.callTool(request, extra),
     )
+    if (this.tasks) this.serveTasks(server, this.tasks)
     server.oninitialized = () => this.initialized(session)
     server.onclose = () => this.sessions.delete(session)
     server.onerror = (error) => this.options.host.stderr(`[mcp-fixture] ${error.message}`)
@@ -235,12 +254,26 @@ export class FixtureEngine {
     return { tools: items, ...(nextCursor !== undefined && { nextCursor }), ...meta } as ServerResult
   }
 
+  private serveTasks(server: Server, tasks: TaskBoard): void {
+    server.setRequestHandler(GetTaskRequestSchema, (request) => tasks.get(request.params.taskId) as ServerResult)
+    server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) => tasks.result(request.params.taskId, extra.signal) as Promise<ServerResult>)
+    server.setRequestHandler(CancelTaskRequestSchema, (request) => tasks.cancel(request.params.taskId) as ServerResult)
+    server.setRequestHandler(ListTasksRequestSchema, (request) => tasks.list(request.params?.cursor) as ServerResult)
+  }
+
   private async callTool(request: CallToolRequest, extra: Extra): Promise<ServerResult> {
     const { name, arguments: args } = request.params
     this.calls++
     const tool = this.tools.find(name)
     if (!tool) throw new ScriptedError(-32602, `Unknown tool: ${name}`)
     for (const line of [tool.stderr ?? []].flat()) this.options.host.stderr(line)
+    // Without the tasks capability, `task` is ignored and every tool answers plainly (§Task Support and Handling).
+    if (this.tasks) {
+      const asTask = request.params.task !== undefined
+      const refused = taskNegotiationError(tool, name, asTask)
+      if (refused) throw new ScriptedError(-32601, refused)
+      if (asTask) return this.tasks.create(tool, name, args, request.params.task, extra) as ServerResult
+    }
     if (tool.exit !== undefined) {
       this.exit(tool.exit === true ? (this.behaviour.crash?.exitCode ?? 1) : tool.exit, false)
       return never()
@@ -248,15 +281,24 @@ export class FixtureEngine {
     if (tool.delayMs) await this.timers.sleep(tool.delayMs, extra.signal)
     if (tool.progress) await this.reportProgress(tool.progress, extra)
     if (tool.hang || extra.signal.aborted) return never()
-    if (tool.error) throw new ScriptedError(tool.error.code, tool.error.message, tool.error.data)
+    const outcome = this.outcome(tool, name, args)
+    if ('error' in outcome) throw new ScriptedError(outcome.error.code, outcome.error.message, outcome.error.data)
+    return outcome.result as ServerResult
+  }
+
+  /** What a call of the tool answers once it is done: the scripted error, or its result rendered now. */
+  private outcome(tool: ToolSpec, name: string, args: unknown): Outcome {
+    if (tool.error) return { error: tool.error }
     const { host } = this.options
-    return renderResult(tool.result, {
-      seed: this.behaviour.seed,
-      tool: name,
-      args,
-      envNames: () => host.envNames(),
-      status: () => this.status(),
-    }) as ServerResult
+    return {
+      result: renderResult(tool.result, {
+        seed: this.behaviour.seed,
+        tool: name,
+        args,
+        envNames: () => host.envNames(),
+        status: () => this.status(),
+      }),
+    }
   }
 
   private async reportProgress({ intervalMs, durationMs }: NonNullable<ToolSpec['progress']>, extra: Extra): Promise<void> {

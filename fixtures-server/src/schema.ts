@@ -113,6 +113,23 @@ const toolShape = {
   exit: z.union([z.literal(true), exitCode]).optional(),
   /** Written to stderr on every call. */
   stderr: z.union([z.string(), z.array(z.string())]).optional(),
+  /** How a task-augmented call of this tool runs (tasks.ts); any tool with it makes the fixture declare `tasks`. */
+  task: z
+    .strictObject({
+      /** pollInterval in every task answer; absent: none suggested. */
+      pollIntervalMs: ms.optional(),
+      /** The ttl granted; absent: the one requested (null when none was); null: unlimited. */
+      ttlMs: ms.nullable().optional(),
+      /** The task runs this long after its creation before its outcome shows. */
+      workMs: ms.default(0),
+      /** …and answers `working` to this many tasks/get first. */
+      polls: ms.default(0),
+      /** done: completed or failed as result/error say; never: working for ever; lost: every later tasks/* request answers -32602. */
+      end: z.enum(['done', 'never', 'lost']).default('done'),
+      /** notifications/progress (to the call's progressToken) with every `working` answer to tasks/get. */
+      progress: z.boolean().default(false),
+    })
+    .optional(),
 }
 
 const OUTCOMES = ['result', 'error', 'hang', 'exit'] as const
@@ -273,3 +290,4 @@ export type CrashSpec = z.output<typeof CrashSchema>
 export type HttpSpec = z.output<typeof HttpSchema>
 export type StdioSpec = z.output<typeof StdioSchema>
 export type FaultSpec = z.output<typeof FaultSchema>
+export type TaskSpec = NonNullable<ToolSpec['task']>
