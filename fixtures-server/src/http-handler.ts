@@ -1,12 +1,15 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { FixtureEngine } from './engine.ts'
 import { failure, flood, jsonError, quoteHeaders } from './http-answers.ts'
+import { LegacySseEdge } from './legacy-sse.ts'
+import { OAuthServer } from './oauth-server.ts'
 import { prng, randomHex } from './prng.ts'
 import type { FaultSpec, HttpSpec } from './schema.ts'
 import type { TapTransport } from './tap.ts'
+import type { HttpEntry } from './wire.ts'
 
-/** What the edge should do with a request: answer it, or destroy the connection. */
-export type HttpOutcome = { response: Response } | { drop: true }
+/** What the edge should do with a request: answer it (with what the wire log should add), or destroy the connection. */
+export type HttpOutcome = { response: Response; log?: Pick<HttpEntry['http'], 'bearer' | 'token'> } | { drop: true }
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport
@@ -25,13 +28,25 @@ export class FixtureHttpHandler {
   private posts = 0
   private sessionCount = 0
   private closed = false
+  /** `http.oauth`: the authorization server and the bearer check of the endpoint. */
+  private readonly oauth?: OAuthServer
+  /** `http.legacySse`: the 2024-11-05 transport instead of Streamable HTTP. */
+  private readonly legacy?: LegacySseEdge
 
   constructor(
     private readonly engine: FixtureEngine,
     private readonly spec: HttpSpec | undefined = engine.behaviour.http,
     /** Mixed into session ids so a restarted fixture does not reuse its predecessor's. */
     private readonly start = 1,
-  ) {}
+  ) {
+    if (spec?.oauth) this.oauth = new OAuthServer(spec.oauth, engine.behaviour.seed, start)
+    if (spec?.legacySse) this.legacy = new LegacySseEdge(engine, () => this.nextSessionId())
+  }
+
+  /** Whether a path is the fixture's: the MCP endpoint, and what OAuth and legacy SSE add beside it. */
+  serves(path: string): boolean {
+    return path === '/mcp' || (this.oauth?.serves(path) ?? false) || (this.legacy?.serves(path) ?? false)
+  }
 
   /** For fetch-level hosts (msw): a dropped connection becomes a network error. */
   async fetch(request: Request): Promise<Response> {
@@ -46,8 +61,16 @@ export class FixtureHttpHandler {
       const message = auth.echo ? `Unauthorized: expected ${auth.header}, received ${quoteHeaders(request)}` : 'Unauthorized'
       return { response: jsonError(401, -32001, message, { 'www-authenticate': 'Bearer realm="mcp-fixture"' }) }
     }
+    if (this.oauth?.serves(new URL(request.url).pathname)) {
+      const { response, token } = await this.oauth.handle(request)
+      return { response, log: token ? { token } : undefined }
+    }
+    const guard = this.oauth?.check(request)
+    if (guard?.refusal) return { response: guard.refusal, log: { bearer: guard.bearer } }
+    const log = guard ? { bearer: guard.bearer } : undefined
     const text = request.method === 'POST' ? await request.text() : undefined
     const body = text === undefined ? undefined : parseJson(text)
+    if (this.legacy) return { response: await this.legacy.handle(request, body), log }
     const { method, tool } = firstCall(body)
     const sessionId = request.headers.get('mcp-session-id')
     let session = sessionId ? this.sessions.get(sessionId) : undefined
@@ -73,8 +96,8 @@ export class FixtureHttpHandler {
     const response = await session.transport.handleRequest(forwarded, body === undefined ? undefined : { parsedBody: body })
     // A refused initialize (bad headers) leaves a session nobody can reach.
     if (session.transport.sessionId === undefined) await session.transport.close().catch(() => {})
-    if (request.method === 'GET' && response.ok && response.body) return { response: this.watchStream(session, response) }
-    return { response }
+    if (request.method === 'GET' && response.ok && response.body) return { response: this.watchStream(session, response), log }
+    return { response, log }
   }
 
   /** Ends every session and releases requests parked by `never` faults (their sockets are dropped). */
@@ -82,6 +105,7 @@ export class FixtureHttpHandler {
     this.closed = true
     for (const release of this.parked) release()
     this.parked.clear()
+    await this.legacy?.close()
     await Promise.all([...this.sessions.values()].map((session) => session.transport.close().catch(() => {})))
     this.sessions.clear()
   }
@@ -99,12 +123,17 @@ export class FixtureHttpHandler {
     return undefined
   }
 
+  /** Seeded, so a run's session ids repeat; the start number keeps a restarted fixture's new. */
+  private nextSessionId(): string {
+    return uuidFrom(randomHex(prng(this.engine.behaviour.seed, this.start * 1000 + ++this.sessionCount), 32))
+  }
+
   private async openSession(): Promise<HttpSession> {
-    const random = prng(this.engine.behaviour.seed, this.start * 1000 + ++this.sessionCount)
     const session = {} as HttpSession
     session.posts = 0
+    const id = this.nextSessionId()
     session.transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => uuidFrom(randomHex(random, 32)),
+      sessionIdGenerator: () => id,
       onsessioninitialized: (id) => void this.sessions.set(id, session),
       onsessionclosed: (id) => void this.sessions.delete(id),
     })
@@ -138,7 +167,7 @@ export class FixtureHttpHandler {
   }
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
@@ -153,7 +182,7 @@ function requestId(body: unknown): unknown {
 }
 
 /** The method (and tool, for tools/call) of a POST's first JSON-RPC message. */
-function firstCall(body: unknown): { method?: string; tool?: string } {
+export function firstCall(body: unknown): { method?: string; tool?: string } {
   const first = (Array.isArray(body) ? body[0] : body) as { method?: unknown; params?: { name?: unknown } } | undefined
   if (!first || typeof first !== 'object' || typeof first.method !== 'string') return {}
   const name = first.params?.name

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import type { FixtureStatus } from './content.ts'
 import { FixtureEngine } from './engine.ts'
-import { FixtureHttpHandler } from './http-handler.ts'
+import { FixtureHttpHandler, firstCall, parseJson } from './http-handler.ts'
 import { parseBehaviour } from './parse.ts'
 import { prepareRuntime, type RuntimeOptions } from './runtime.ts'
 import type { Behaviour, BehaviourInput } from './schema.ts'
@@ -77,23 +77,33 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
-    if (url.pathname !== '/mcp') {
-      // Probes elsewhere (OAuth metadata, say) are part of what a client did.
+    if (!handler.serves(url.pathname)) {
+      // Probes elsewhere (OAuth metadata of a fixture without OAuth, say) are part of what a client did.
       runtime.wire?.recordHttp({ method: req.method ?? 'GET', path: url.pathname, status: 404 })
       return void res.writeHead(404).end()
     }
-    const outcome = await handler.handle(await toRequest(req, url))
+    const request = await toRequest(req, url)
+    const rpc = request.method === 'POST' ? firstCall(parseJson(await request.clone().text())).method : undefined
+    const outcome = await handler.handle(request)
     const session = req.headers['mcp-session-id']
     const newSession = 'drop' in outcome ? undefined : (outcome.response.headers.get('mcp-session-id') ?? undefined)
-    runtime.wire?.recordHttp({
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      status: 'drop' in outcome ? 'dropped' : outcome.response.status,
-      ...(typeof session === 'string' ? { session } : {}),
-      ...(newSession && newSession !== session ? { newSession } : {}),
-    })
+    const record = (answered: boolean) =>
+      runtime.wire?.recordHttp({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        ...(rpc !== undefined ? { rpc } : {}),
+        status: 'drop' in outcome ? 'dropped' : outcome.response.status,
+        ...(typeof session === 'string' ? { session } : {}),
+        ...(newSession && newSession !== session && answered ? { newSession } : {}),
+        // OAuth: the credential an endpoint request carried, or a token request and its outcome.
+        ...('response' in outcome ? outcome.log : {}),
+      })
+    // A streamed answer is logged when it begins: an initialize whose answer never came opened no
+    // session the client could use, whatever id its headers carried.
+    const streamed = 'response' in outcome && req.method === 'POST' && (outcome.response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    if (!streamed) record(true)
     if ('drop' in outcome) return void req.socket.destroy()
-    await writeResponse(res, outcome.response)
+    await writeResponse(res, outcome.response, streamed ? record : undefined)
   }
 
   async function shutdown(): Promise<void> {
@@ -141,24 +151,34 @@ async function toRequest(req: IncomingMessage, url: URL): Promise<Request> {
   return new Request(url, { method: req.method, headers, body: hasBody ? new Uint8Array(Buffer.concat(chunks)) : undefined })
 }
 
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+/** `began(true)` before the first body byte, or `began(false)` once the answer ended without one. */
+async function writeResponse(res: ServerResponse, response: Response, began?: (answered: boolean) => void): Promise<void> {
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => (headers[name] = value))
   res.writeHead(response.status, headers)
   // SSE clients wait for headers before the first event, which may be far away.
   res.flushHeaders()
-  if (!response.body) return void res.end()
+  if (!response.body) {
+    began?.(false)
+    return void res.end()
+  }
   const reader = response.body.getReader()
   let closed = false
   res.once('close', () => {
     closed = true
     void reader.cancel().catch(() => {})
   })
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done || closed) break
-    // Backpressure: a flood read by a client that gave up must not pile up in this process.
-    if (!res.write(value) && !closed) await drained(res)
+  let answered = false
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || closed) break
+      if (!answered) began?.((answered = true))
+      // Backpressure: a flood read by a client that gave up must not pile up in this process.
+      if (!res.write(value) && !closed) await drained(res)
+    }
+  } finally {
+    if (!answered) began?.(false)
   }
   res.end()
 }

@@ -229,9 +229,46 @@ const FaultSchema = z
   .refine((f) => f.request !== undefined || f.method !== undefined || f.tool !== undefined, 'give request, method or tool')
   .refine((f) => (f.action === 'flood') === (f.bytes !== undefined), { message: 'flood needs bytes, and only flood takes it', path: ['bytes'] })
 
+/** Client authentication methods at the token endpoint (RFC 6749 §2.3.1, RFC 7523 §2.2). */
+export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const
+
+/**
+ * An OAuth 2.1 resource server with its own authorization server (oauth-*.ts): the MCP endpoint
+ * wants a bearer token, the fixture's origin serves both metadata documents and a token endpoint.
+ */
+const OAuthSchema = z
+  .strictObject({
+    clientId: z.string().min(1),
+    /** For client_secret_basic and client_secret_post. */
+    clientSecret: z.string().min(1).optional(),
+    /** PEM (SPKI) public key that private_key_jwt assertions must verify against (RS256 or ES256). */
+    publicKey: z.string().min(1).optional(),
+    /** Advertised in the server metadata; default: every method the credentials above allow. */
+    authMethods: z.array(z.enum(TOKEN_AUTH_METHODS)).min(1).optional(),
+    /** Tokens the resource accepts without any grant: a bearer token handed out of band. */
+    staticTokens: z.array(z.string().min(1)).default([]),
+    /** Issued access tokens stop working this long after they were issued (default: never). */
+    tokenLifetimeMs: positive.optional(),
+    /** Issue a refresh token with every grant: valid, or already revoked (refused as invalid_grant). */
+    refreshTokens: z.enum(['none', 'valid', 'revoked']).default('none'),
+    /** Every bearer token is refused, however fresh: 401 forever. */
+    refuseAllTokens: z.boolean().default(false),
+    /** `scopes_supported` in the protected-resource metadata. */
+    scopes: z.array(z.string()).optional(),
+  })
+  .refine((o) => o.clientSecret !== undefined || o.publicKey !== undefined || o.staticTokens.length > 0, 'give clientSecret, publicKey or staticTokens')
+
 const HttpSchema = z.strictObject({
   /** 401 unless this header carries this value; `echo`: the 401 body quotes the header that was sent. */
   auth: z.strictObject({ header: z.string(), value: z.string(), echo: z.boolean().default(false) }).optional(),
+  /** OAuth: bearer tokens, metadata discovery and a token endpoint (README: OAuth). */
+  oauth: OAuthSchema.optional(),
+  /**
+   * Serve the legacy 2024-11-05 HTTP+SSE transport only: GET on the endpoint opens the event
+   * stream (first event `endpoint`), POSTs go to the URL it names, and a POST to the endpoint
+   * itself is refused with 405 (what a client probing for Streamable HTTP detects).
+   */
+  legacySse: z.boolean().default(false),
   /** A session serves this many POSTs (initialize included), then it is gone: 404. */
   sessionRequests: positive.optional(),
   faults: z.array(FaultSchema).default([]),
@@ -281,6 +318,7 @@ export const BehaviourSchema = z.strictObject({
 export type Behaviour = z.output<typeof BehaviourSchema>
 export type BehaviourInput = z.input<typeof BehaviourSchema>
 export type ToolSpec = z.output<typeof ToolSchema>
+export type TaskSpec = NonNullable<ToolSpec['task']>
 export type ToolUpdate = z.output<typeof ToolUpdateSchema>
 export type BlockSpec = z.output<typeof BlockSchema>
 export type StepSpec = z.output<typeof StepSchema>
@@ -290,4 +328,4 @@ export type CrashSpec = z.output<typeof CrashSchema>
 export type HttpSpec = z.output<typeof HttpSchema>
 export type StdioSpec = z.output<typeof StdioSchema>
 export type FaultSpec = z.output<typeof FaultSchema>
-export type TaskSpec = NonNullable<ToolSpec['task']>
+export type OAuthSpec = z.output<typeof OAuthSchema>

@@ -21,9 +21,38 @@ export interface HttpEntry {
     status: number | 'dropped'
     /** The Mcp-Session-Id header the client sent, if any. */
     session?: string
-    /** The Mcp-Session-Id the fixture answered with (a new session), if any. */
+    /**
+     * The Mcp-Session-Id the fixture answered with (a new session), once the answer carrying it
+     * began: an initialize never answered establishes no session, whatever its headers said.
+     */
     newSession?: string
+    /** The JSON-RPC method of a POST (the first message of a batch), read even when the request is refused. */
+    rpc?: string
+    /** OAuth (`http.oauth`): what credential a request to the MCP endpoint carried. */
+    bearer?: BearerKind
+    /** OAuth: a token request and its outcome, never its secrets or the tokens issued. */
+    token?: TokenRecord
   }
+}
+
+/**
+ * The credential a request to a protected MCP endpoint carried: none, a token the server accepts
+ * (`valid`), one it issued that has expired, one it never issued, any token at all in the
+ * 401-forever mode (`refused`), or a token in the URL query string, where MCP forbids it.
+ */
+export type BearerKind = 'none' | 'valid' | 'expired' | 'unknown' | 'refused' | 'query'
+
+/** One request to the fixture's token endpoint. */
+export interface TokenRecord {
+  /** The grant_type asked for (client_credentials, refresh_token, …), as sent. */
+  grant: string
+  /** How the client authenticated: client_secret_basic, client_secret_post, private_key_jwt or none. */
+  clientAuth: string
+  /** issued, or the OAuth error answered (invalid_client, invalid_grant, unsupported_grant_type). */
+  outcome: string
+  /** The RFC 8707 resource parameter, when sent. */
+  resource?: string
+  scope?: string
 }
 
 /** A fixture process's report about itself (proc-report.ts), in the same file, in order. */

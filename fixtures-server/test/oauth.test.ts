@@ -1,0 +1,123 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startHttpFixture, type BehaviourInput, type HttpFixture } from '../src/index.ts'
+
+const SECRET = 'fixture-test-secret-0123456789'
+const echo = { content: [{ type: 'text', text: '{}' }] }
+const open: HttpFixture[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((fx) => fx.close()))
+})
+
+async function fixture(oauth: NonNullable<BehaviourInput['http']>['oauth']): Promise<HttpFixture> {
+  const fx = await startHttpFixture({ tools: [{ name: 'echo' }], http: { oauth } }, { memoryWire: true })
+  open.push(fx)
+  return fx
+}
+
+const origin = (fx: HttpFixture) => new URL(fx.url).origin
+const secretProvider = (fx: HttpFixture, secret = SECRET) => new ClientCredentialsProvider({ clientId: 'kit', clientSecret: secret, expectedIssuer: origin(fx) })
+
+async function connect(fx: HttpFixture, authProvider?: OAuthClientProvider, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'oauth-fixture-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(fx.url), { ...(authProvider ? { authProvider } : {}), requestInit: { headers } }))
+  return client
+}
+
+const tokenLog = (fx: HttpFixture) => fx.wire!.http.flatMap((entry) => (entry.token ? [entry.token] : []))
+const bearers = (fx: HttpFixture) => fx.wire!.http.filter((entry) => entry.path === '/mcp').map((entry) => entry.bearer)
+
+describe('the OAuth fixture (http.oauth)', () => {
+  it('answers 401 with resource_metadata, serves both metadata documents and issues a client_credentials token', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, scopes: ['tools'] })
+    const refused = await fetch(fx.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${origin(fx)}/.well-known/oauth-protected-resource/mcp", scope="tools"`)
+    const resource = await (await fetch(`${origin(fx)}/.well-known/oauth-protected-resource/mcp`)).json()
+    expect(resource).toEqual({ resource: fx.url, authorization_servers: [origin(fx)], bearer_methods_supported: ['header'], scopes_supported: ['tools'] })
+    const metadata = await (await fetch(`${origin(fx)}/.well-known/oauth-authorization-server`)).json()
+    expect(metadata).toMatchObject({ issuer: origin(fx), token_endpoint: `${origin(fx)}/token`, token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'] })
+
+    const client = await connect(fx, secretProvider(fx))
+    expect(await client.callTool({ name: 'echo' })).toEqual(echo)
+    await client.close()
+    expect(tokenLog(fx)).toEqual([{ grant: 'client_credentials', clientAuth: 'client_secret_basic', outcome: 'issued', resource: fx.url }])
+    // The probe above, then the client's first initialize: no token; every request after the grant carries it.
+    expect(bearers(fx).slice(0, 2)).toEqual(['none', 'none'])
+    expect(bearers(fx).slice(2).every((kind) => kind === 'valid')).toBe(true)
+  })
+
+  it('takes client_secret_post when that is all it advertises, and refuses a wrong secret as invalid_client', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, authMethods: ['client_secret_post'] })
+    await (await connect(fx, secretProvider(fx))).close()
+    await expect(connect(fx, secretProvider(fx, 'not-the-secret'))).rejects.toThrow(/client authentication failed/)
+    expect(tokenLog(fx).map(({ clientAuth, outcome }) => `${clientAuth}:${outcome}`)).toEqual([
+      'client_secret_post:issued',
+      // The SDK drops its client information and tries once more after invalid_client.
+      'client_secret_post:invalid_client',
+      'client_secret_post:invalid_client',
+    ])
+  })
+
+  it('verifies a private_key_jwt assertion against the configured public key', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    const fx = await fixture({ clientId: 'kit-jwt', publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() })
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+    const provider = new PrivateKeyJwtProvider({ clientId: 'kit-jwt', privateKey: pem, algorithm: 'RS256', expectedIssuer: origin(fx) })
+    await (await connect(fx, provider)).close()
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+    await expect(connect(fx, new PrivateKeyJwtProvider({ clientId: 'kit-jwt', privateKey: other, algorithm: 'RS256', expectedIssuer: origin(fx) }))).rejects.toThrow()
+    expect(tokenLog(fx).map(({ clientAuth, outcome }) => `${clientAuth}:${outcome}`)).toEqual(['private_key_jwt:issued', 'private_key_jwt:invalid_client', 'private_key_jwt:invalid_client'])
+  })
+
+  it('accepts a static token, and counts a token in the query string as misplaced', async () => {
+    const fx = await fixture({ clientId: 'kit', staticTokens: ['given-token-0123456789'] })
+    await (await connect(fx, undefined, { authorization: 'Bearer given-token-0123456789' })).close()
+    const queried = await fetch(`${fx.url}?access_token=given-token-0123456789`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(queried.status).toBe(401)
+    expect(bearers(fx).at(-1)).toBe('query')
+    expect(tokenLog(fx)).toEqual([])
+  })
+
+  it('expires tokens after tokenLifetimeMs; the SDK gets a fresh one on the 401', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, tokenLifetimeMs: 500 })
+    const client = await connect(fx, secretProvider(fx))
+    // The token's own lifetime is the event waited for: nothing else could make it expire.
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    expect(await client.callTool({ name: 'echo' })).toEqual(echo)
+    await client.close()
+    expect(bearers(fx)).toContain('expired')
+    expect(tokenLog(fx).map((t) => t.outcome).slice(-2)).toEqual(['issued', 'issued'])
+  })
+
+  it('refreshes with a valid refresh token, refuses a revoked one as invalid_grant', async () => {
+    for (const mode of ['valid', 'revoked'] as const) {
+      const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, refreshTokens: mode })
+      const first = await fetch(`${origin(fx)}/token`, { method: 'POST', headers: { authorization: `Basic ${btoa(`kit:${SECRET}`)}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+      const { refresh_token: refresh } = (await first.json()) as { refresh_token: string }
+      expect(refresh).toMatch(/^fixture-rt-/)
+      const again = await fetch(`${origin(fx)}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh, client_id: 'kit', client_secret: SECRET }).toString() })
+      expect(again.status).toBe(mode === 'valid' ? 200 : 400)
+      expect(tokenLog(fx).at(-1)).toEqual({ grant: 'refresh_token', clientAuth: 'client_secret_post', outcome: mode === 'valid' ? 'issued' : 'invalid_grant' })
+    }
+  })
+
+  it('refuses every token in refuseAllTokens mode: one grant, one retry, then the SDK gives up', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, refuseAllTokens: true })
+    await expect(connect(fx, secretProvider(fx))).rejects.toThrow(/401/)
+    expect(bearers(fx)).toEqual(['none', 'refused'])
+    expect(tokenLog(fx)).toHaveLength(1)
+  })
+
+  it('never writes a secret or a token into the wire log', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, refreshTokens: 'valid' })
+    await (await connect(fx, secretProvider(fx))).close()
+    const log = JSON.stringify([fx.wire!.http, fx.wire!.entries])
+    expect(log).not.toContain(SECRET)
+    expect(log).not.toMatch(/fixture-(at|rt)-/)
+  })
+})
