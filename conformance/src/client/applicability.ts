@@ -27,6 +27,7 @@ export const BRIDGE_ONLY_CHECKS: Record<string, string> = {
 export const FEATURES = {
   listChanged: 'the client re-lists on notifications/tools/list_changed (the spec leaves following it to the client)',
   reconnect: 'the client reconnects or respawns its server after losing it (the spec leaves reconnecting to the client)',
+  tasks: 'the client calls tools as tasks (MCP 2025-11-25 §basic/utilities/tasks: task-augmented requests are optional for a requestor)',
 } as const
 
 /** Why the whole scenario does not apply to this client, or undefined when it does. */

@@ -146,10 +146,10 @@ const Expectations = z.strictObject({
 /** Whom the scenario judges (conformance/src/client/applicability.ts). */
 const Applies = z.strictObject({
   /**
-   * every-client (the default); bridge: about a bridge naming contract; listChanged / reconnect:
-   * about a behaviour the spec leaves to the client, judged for clients whose driver declares it.
+   * every-client (the default); bridge: about a bridge naming contract; listChanged / reconnect /
+   * tasks: about a behaviour the spec leaves to the client, judged for clients whose driver declares it.
    */
-  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect']).default('every-client'),
+  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks']).default('every-client'),
   reason: z.string().optional(),
   /** Further check ids of this scenario that judge bridges only, each with its reason. */
   bridgeOnly: z.record(z.string(), z.string()).default({}),
