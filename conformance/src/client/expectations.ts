@@ -92,12 +92,14 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
       checks.push({ id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec })
       continue
     }
-    const count = end.http.filter((request) => String(request.status) === status).length
+    const count = end.http.filter((request) => String(request.status) === status && (bounds.method === undefined || request.rpc === bounds.method)).length
+    const answered = `answered ${count}${bounds.method === undefined ? '' : ` to ${bounds.method}`}`
     add(id, title, [
-      ...(bounds.min !== undefined && count < bounds.min ? [`answered ${count}, expected at least ${bounds.min}`] : []),
-      ...(bounds.max !== undefined && count > bounds.max ? [`answered ${count}, expected at most ${bounds.max}`] : []),
-    ], `answered ${count}`)
+      ...(bounds.min !== undefined && count < bounds.min ? [`${answered}, expected at least ${bounds.min}`] : []),
+      ...(bounds.max !== undefined && count > bounds.max ? [`${answered}, expected at most ${bounds.max}`] : []),
+    ], answered)
   }
+  checks.push(...checkOAuth(scenario, end.http))
   if (expect.running !== undefined) {
     const running = end.serversRunning
     if (running === undefined) checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: 'skip', message: 'nothing to judge: over HTTP the client starts no server process', spec })
@@ -116,4 +118,32 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
     add('expect/duplicate-server-name-message', 'The refusal says what to fix', ok ? [] : [`the refusal said ${JSON.stringify(message.slice(0, 300))}, which does not match /${expect.duplicateServerNameMessage}/`], `the refusal said ${JSON.stringify(message.slice(0, 300))}`)
   }
   return checks
+}
+
+/**
+ * Pure: the OAuth expectations, from the fixture's HTTP log (its authorization server logs each
+ * token request's grant and outcome, its endpoint each request's credential kind; never a value).
+ */
+function checkOAuth(scenario: Scenario, http: EndState['http']): CheckResult[] {
+  const spec: SpecRef = scenario.spec[0]!
+  const bounded = (id: string, title: string, count: number | undefined, bounds: { min?: number; max?: number }, unit: string): CheckResult => {
+    if (count === undefined) return { id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec }
+    const problems = [
+      ...(bounds.min !== undefined && count < bounds.min ? [`${count} ${unit}, expected at least ${bounds.min}`] : []),
+      ...(bounds.max !== undefined && count > bounds.max ? [`${count} ${unit}, expected at most ${bounds.max}`] : []),
+    ]
+    return { id, title, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `${count} ${unit}`, spec }
+  }
+  const tokens = http?.flatMap((request) => (request.token ? [request.token] : []))
+  const byKey = (key: string) =>
+    tokens?.filter((token) => key === 'all' || key === token.grant || key === `${token.grant}:${token.outcome}`).length
+  const endpoint = http?.filter((request) => request.bearer !== undefined)
+  return [
+    ...Object.entries(scenario.expect.tokenRequests).map(([key, bounds]) =>
+      bounded(`expect/token-requests/${key}`, `The authorization server receives ${key === 'all' ? 'token requests' : key} a bounded number of times`, byKey(key), bounds, 'token requests'),
+    ),
+    ...Object.entries(scenario.expect.bearer).map(([kind, bounds]) =>
+      bounded(`expect/bearer/${kind}`, `Requests to the MCP endpoint with credential "${kind}" are bounded`, endpoint?.filter((request) => request.bearer === kind).length, bounds!, 'requests'),
+    ),
+  ]
 }

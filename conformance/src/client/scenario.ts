@@ -96,6 +96,9 @@ const Step = z.union([
   z.strictObject({ dispose: z.literal(true), ...took }),
 ])
 
+/** How often something may happen: at least / at most. */
+const Bounds = z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })
+
 const Expectations = z.strictObject({
   /** The client's tools at the end, by raw name (before disposal). */
   tools: z.array(z.string()).optional(),
@@ -118,7 +121,28 @@ const Expectations = z.strictObject({
    * HTTP: bounds on how many requests the fixture answered with each status (a 401 is refused
    * before any JSON-RPC is read, so only the HTTP log shows a retry with the same credentials).
    */
-  httpStatus: z.record(z.string().regex(/^\d{3}$/, 'an HTTP status code'), z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })).default({}),
+  httpStatus: z
+    .record(
+      z.string().regex(/^\d{3}$/, 'an HTTP status code'),
+      z.strictObject({
+        min: z.int().min(0).optional(),
+        max: z.int().min(0).optional(),
+        /** Count only POSTs of this JSON-RPC method (a version probe or a legacy-SSE GET is not a retry of initialize). */
+        method: z.string().optional(),
+      }),
+    )
+    .default({}),
+  /**
+   * OAuth (the fixture's `http.oauth`): bounds on the token requests the fixture's authorization
+   * server received, by `<grant>` (client_credentials, refresh_token), `<grant>:<outcome>` (issued,
+   * invalid_client, invalid_grant, unsupported_grant_type) or `all`.
+   */
+  tokenRequests: z.record(z.string().regex(/^(all|[a-z_]+(:[a-z_]+)?)$/, 'all, <grant> or <grant>:<outcome>'), Bounds).default({}),
+  /**
+   * OAuth: bounds on the requests to the MCP endpoint by the credential they carried: none, valid,
+   * expired, unknown, refused (the 401-forever mode) or query (a token in the URL, which MCP forbids).
+   */
+  bearer: z.partialRecord(z.enum(['none', 'valid', 'expired', 'unknown', 'refused', 'query']), Bounds).default({}),
   /** Files in the attachment store at the end. */
   attachments: z.int().min(0).optional(),
   /** A second client instance with the same serverName must fail to load. */
@@ -171,7 +195,7 @@ const ScenarioBase = z.strictObject({
   /** Environment variables set in the client's process for the run (secret canaries). */
   hostEnv: z.record(z.string(), z.string()).default({}),
   steps: z.array(Step).default([]),
-  expect: Expectations.default({ noLogs: [], received: {}, httpStatus: {} }),
+  expect: Expectations.default({ noLogs: [], received: {}, httpStatus: {}, tokenRequests: {}, bearer: {} }),
   /**
    * End-of-run expectations are judged once the fixture's wire has been quiet this long (the
    * behaviour's settle window: a backoff, a debounce, a max wait), so a late retry or re-list counts.

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { HttpEntry } from '@mcp-bridge/fixtures-server'
+import { afterAll, describe, expect, it } from 'vitest'
+import { judgeWireLog } from '../src/client/judge.ts'
+import { loadScenarios } from '../src/client/load.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'kit-http-log-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let files = 0
+
+const unauthorized = loadScenarios().find((loaded) => loaded.scenario.id === 'http-401-unauthorized')!.scenario
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }
+
+/** A wire log as a fixture writes it: the JSON-RPC it read, then the HTTP requests it answered. */
+function log(http: Array<HttpEntry['http']>): string {
+  const file = join(dir, `wire-${++files}.jsonl`)
+  const lines = [{ dir: 'recv', msg: INITIALIZE }, ...http.map((entry) => ({ dir: 'http', http: entry }))]
+  writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
+  return file
+}
+
+const check = (file: string, id: string) => judgeWireLog(file, unauthorized).checks.find((c) => c.id === id)
+
+describe('judging the HTTP log', () => {
+  it('counts a 401 retry as initialize refused again, not every refused request', () => {
+    // A version probe, the legacy-SSE GET of the spec's fallback, then initialize: one refusal of initialize.
+    const probes = log([
+      { method: 'POST', path: '/mcp', rpc: 'server/discover', status: 401 },
+      { method: 'GET', path: '/mcp', status: 401 },
+      { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
+    ])
+    expect(check(probes, 'expect/http-status/401')).toMatchObject({ status: 'pass', message: 'answered 1 to initialize' })
+    const retry = log([
+      { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
+      { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
+    ])
+    expect(check(retry, 'expect/http-status/401')).toMatchObject({ status: 'fail', message: 'answered 2 to initialize, expected at most 1' })
+  })
+
+  it('holds a client to its session only once initialize was answered', () => {
+    const abandoned = log([
+      { method: 'POST', path: '/mcp', rpc: 'initialize', status: 200 },
+      { method: 'GET', path: '/mcp', status: 400 },
+    ])
+    expect(check(abandoned, 'invariant/http-session-header')).toMatchObject({ status: 'skip' })
+    const established = log([
+      { method: 'POST', path: '/mcp', rpc: 'initialize', status: 200, newSession: 's1' },
+      { method: 'GET', path: '/mcp', status: 400 },
+    ])
+    expect(check(established, 'invariant/http-session-header')).toMatchObject({ status: 'fail' })
+  })
+})
