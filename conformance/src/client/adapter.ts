@@ -50,6 +50,11 @@ export interface ClientSession {
   /** A driven client: lines its driver wrote that break the driver protocol (a harness problem, not a verdict). */
   protocolViolations?(): string[]
   dispose(): Promise<void>
+  /**
+   * How long the client's own close took, when `dispose` does more than close it (a driver: the
+   * kit then waits for its servers and its process to end, and those waits are not the client's).
+   */
+  closeMs?(): number | undefined
 }
 
 export interface ClientAdapter {

@@ -80,7 +80,9 @@ const ops = {
   abort: async ({ call }) => (calls.get(call)?.abort('the caller aborted the call'), {}),
   // no-close: says it closed, leaves the server running.
   // sigkill-at-close: kills the server outright, without closing its stdin first.
+  // slow-close: takes 5 s to close (a close that waits on something it should not).
   close: async () => {
+    if (bug === 'slow-close') await new Promise((resolve) => setTimeout(resolve, 5000))
     if (bug === 'sigkill-at-close') stdioTransport?._process?.kill('SIGKILL')
     if (bug !== 'no-close') await client?.close()
     return {}

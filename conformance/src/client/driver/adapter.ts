@@ -43,6 +43,7 @@ async function startDriver(command: string, target: ServerTarget, config: Record
   let state = 'connecting'
   let features: string[] = []
   let orphans: number[] = []
+  let closeMs: number | undefined
   const logs: string[] = []
   const listeners = new Set<() => void>()
   const setTools = (next: DriverTool[]) => {
@@ -92,8 +93,11 @@ async function startDriver(command: string, target: ServerTarget, config: Record
     pids: () => (marker ? processesWith(marker) : []),
     orphans: () => orphans,
     attachmentCount: () => 0,
+    closeMs: () => closeMs,
     async dispose() {
+      const asked = performance.now()
       const closed = await channel.request({ op: 'close' }, DRIVER_BOUNDS.closeMs)
+      closeMs = Math.round(performance.now() - asked)
       if (!closed.ok) logs.push(`[driver] close failed: ${closed.error}`)
       state = 'stopped'
       // Judged while the driver still runs: once it exits, its children lose their stdin and
