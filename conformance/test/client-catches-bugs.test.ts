@@ -22,6 +22,15 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // A retry after the backoff lands inside the settle window, not after the judging; a 401 is
   // refused before any JSON-RPC is read, so the HTTP log is the evidence.
   { fault: 'retryUnauthorized', scenario: 'http-401-unauthorized', check: 'expect/http-status/401' },
+  { fault: 'ignoreToolFilters', scenario: 'tool-filters-include-exclude', check: 'expect/tools' },
+  // Task-based tools: the fixture answers a required tool called plainly with -32601.
+  { fault: 'plainTaskCalls', scenario: 'task-required-tool-called-as-task', check: 'expect/call-1' },
+  { fault: 'plainTaskCalls', scenario: 'task-required-tool-called-as-task', check: 'expect/received/tasks/result' },
+  { fault: 'noTaskCancel', scenario: 'task-caller-abort-sends-tasks-cancel', check: 'expect/received/tasks/cancel' },
+  { fault: 'noTaskCancel', scenario: 'task-never-finishing-ends-at-total-timeout', check: 'expect/received/tasks/cancel' },
+  // Time as evidence: the same four polls and the same result, in a few milliseconds instead of four poll intervals.
+  { fault: 'busyPolling', scenario: 'task-poll-interval-honoured', check: 'timing/step-1' },
+  { fault: 'noTaskCeiling', scenario: 'task-never-finishing-ends-at-total-timeout', check: 'timing/step-1' },
 ]
 
 describe('the kit catches client bugs', () => {

@@ -5,10 +5,11 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ClientAdapter, ClientSession, ServerTarget, ToolView } from '../../src/client/adapter.ts'
+import { callAsTask, type TaskFaults } from './naive-tasks.ts'
 import { naiveTransport, type TransportFaults } from './naive-transport.ts'
 
 /** Bugs real clients have shipped; each one switches off one thing our plugin does right. */
-export interface Faults extends TransportFaults {
+export interface Faults extends TransportFaults, TaskFaults {
   /** Sanitise and truncate names, but never append the identity hash. */
   noHashSuffix?: boolean
   /** Register tools one by one into the host, keeping whatever got in before a conflict. */
@@ -31,6 +32,8 @@ export interface Faults extends TransportFaults {
   keepServerOnFailedConnect?: boolean
   /** On a conflict, take back the added tools only: changed and removed ones stay as the refused list has them. */
   rollbackAddsOnly?: boolean
+  /** Bridge every listed tool, whatever tools.include and tools.exclude say. */
+  ignoreToolFilters?: boolean
 }
 
 /**
@@ -56,6 +59,14 @@ interface NaiveSession extends ClientSession {
   host: Map<string, HostTool>
 }
 
+/** tools.include / tools.exclude (raw names or `*` globs), as plugin/README.md describes them: exclude wins. */
+function toolFilter(config: Record<string, unknown>): (raw: string) => boolean {
+  const tools = (config.tools ?? {}) as { include?: string[]; exclude?: string[] }
+  const matches = (patterns: string[], raw: string) =>
+    patterns.some((pattern) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(raw))
+  return (raw) => (!tools.include?.length || matches(tools.include, raw)) && !matches(tools.exclude ?? [], raw)
+}
+
 function publicName(serverName: string, raw: string, hash: boolean): string {
   const joined = `mcp_${'_'}${serverName}__${raw}`
   const normalized = joined.replace(/[^A-Za-z0-9_-]/g, '_')
@@ -75,9 +86,19 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
   let fetches = 0
   const changed = () => listeners.forEach((listener) => listener())
 
-  type Listed = Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>
+  type Listed = Array<{ name: string; description?: string; inputSchema: Record<string, unknown>; execution?: { taskSupport?: string } }>
   let staleList: Listed | undefined
-  const apply = (tools: Listed) => {
+  const bridged = faults.ignoreToolFilters ? () => true : toolFilter(config)
+  /** Raw names called as tasks: "required", or "optional" with preferTaskCalls, on a server that declares tools/call tasks. */
+  const taskTools = new Set<string>()
+  const apply = (listed: Listed) => {
+    const tools = listed.filter((tool) => bridged(tool.name))
+    const serverTasks = client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined
+    taskTools.clear()
+    for (const tool of tools) {
+      const support = tool.execution?.taskSupport
+      if (serverTasks && (support === 'required' || (support === 'optional' && config.preferTaskCalls === true))) taskTools.add(tool.name)
+    }
     const previous = [...host.values()].filter((t) => !t.foreign)
     for (const tool of previous) host.delete(tool.name)
     const next = tools.map((t) => ({ name: publicName(serverName, t.name, !faults.noHashSuffix), rawName: t.name, description: t.description ?? '', parameters: t.inputSchema }))
@@ -156,7 +177,12 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
       try {
         const configured = typeof config.toolCallTimeoutMs === 'number' ? config.toolCallTimeoutMs : undefined
         const timeout = configured !== undefined && faults.lateTimeout ? configured * 20 : configured
-        const result = await client.callTool({ name: faults.publicNameOnWire ? tool.name : tool.rawName, arguments: args }, CallToolResultSchema, { signal: options.signal, timeout })
+        const wireName = faults.publicNameOnWire ? tool.name : tool.rawName
+        const maxTotalTimeoutMs = typeof config.maxTotalTimeoutMs === 'number' ? config.maxTotalTimeoutMs : 600_000
+        const result = taskTools.has(tool.rawName) && !faults.plainTaskCalls
+          ? await callAsTask(client, wireName, args, { signal: options.signal, timeout, maxTotalTimeoutMs }, faults)
+          : // A raw request: the SDK's callTool refuses a task-required tool itself, and the bug is sending it anyway.
+            await client.request({ method: 'tools/call', params: { name: wireName, arguments: args } }, CallToolResultSchema, { signal: options.signal, timeout })
         const text = (result.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join('\n')
         return { isError: result.isError === true, code: result.isError ? 'TOOL_ERROR' : undefined, content: [{ type: 'text', text }], value: result }
       } catch (error) {
