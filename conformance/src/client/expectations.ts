@@ -136,7 +136,7 @@ function checkOAuth(scenario: Scenario, http: EndState['http']): CheckResult[] {
   }
   const tokens = http?.flatMap((request) => (request.token ? [request.token] : []))
   const byKey = (key: string) =>
-    tokens?.filter((token) => key === 'all' || key === token.grant || key === `${token.grant}:${token.outcome}`).length
+    tokens?.filter((token) => key === 'all' || key === token.grant || key === `${token.grant}/${token.outcome}`).length
   const endpoint = http?.filter((request) => request.bearer !== undefined)
   return [
     ...Object.entries(scenario.expect.tokenRequests).map(([key, bounds]) =>

@@ -7,7 +7,8 @@ export function pluginConfig(target: ServerTarget, config: Record<string, unknow
     const env = { ...target.env, ...(config.env as Record<string, string> | undefined) }
     return { ...config, serverName, transport: 'stdio', command: target.command, args: target.args, env }
   }
-  return { ...config, serverName, transport: 'streamable-http', url: target.url }
+  // The legacy HTTP+SSE transport is asked for by name; otherwise an HTTP target is Streamable HTTP.
+  return { ...config, serverName, transport: config.transport === 'sse' ? 'sse' : 'streamable-http', url: target.url }
 }
 
 /** Starts a second instance and reports whether the host refused it, and with what error; it never stays loaded. */

@@ -18,6 +18,7 @@ import { checkShutdown, isAlive, reportedProcesses, survivors } from './processe
 import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
 import { waitForQuiet } from './settle.ts'
 import { compareSnapshot } from './snapshot.ts'
+import { resolveTargetRefs } from './target-refs.ts'
 import { TimelineRecorder } from './timeline.ts'
 import { checkTimings, type Measured } from './timing.ts'
 
@@ -61,8 +62,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   try {
     recorder.step(0, 'the client starts')
     const target = await fixture.target()
+    // `{fixture.origin}` in the config (an OAuth issuer) is the fixture's, known only once it listens.
+    const client = resolveTargetRefs(scenario.client, target)
     const startAt = performance.now()
-    session = await adapter.start(target, scenario.client)
+    session = await adapter.start(target, client)
     measured.startMs = Math.round(performance.now() - startAt)
     observer.watch(session)
     recorder.watch(session)
@@ -71,7 +74,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     notApplicable = scenarioNotApplicable(scenario, kind, session.features?.() ?? [])
     if (notApplicable) throw new NotApplicable()
     const expectsDuplicate = scenario.expect.duplicateServerNameRejected !== undefined || scenario.expect.duplicateServerNameMessage !== undefined
-    const duplicate = expectsDuplicate ? await adapter.rejectsDuplicate?.(session, target, scenario.client) : undefined
+    const duplicate = expectsDuplicate ? await adapter.rejectsDuplicate?.(session, target, client) : undefined
     try {
       for (const [stepIndex, step] of scenario.steps.entries()) {
         recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
@@ -126,7 +129,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const disposeAt = performance.now()
   const disposedInStep = disposed
   const afterDispose = session ? await dispose().catch(() => []) : []
-  if (session && !disposedInStep) measured.disposeMs = Math.round(performance.now() - disposeAt)
+  if (session && !disposedInStep) measured.disposeMs = session.closeMs?.() ?? Math.round(performance.now() - disposeAt)
   const goneAtClose = serverGone
   await fixture.close().catch(() => {})
   // Every server process the client started, as each reported itself, its children included.

@@ -134,10 +134,10 @@ const Expectations = z.strictObject({
     .default({}),
   /**
    * OAuth (the fixture's `http.oauth`): bounds on the token requests the fixture's authorization
-   * server received, by `<grant>` (client_credentials, refresh_token), `<grant>:<outcome>` (issued,
+   * server received, by `<grant>` (client_credentials, refresh_token), `<grant>/<outcome>` (issued,
    * invalid_client, invalid_grant, unsupported_grant_type) or `all`.
    */
-  tokenRequests: z.record(z.string().regex(/^(all|[a-z_]+(:[a-z_]+)?)$/, 'all, <grant> or <grant>:<outcome>'), Bounds).default({}),
+  tokenRequests: z.record(z.string().regex(/^(all|[a-z_]+(\/[a-z_]+)?)$/, 'all, <grant> or <grant>/<outcome>'), Bounds).default({}),
   /**
    * OAuth: bounds on the requests to the MCP endpoint by the credential they carried: none, valid,
    * expired, unknown, refused (the 401-forever mode) or query (a token in the URL, which MCP forbids).
