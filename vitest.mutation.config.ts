@@ -3,12 +3,33 @@
 // project (Stryker's runner takes one). Stryker runs it in a sandbox copy of the repository, so
 // @mcp-bridge/plugin is aliased to that copy's sources: through node_modules it would resolve to
 // the unmutated working tree and every mutant would survive.
-import { resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 const conditions = ['mcp-bridge-source', ...defaultServerConditions]
 const plugin = (entry: string) => resolve(process.cwd(), 'plugin/src', entry)
+
+/**
+ * Cheap tests first. Stryker stops a mutant's run at its first failing test (bail), and vitest's
+ * own order runs the longest file first: the client scenarios, minutes of real waits, ahead of a
+ * unit test that fails in milliseconds. So the plugin's tests run first (one that failed on the
+ * last mutant first of all, then the shortest), the scenarios last. Only the order changes: every
+ * covering test still runs on a mutant that survives.
+ */
+class CheapTestsFirst extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const stats = (spec: TestSpecification) => this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)
+    const rank = (spec: TestSpecification) => [
+      spec.moduleId.endsWith('client-scenarios.test.ts') ? 1 : 0,
+      stats(spec)?.failed ? 0 : 1,
+      stats(spec)?.duration ?? Number.MAX_SAFE_INTEGER,
+    ]
+    const order = (a: number[], b: number[]) => a.reduce((diff, value, i) => diff || value - b[i]!, 0)
+    return Promise.resolve([...files].sort((a, b) => order(rank(a), rank(b))))
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -24,5 +45,6 @@ export default defineConfig({
     include: ['plugin/test/**/*.test.ts', 'conformance/test/client-scenarios.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: CheapTestsFirst },
   },
 })

@@ -49,4 +49,14 @@ describe('the child environment is an allowlist', () => {
   it('skips exported shell functions in the base, like the SDK', () => {
     expect(childEnvironment({ SHELL: '() { :; }; echo pwned', PATH: '/bin' }).env).toEqual({ PATH: '/bin' })
   })
+
+  it('matches an entry letter for letter: only * is a wildcard, every other character stands for itself', () => {
+    const host = { PWD: '/work', http_proxy: 'http://proxy:3128', 'A.B': 'dotted', AXB: 'not asked for', 'A.B.C': 'longer' }
+    expect(childEnvironment(host, ['PWD', 'http_proxy', 'A.B']).env).toEqual({ PWD: '/work', http_proxy: 'http://proxy:3128', 'A.B': 'dotted' })
+  })
+
+  it('never inherits a variable the host has no value for, even through "*"', () => {
+    const { env } = childEnvironment({ PATH: '/bin', LANG: 'C', UNSET: undefined }, ['*'])
+    expect(Object.keys(env).sort()).toEqual(['LANG', 'PATH'])
+  })
 })
