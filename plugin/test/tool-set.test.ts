@@ -69,3 +69,74 @@ describe('ToolSet with definitions that tell their own signature', () => {
     expect(ctx.tools.get('b')?.description).toBe('v2')
   })
 })
+
+/** A registry whose disposers each end one registration (not "whatever has this name"), as a host's may. */
+function ticketRegistry(options: { batch: boolean; refuse?: string }) {
+  const live = new Map<number, string>()
+  const calls: string[] = []
+  let next = 0
+  const add = (definition: ToolDefinition) => {
+    if (definition.name === options.refuse || [...live.values()].includes(definition.name)) throw new Error(`tool "${definition.name}" is already registered`)
+    const ticket = next++
+    live.set(ticket, definition.name)
+    return () => void live.delete(ticket)
+  }
+  const register = (definition: ToolDefinition) => {
+    calls.push(`register ${definition.name}`)
+    return add(definition)
+  }
+  const registerMany = (definitions: ToolDefinition[]) => {
+    calls.push(`registerMany ${definitions.map((d) => d.name).join(',')}`)
+    for (const definition of definitions) if (definition.name === options.refuse) throw new Error(`tool "${definition.name}" is already registered`)
+    return definitions.map(add)
+  }
+  return { live, calls, registry: options.batch ? { register, registerMany } : { register } }
+}
+
+const plain = (name: string, version = 1): GenerationEntry => ({
+  name,
+  signature: `${name}@${version}`,
+  create: () => ({ name, description: `v${version}`, parameters: { type: 'object' }, execute: async () => version }),
+})
+
+describe('ToolSet and its registry', () => {
+  it("uses the registry's registerMany, one batch per swap, when it has one", () => {
+    const { calls, registry } = ticketRegistry({ batch: true })
+    new ToolSet(registry).swap([plain('a'), plain('b')])
+    expect(calls).toEqual(['registerMany a,b'])
+  })
+
+  it('reports a refused swap as NAME_CONFLICT, with the registry error as its cause', () => {
+    const { registry } = ticketRegistry({ batch: true, refuse: 'taken' })
+    const set = new ToolSet(registry)
+    set.swap([plain('a')])
+    let thrown: unknown
+    try {
+      set.swap([plain('a', 2), plain('taken')])
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ name: 'BridgeError', code: 'NAME_CONFLICT', message: 'tool registration failed, kept the previous 1 tools: tool "taken" is already registered' })
+    expect((thrown as Error).cause).toEqual(new Error('tool "taken" is already registered'))
+  })
+
+  it.each([true, false])('disposes the restored tools through their new registrations after a refused swap (registerMany: %s)', (batch) => {
+    const { live, registry } = ticketRegistry({ batch, refuse: 'taken' })
+    const set = new ToolSet(registry)
+    set.swap([plain('a'), plain('b')])
+    expect(() => set.swap([plain('a'), plain('b', 2), plain('taken')])).toThrow(/kept the previous 2 tools/)
+    expect([...live.values()].sort()).toEqual(['a', 'b'])
+    set.clear()
+    expect([...live.values()]).toEqual([])
+  })
+
+  it('registers everything anew after clear()', () => {
+    const { live, registry } = ticketRegistry({ batch: true })
+    const set = new ToolSet(registry)
+    set.swap([plain('a'), plain('b')])
+    set.clear()
+    expect([...live.values()]).toEqual([])
+    set.swap([plain('a'), plain('b')])
+    expect([...live.values()].sort()).toEqual(['a', 'b'])
+  })
+})
