@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { naiveClient, type Faults } from './support/naive-client.ts'
+import { statusOf } from './support/scenario-status.ts'
+
+// OAuth and legacy SSE bugs (naive-transport.ts): each must flip a named check of an oauth-* or
+// sse-* scenario from pass (the sound naive client) to fail (the same client with the bug).
+const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
+  // A server that refuses every token: one fresh token and one more try, never a loop.
+  { fault: 'unauthorizedLoop', scenario: 'oauth-401-forever-stops', check: 'expect/http-status/401' },
+  { fault: 'unauthorizedLoop', scenario: 'oauth-401-forever-stops', check: 'expect/token-requests/all' },
+  // An expired token must be replaced, not fetched again and dropped.
+  { fault: 'neverRenewToken', scenario: 'oauth-expired-token-regranted', check: 'expect/call-2' },
+  // A revoked refresh token: presented again after its refusal, and the call lost with it.
+  { fault: 'refreshOnly', scenario: 'oauth-revoked-refresh-token-regrants', check: 'expect/token-requests/refresh_token/invalid_grant' },
+  { fault: 'refreshOnly', scenario: 'oauth-revoked-refresh-token-regrants', check: 'expect/call-2' },
+  // The token in the URL, where MCP forbids it (and where server logs keep it).
+  { fault: 'tokenInQuery', scenario: 'oauth-bearer-token-from-env', check: 'expect/bearer/query' },
+  { fault: 'tokenInQuery', scenario: 'oauth-client-credentials', check: 'expect/bearer/query' },
+  // A refused request's error quoting the token it carried, logged.
+  { fault: 'tokenInErrors', scenario: 'oauth-secrets-never-logged', check: 'expect/logs' },
+  // Legacy SSE asked for by name, spoken as Streamable HTTP: the POST the legacy server refuses.
+  { fault: 'ignoreSseTransport', scenario: 'sse-legacy-transport', check: 'expect/http-status/405' },
+  // No fallback: the legacy server's 405 ends the attempt and no tool is ever called.
+  { fault: 'noSseFallback', scenario: 'sse-fallback-from-streamable-http', check: 'expect/call-1' },
+]
+
+describe('the kit catches OAuth and legacy SSE client bugs', () => {
+  it.each(bugs)('$fault is caught by $scenario / $check', async ({ fault, scenario, check }) => {
+    expect(await statusOf(naiveClient(), scenario, check)).toBe('pass')
+    expect(await statusOf(naiveClient({ [fault]: true }), scenario, check)).toBe('fail')
+  })
+})
