@@ -26,6 +26,8 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // Task-based tools: the fixture answers a required tool called plainly with -32601.
   { fault: 'plainTaskCalls', scenario: 'task-required-tool-called-as-task', check: 'expect/call-1' },
   { fault: 'plainTaskCalls', scenario: 'task-required-tool-called-as-task', check: 'expect/received/tasks/result' },
+  { fault: 'plainTaskCalls', scenario: 'task-required-tool-never-called-plainly', check: 'invariant/task-negotiation' },
+  { fault: 'taskEverything', scenario: 'task-required-tool-never-called-plainly', check: 'invariant/task-negotiation' },
   { fault: 'noTaskCancel', scenario: 'task-caller-abort-sends-tasks-cancel', check: 'expect/received/tasks/cancel' },
   { fault: 'noTaskCancel', scenario: 'task-never-finishing-ends-at-total-timeout', check: 'expect/received/tasks/cancel' },
   // Time as evidence: the same four polls and the same result, in a few milliseconds instead of four poll intervals.

@@ -15,6 +15,7 @@ import { checkInvariants } from './invariants.ts'
 import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
 import { checkShutdown, isAlive, reportedProcesses, survivors } from './processes.ts'
+import { checkTaskNegotiation } from './task-negotiation.ts'
 import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
 import { waitForQuiet } from './settle.ts'
 import { compareSnapshot } from './snapshot.ts'
@@ -142,6 +143,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     checks.push(...checkTimings(scenario, measured))
     const noProcesses = transport === 'http' ? 'over HTTP the client starts no server process (the fixture runs in the kit)' : undefined
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans, processes: known.length, noProcesses, quarantined: scenario.expect.quarantined }))
+    // Only where tasks came up at all (the server declared them, or a call asked for one).
+    checks.push(...checkTaskNegotiation(wire))
     if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans))
     if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))

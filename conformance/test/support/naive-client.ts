@@ -179,7 +179,9 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
         const timeout = configured !== undefined && faults.lateTimeout ? configured * 20 : configured
         const wireName = faults.publicNameOnWire ? tool.name : tool.rawName
         const maxTotalTimeoutMs = typeof config.maxTotalTimeoutMs === 'number' ? config.maxTotalTimeoutMs : 600_000
-        const result = taskTools.has(tool.rawName) && !faults.plainTaskCalls
+        const serverTasks = client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined
+        const asTask = faults.taskEverything ? serverTasks : taskTools.has(tool.rawName) && !faults.plainTaskCalls
+        const result = asTask
           ? await callAsTask(client, wireName, args, { signal: options.signal, timeout, maxTotalTimeoutMs }, faults)
           : // A raw request: the SDK's callTool refuses a task-required tool itself, and the bug is sending it anyway.
             await client.request({ method: 'tools/call', params: { name: wireName, arguments: args } }, CallToolResultSchema, { signal: options.signal, timeout })

@@ -6,6 +6,8 @@ import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } fro
 export interface TaskFaults {
   /** Call every tool plainly, a tool whose taskSupport is "required" too (past the SDK's own guard). */
   plainTaskCalls?: boolean
+  /** Call every tool as a task once the server declares tasks, whatever its taskSupport says. */
+  taskEverything?: boolean
   /** Never send tasks/cancel: an aborted or timed-out task is left running on the server. */
   noTaskCancel?: boolean
   /** Ignore the server's pollInterval: poll tasks/get as fast as answers come. */
