@@ -41,6 +41,15 @@ describe('the kit catches bugs in any client, through the driver protocol', () =
     expect(await statusOf(`node ${BROKEN} ${bug}`, scenario, transport, check)).toMatchObject({ status })
   })
 
+  // An error from a client that never offered the tool says nothing of a timeout: not a pass, and
+  // not that behaviour's failure either (listing is other scenarios' check), nor a step to time.
+  it('does not judge a call the client could not send', async () => {
+    const result = await runScenario(scenarios.get('call-timeout-sends-cancelled')!, 'stdio', driverAdapter(`node ${BROKEN} list-nothing`), { updateSnapshots: false })
+    const check = (id: string) => result.checks.find((c) => c.id === id)
+    expect(check('expect/call-1')).toMatchObject({ status: 'skip', message: 'nothing to judge: the client never offered stuck (it offered 0 tools once started), so the call did not reach the server' })
+    expect(check('timing/step-1')).toMatchObject({ status: 'skip' })
+  })
+
   // Not a planted bug: the SDK's Client does not start a new session on HTTP 404, which the spec
   // requires ("it MUST start a new session by sending a new InitializeRequest").
   it('the raw SDK client fails the 404 re-initialization rule', async () => {

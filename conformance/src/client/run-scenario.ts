@@ -57,6 +57,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   let disposed = false
   const kind = adapter.kind ?? 'bridge'
   let notApplicable: string | undefined
+  let offeredAtStart = new Set<string>()
   let callIndex = 0
   // Time is evidence: the start, each step and the whole run, on the runner's monotonic clock.
   const measured: Measured = { stepMs: [] }
@@ -71,6 +72,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     observer.watch(session)
     recorder.watch(session)
     events.push({ kind: 'tools', tools: session.tools() })
+    offeredAtStart = new Set(session.tools().map((tool) => tool.rawName))
     // Known only once connected: a driver declares what its client does in its connect answer.
     notApplicable = scenarioNotApplicable(scenario, kind, session.features?.() ?? [])
     if (notApplicable) throw new NotApplicable()
@@ -80,8 +82,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       for (const [stepIndex, step] of scenario.steps.entries()) {
         recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
         const stepAt = performance.now()
-        await runStep(step, stepIndex)
-        measured.stepMs[stepIndex] = Math.round(performance.now() - stepAt)
+        const ran = await runStep(step, stepIndex)
+        // A call that could not reach the server took no time worth judging.
+        if (ran !== 'not-reached') measured.stepMs[stepIndex] = Math.round(performance.now() - stepAt)
       }
     } catch (error) {
       if (!(error instanceof StepFailed)) throw error
@@ -176,8 +179,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     redact,
   )
 
-  async function runStep(step: Scenario['steps'][number], stepIndex: number): Promise<void> {
-    if ('call' in step) await runCall(step.call, ++callIndex)
+  async function runStep(step: Scenario['steps'][number], stepIndex: number): Promise<'not-reached' | void> {
+    if ('call' in step) return runCall(step.call, ++callIndex)
     else if ('wait' in step) await waitFor(session!, fixture, observableWait(step.wait), scenario.client)
     else if ('kill' in step) await kill(session!, fixture)
     else if ('restart' in step) await fixture.restart()
@@ -188,7 +191,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     } else if ('dispose' in step) await dispose()
   }
 
-  async function runCall(call: CallSpec, index: number): Promise<void> {
+  async function runCall(call: CallSpec, index: number): Promise<'not-reached' | void> {
     const tool = session!.tools().find((t) => t.rawName === call.tool)
     const publicName = tool?.name ?? `(no tool for ${call.tool})`
     const controller = new AbortController()
@@ -201,6 +204,14 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       clearTimeout(timer)
     }
     events.push({ kind: 'call', tool: call.tool, publicName, args: call.args, outcome })
+    // A client that never offered the tool cannot have sent the call: the error it returns says
+    // nothing of the behaviour the call is about (a timeout, a cancellation). Neither a pass nor a
+    // failure of that behaviour: whether the client lists what it should is other scenarios' check.
+    const neverOffered = kind === 'client' && !tool && !offeredAtStart.has(call.tool) && call.expect?.code !== 'UNKNOWN_TOOL'
+    if (neverOffered && call.expect) {
+      checks.push({ id: `expect/call-${index}`, title: `Call ${index} (${call.tool}) has the expected outcome`, status: 'skip', message: `nothing to judge: the client never offered ${call.tool} (it offered ${offeredAtStart.size} tools once started), so the call did not reach the server`, spec: scenario.spec[0], details: { outcome } })
+    }
+    if (neverOffered) return 'not-reached'
     if (!call.expect) return
     const { expect, dropped } = callExpectationFor(call.expect, kind)
     const problems = callMismatches(outcome, expect)

@@ -58,7 +58,8 @@ const ops = {
     if (bug === 'no-session-header') transport._sessionId = undefined
     return { features: ['listChanged'] }
   },
-  list: async () => ({ tools: await listAll() }),
+  // list-nothing: offers no tools at all (a connect that failed quietly).
+  list: async () => ({ tools: bug === 'list-nothing' ? [] : await listAll() }),
   async call({ id, name, args }) {
     const controller = new AbortController()
     let giveUp
