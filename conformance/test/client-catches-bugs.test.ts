@@ -26,6 +26,7 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // refused before any JSON-RPC is read, so the HTTP log is the evidence.
   { fault: 'retryUnauthorized', scenario: 'http-401-unauthorized', check: 'expect/http-status/401' },
   { fault: 'ignoreToolFilters', scenario: 'tool-filters-include-exclude', check: 'expect/tools' },
+  { fault: 'silentFilterTypos', scenario: 'tool-filters-include-exclude', check: 'expect/logs' },
   // Task-based tools: the fixture answers a required tool called plainly with -32601.
   { fault: 'plainTaskCalls', scenario: 'task-required-tool-called-as-task', check: 'expect/call-1' },
   { fault: 'plainTaskCalls', scenario: 'task-required-tool-called-as-task', check: 'expect/received/tasks/result' },

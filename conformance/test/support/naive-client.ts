@@ -34,6 +34,8 @@ export interface Faults extends TransportFaults, TaskFaults {
   rollbackAddsOnly?: boolean
   /** Bridge every listed tool, whatever tools.include and tools.exclude say. */
   ignoreToolFilters?: boolean
+  /** Say nothing of a filter entry that matches none of the listed tools (a typo goes unnoticed). */
+  silentFilterTypos?: boolean
 }
 
 /**
@@ -60,11 +62,17 @@ interface NaiveSession extends ClientSession {
 }
 
 /** tools.include / tools.exclude (raw names or `*` globs), as plugin/README.md describes them: exclude wins. */
-function toolFilter(config: Record<string, unknown>): (raw: string) => boolean {
-  const tools = (config.tools ?? {}) as { include?: string[]; exclude?: string[] }
-  const matches = (patterns: string[], raw: string) =>
-    patterns.some((pattern) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(raw))
-  return (raw) => (!tools.include?.length || matches(tools.include, raw)) && !matches(tools.exclude ?? [], raw)
+function toolFilter(config: Record<string, unknown>, serverName: string) {
+  const { include = [], exclude = [] } = (config.tools ?? {}) as { include?: string[]; exclude?: string[] }
+  const matches = (pattern: string, raw: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(raw)
+  return {
+    bridged: (raw: string) => (!include.length || include.some((pattern) => matches(pattern, raw))) && !exclude.some((pattern) => matches(pattern, raw)),
+    /** Entries that match none of the listed tools: a typo, most likely. */
+    unmatched: (names: string[]) =>
+      [...include.map((pattern) => ['include', pattern]), ...exclude.map((pattern) => ['exclude', pattern])]
+        .filter(([, pattern]) => !names.some((name) => matches(pattern!, name)))
+        .map(([field, pattern]) => `tools.${field} entry "${pattern}" matches none of the tools server "${serverName}" lists: check the name`),
+  }
 }
 
 function publicName(serverName: string, raw: string, hash: boolean): string {
@@ -88,11 +96,17 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
 
   type Listed = Array<{ name: string; description?: string; inputSchema: Record<string, unknown>; execution?: { taskSupport?: string } }>
   let staleList: Listed | undefined
-  const bridged = faults.ignoreToolFilters ? () => true : toolFilter(config)
+  const filter = toolFilter(config, serverName)
+  const bridged = faults.ignoreToolFilters ? () => true : filter.bridged
+  let warnedTypos = ''
   /** Raw names called as tasks: "required", or "optional" with preferTaskCalls, on a server that declares tools/call tasks. */
   const taskTools = new Set<string>()
   const apply = (listed: Listed) => {
     const tools = listed.filter((tool) => bridged(tool.name))
+    const typos = faults.silentFilterTypos ? [] : filter.unmatched(listed.map((tool) => tool.name))
+    // Once per distinct set of unmatched entries, as the plugin does.
+    if (typos.join('\n') !== warnedTypos) for (const line of typos) logs.push(`[warn] ${line}`)
+    warnedTypos = typos.join('\n')
     const serverTasks = client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined
     taskTools.clear()
     for (const tool of tools) {
