@@ -18,6 +18,12 @@ interface Issued {
   expiresAt: number
 }
 
+/** For a test hosting the authorization server itself (plugin/test): what it is told as it happens. */
+export interface OAuthServerHooks {
+  /** Every token issued, access and refresh, so the test can look for it where it must never appear. */
+  issued?(token: string): void
+}
+
 /**
  * The fixture as an OAuth 2.1 resource server with its own authorization server on the same
  * origin (the MCP 2025-11-25 authorization flow, headless): a 401 with `WWW-Authenticate: Bearer
@@ -38,9 +44,16 @@ export class OAuthServer {
     start: number,
     /** The path of the protected MCP endpoint. */
     private readonly endpoint = '/mcp',
+    private readonly hooks: OAuthServerHooks = {},
   ) {
     // A restarted fixture issues tokens its predecessor never did.
     this.random = prng(seed, 7_000_000 + start)
+  }
+
+  /** Every token issued so far stops working, as when an administrator revokes them (in-process control). */
+  revokeAll(): void {
+    this.accessTokens.clear()
+    this.refreshTokens.clear()
   }
 
   /** Whether a path is the authorization server's (or a metadata document), not the MCP endpoint's. */
@@ -140,6 +153,8 @@ export class OAuthServer {
     this.accessTokens.set(access, { expiresAt: lifetime === undefined ? Infinity : Date.now() + lifetime })
     const refresh = this.spec.refreshTokens === 'none' ? undefined : `fixture-rt-${randomHex(this.random, 24)}`
     if (refresh) this.refreshTokens.add(refresh)
+    this.hooks.issued?.(access)
+    if (refresh) this.hooks.issued?.(refresh)
     return {
       access_token: access,
       token_type: 'Bearer',
