@@ -37,6 +37,9 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // Time as evidence: the same four polls and the same result, in a few milliseconds instead of four poll intervals.
   { fault: 'busyPolling', scenario: 'task-poll-interval-honoured', check: 'timing/step-1' },
   { fault: 'noTaskCeiling', scenario: 'task-never-finishing-ends-at-total-timeout', check: 'timing/step-1' },
+  { fault: 'retryLostTask', scenario: 'task-lost-surfaces-as-error', check: 'timing/step-1' },
+  { fault: 'optionalAsTask', scenario: 'task-optional-tool-called-plainly-by-default', check: 'expect/received/tasks/get' },
+  { fault: 'ignorePreferTaskCalls', scenario: 'task-optional-tool-called-as-task-when-preferred', check: 'expect/received/tasks/result' },
 ]
 
 describe('the kit catches client bugs', () => {

@@ -111,7 +111,8 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
     taskTools.clear()
     for (const tool of tools) {
       const support = tool.execution?.taskSupport
-      if (serverTasks && (support === 'required' || (support === 'optional' && config.preferTaskCalls === true))) taskTools.add(tool.name)
+      const preferred = faults.optionalAsTask || (config.preferTaskCalls === true && !faults.ignorePreferTaskCalls)
+      if (serverTasks && (support === 'required' || (support === 'optional' && preferred))) taskTools.add(tool.name)
     }
     const previous = [...host.values()].filter((t) => !t.foreign)
     for (const tool of previous) host.delete(tool.name)

@@ -14,6 +14,12 @@ export interface TaskFaults {
   busyPolling?: boolean
   /** Bound a task by a fixed 8 s of its own instead of maxTotalTimeoutMs (a default in the configured one's place). */
   noTaskCeiling?: boolean
+  /** Take a failed tasks/get (a task the server lost) for a passing hiccup and poll on. */
+  retryLostTask?: boolean
+  /** Call tools whose taskSupport is "optional" as tasks whatever preferTaskCalls says. */
+  optionalAsTask?: boolean
+  /** Call tools whose taskSupport is "optional" plainly whatever preferTaskCalls says. */
+  ignorePreferTaskCalls?: boolean
 }
 
 export interface TaskCallOptions {
@@ -49,7 +55,9 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
     let task: { status: string; pollInterval?: number } = created.task
     while (!TERMINAL.has(task.status)) {
       await sleep(faults.busyPolling ? 0 : (task.pollInterval ?? 1_000), undefined, { signal: scope.signal })
-      task = await tasks.getTask(taskId, { signal: scope.signal, timeout: options.timeout })
+      const id = taskId
+      const poll = () => tasks.getTask(id, { signal: scope.signal, timeout: options.timeout })
+      task = faults.retryLostTask ? await poll().catch(() => task) : await poll()
       status = task.status
     }
     if (task.status === 'cancelled') throw new Error(`task ${taskId} was cancelled by the server`)
