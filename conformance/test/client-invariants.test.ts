@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
 import { publicToolName } from '@mcp-bridge/plugin'
 import { checkHttpInvariants } from '../src/client/http-invariants.ts'
+import { checkCancellations } from '../src/client/cancellation.ts'
 import { checkInvariants } from '../src/client/invariants.ts'
 import { checkShutdown } from '../src/client/processes.ts'
 
@@ -68,5 +69,31 @@ describe('shutdown order, from the server side', () => {
     expect(checkShutdown(['eof', 'sigterm'], reported(['sigterm', 'eof']), []).message).toBe('the server (pid 10) saw [sigterm, eof], expected [eof, sigterm]')
     expect(checkShutdown(['eof'], reported([]), []).status).toBe('fail')
     expect(checkShutdown(['eof'], reported(['eof']), [10]).message).toBe('the server (pid 10) is still running')
+  })
+})
+
+describe('cancellation', () => {
+  const initialize = recv({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+  const cancel = (requestId: unknown) => recv({ method: 'notifications/cancelled', params: { requestId } })
+  const status = (wire: WireEntry[]) => checkCancellations(wire)
+
+  it('passes a cancellation of a request the client sent', () => {
+    expect(status([initialize, recv({ id: 1, method: 'tools/call', params: { name: 'slow' } }), cancel(1)])).toMatchObject({ status: 'pass', message: '1 cancellations, each of a request the client sent' })
+  })
+
+  it('fails a cancellation of initialize, of a request never sent, and of a task-augmented request', () => {
+    expect(status([initialize, cancel(0)])).toMatchObject({ status: 'fail', message: 'notifications/cancelled named request 0, the initialize request' })
+    expect(status([initialize, cancel(7)])).toMatchObject({ status: 'fail', message: 'notifications/cancelled named request 7, which the client never sent' })
+    const asTask = recv({ id: 2, method: 'tools/call', params: { name: 'research', task: { ttl: 1000 } } })
+    expect(status([initialize, asTask, cancel(2)])).toMatchObject({ status: 'fail', message: expect.stringContaining('a task-augmented tools/call') })
+  })
+
+  it('judges a reused id by its latest request (a new HTTP session starts its ids again)', () => {
+    expect(status([initialize, recv({ id: 1, method: 'tools/list' }), recv({ ...initialize.msg, id: 1 }), cancel(1)])).toMatchObject({ status: 'fail' })
+    expect(status([recv({ ...initialize.msg, id: 1 }), recv({ id: 1, method: 'tools/call', params: { name: 'slow' } }), cancel(1)])).toMatchObject({ status: 'pass' })
+  })
+
+  it('skips a run without cancellations, and ignores what the server sent', () => {
+    expect(status([initialize, send({ method: 'notifications/cancelled', params: { requestId: 0 } })])).toMatchObject({ status: 'skip' })
   })
 })

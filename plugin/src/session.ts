@@ -16,6 +16,9 @@ import { callToolAsTask } from './task-call.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
 
+/** The largest delay a Node timer takes: the SDK's initialize timer, which the deadline always beats. */
+const NEVER_BEFORE_THE_DEADLINE_MS = 2_147_483_647
+
 /** Results are validated by the bridge itself, so the SDK only checks they are objects. */
 const AnyObject = z.object({}).passthrough()
 /** After the transport's own escalation (EOF, SIGTERM, SIGKILL on the grace clock): a margin. */
@@ -67,9 +70,13 @@ export class Session {
     try {
       // The deadline bounds the whole handshake, not only the initialize request: the SDK awaits
       // the write of notifications/initialized with no timeout, and a server that dies right
-      // after answering would hold that write (and this attempt) forever.
+      // after answering would hold that write (and this attempt) forever. It ends the attempt by
+      // closing the transport, never through the SDK's signal or timeout: those send
+      // notifications/cancelled, and "The initialize request MUST NOT be cancelled by clients"
+      // (MCP 2025-11-25 §basic/utilities/cancellation). The SDK's timer is set past any deadline
+      // (closing clears it) so that its 60 s default cannot end a longer connectTimeoutMs first.
       await untilAborted(
-        withAbortScope([deadline], (signal) => client.connect(handle.transport, { signal, timeout: config.connectTimeoutMs })),
+        client.connect(handle.transport, { timeout: NEVER_BEFORE_THE_DEADLINE_MS }),
         deadline,
         () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
       )

@@ -1,6 +1,7 @@
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
 import type { ToolView } from './adapter.ts'
+import { checkCancellations } from './cancellation.ts'
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 const SEED = { ref: 'seed 000 §Naming invariants' }
@@ -22,13 +23,13 @@ export interface RunObservations {
 
 /** Pure: the checks every scenario gets, whatever it is about. */
 export function checkInvariants(run: RunObservations): CheckResult[] {
-  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), disposedToolsGone(run), noOrphans(run)]
+  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), checkCancellations(run.wire), disposedToolsGone(run), noOrphans(run)]
 }
 
 /** Pure: the invariants a wire log alone can judge (for a log recorded outside the kit's runs). */
 export function checkWireInvariants(wire: WireEntry[]): CheckResult[] {
   const run = { snapshots: [], wire, afterDispose: [], orphans: [] }
-  return [rawNamesOnWire(run), handshake(run)]
+  return [rawNamesOnWire(run), handshake(run), checkCancellations(wire)]
 }
 
 /**
