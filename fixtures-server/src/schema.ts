@@ -128,6 +128,8 @@ const toolShape = {
       end: z.enum(['done', 'never', 'lost']).default('done'),
       /** notifications/progress (to the call's progressToken) with every `working` answer to tasks/get. */
       progress: z.boolean().default(false),
+      /** When it would end, the task needs the requestor first: input_required until a tasks/result waits on it. */
+      input: z.boolean().default(false),
     })
     .optional(),
 }

@@ -12,7 +12,7 @@ import type { Timers } from './timers.ts'
  */
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
-type Status = 'working' | 'completed' | 'failed' | 'cancelled'
+type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
 /** What the fixture declares once any tool has `task` options (§Capabilities, server table). */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
@@ -45,6 +45,8 @@ interface Task {
   /** tasks/get answers still to be `working` before the outcome may show. */
   pollsLeft: number
   workDone: boolean
+  /** `input`: a tasks/result came while the task was input_required (the requestor's attention, as the spec asks for it). */
+  inputGiven: boolean
   outcome?: Outcome
   finish: () => Outcome
   /** tasks/result requests blocked until the task is terminal. */
@@ -85,7 +87,7 @@ export class TaskBoard {
 
   /** tools/call with `task`: the CreateTaskResult at once (§Result Retrieval: "as soon as possible"). */
   create(tool: ToolSpec, name: string, args: unknown, requested: { ttl?: number } | undefined, extra: Extra): Record<string, unknown> {
-    const spec = tool.task ?? { workMs: 0, polls: 0, end: 'done', progress: false }
+    const spec = tool.task ?? { workMs: 0, polls: 0, end: 'done', progress: false, input: false }
     const now = new Date().toISOString()
     // Deterministic ids (transcripts compare runs), unguessable enough for a local fixture.
     const taskId = `task-${randomHex(prng(this.options.seed, 0x7a5c0000 + ++this.created), 16)}`
@@ -103,6 +105,7 @@ export class TaskBoard {
       spec,
       pollsLeft: spec.polls,
       workDone: false,
+      inputGiven: false,
       finish: () => this.options.outcome(tool, name, args),
       waiters: new Set(),
       workingAnswers: 0,
@@ -142,6 +145,14 @@ export class TaskBoard {
   /** tasks/result: blocks until the task is terminal (§Result Retrieval), then the underlying outcome. */
   async result(taskId: string, signal: AbortSignal): Promise<Record<string, unknown>> {
     const task = this.find(taskId)
+    // §Input Required Status: the requestor "SHOULD preemptively call tasks/result"; here that is
+    // the input the task waited for (no elicitation is sent: the fixture asks nothing of a client's
+    // capabilities), so it goes back to working and ends.
+    if (task.state.status === 'input_required') {
+      task.inputGiven = true
+      this.transition(task, 'working')
+      this.settle(task)
+    }
     while (!TERMINAL.has(task.state.status)) {
       // A cancelled or closed request is never answered; its waiter goes with it.
       await new Promise<void>((resolve) => {
@@ -188,6 +199,7 @@ export class TaskBoard {
   /** Ends a working task whose time has run and whose scripted polls are answered. */
   private settle(task: Task): void {
     if (task.state.status !== 'working' || !task.workDone || task.pollsLeft > 0) return
+    if (task.spec.input && !task.inputGiven) return this.transition(task, 'input_required', 'The task needs the requestor: call tasks/result.')
     const outcome = task.finish()
     task.outcome = outcome
     // §Task Execution Errors: a JSON-RPC error, or a tool result with isError, is a failed task.

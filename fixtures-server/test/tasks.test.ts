@@ -16,6 +16,7 @@ const behaviour: BehaviourInput = {
     { name: 'refusing', execution: { taskSupport: 'required' }, task: {}, result: { isError: true, content: [{ type: 'text', text: 'no sources' }] } },
     { name: 'endless', execution: { taskSupport: 'required' }, task: { end: 'never', progress: true } },
     { name: 'forgetful', execution: { taskSupport: 'required' }, task: { end: 'lost' } },
+    { name: 'asking', execution: { taskSupport: 'required' }, task: { input: true }, result: { content: [{ type: 'text', text: 'answered' }] } },
     { name: 'plain' },
   ],
 }
@@ -91,6 +92,14 @@ describe.each(KINDS)('task-augmented tools over %s', (kind: Kind) => {
       { progressToken: 'p-endless', progress: 1 },
       { progressToken: 'p-endless', progress: 2 },
     ])
+  })
+
+  it('asks for the requestor (input_required, for every poll) until a tasks/result comes, then ends', async () => {
+    const created = await callAsTask(fx.client, 'asking')
+    await expect.poll(async () => (await get(fx.client, created.taskId)).status).toBe('input_required')
+    expect(await get(fx.client, created.taskId)).toMatchObject({ status: 'input_required', statusMessage: 'The task needs the requestor: call tasks/result.' })
+    expect(await request(fx.client, 'tasks/result', { taskId: created.taskId })).toMatchObject({ content: [{ type: 'text', text: 'answered' }] })
+    expect((await get(fx.client, created.taskId)).status).toBe('completed')
   })
 
   it('loses a task: every tasks/* request for it answers -32602, as for an id never issued', async () => {

@@ -14,6 +14,8 @@ export interface TaskFaults {
   busyPolling?: boolean
   /** Bound a task by a fixed 8 s of its own instead of maxTotalTimeoutMs (a default in the configured one's place). */
   noTaskCeiling?: boolean
+  /** Keep polling a task that is input_required instead of calling tasks/result. */
+  pollThroughInput?: boolean
   /** Take a failed tasks/get (a task the server lost) for a passing hiccup and poll on. */
   retryLostTask?: boolean
   /** Call tools whose taskSupport is "optional" as tasks whatever preferTaskCalls says. */
@@ -53,7 +55,8 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
     })
     taskId = created.task.taskId
     let task: { status: string; pollInterval?: number } = created.task
-    while (!TERMINAL.has(task.status)) {
+    // input_required: the result stream is where the task gets what it needs (§Input Required Status).
+    while (!TERMINAL.has(task.status) && (task.status !== 'input_required' || faults.pollThroughInput)) {
       await sleep(faults.busyPolling ? 0 : (task.pollInterval ?? 1_000), undefined, { signal: scope.signal })
       const id = taskId
       const poll = () => tasks.getTask(id, { signal: scope.signal, timeout: options.timeout })
