@@ -46,6 +46,18 @@ describe('the child environment is an allowlist', () => {
     expect(childEnvironment(parent, [], { NODE_OPTIONS: '--max-old-space-size=64' }).env.NODE_OPTIONS).toBe('--max-old-space-size=64')
   })
 
+  it('keeps out every loader variable, DYLD_* included, through any glob', () => {
+    const loaders = { NODE_PATH: '/tmp/evil', LD_AUDIT: '/tmp/evil.so', LD_LIBRARY_PATH: '/tmp/lib', DYLD_INSERT_LIBRARIES: '/tmp/evil.dylib', DYLD_LIBRARY_PATH: '/tmp/lib' }
+    for (const inherit of [['*'], ['NODE_*', 'LD_*', 'DYLD_*'], Object.keys(loaders)]) {
+      expect(childEnvironment({ PATH: '/bin', ...loaders }, inherit).env).toEqual({ PATH: '/bin' })
+    }
+  })
+
+  it('refuses the loader variables by their exact names only: a name that merely contains one is inherited', () => {
+    const host = { MY_NODE_OPTIONS: 'a', NODE_PATH_EXTRA: 'b', APP_LD_PRELOAD_HINT: 'c', NODE_OPTIONS: 'd' }
+    expect(childEnvironment(host, ['*']).env).toEqual({ MY_NODE_OPTIONS: 'a', NODE_PATH_EXTRA: 'b', APP_LD_PRELOAD_HINT: 'c' })
+  })
+
   it('skips exported shell functions in the base, like the SDK', () => {
     expect(childEnvironment({ SHELL: '() { :; }; echo pwned', PATH: '/bin' }).env).toEqual({ PATH: '/bin' })
   })
