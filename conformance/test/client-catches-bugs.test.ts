@@ -38,6 +38,8 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   { fault: 'busyPolling', scenario: 'task-poll-interval-honoured', check: 'timing/step-1' },
   { fault: 'noTaskCeiling', scenario: 'task-never-finishing-ends-at-total-timeout', check: 'timing/step-1' },
   { fault: 'retryLostTask', scenario: 'task-lost-surfaces-as-error', check: 'timing/step-1' },
+  // The per-request timeout bounds a poll too: twenty times over, the hung tasks/get is waited on for 10 s.
+  { fault: 'lateTimeout', scenario: 'task-poll-that-never-answers-times-out', check: 'timing/step-1' },
   { fault: 'pollThroughInput', scenario: 'task-input-required-answered-through-tasks-result', check: 'expect/received/tasks/result' },
   { fault: 'optionalAsTask', scenario: 'task-optional-tool-called-plainly-by-default', check: 'expect/received/tasks/get' },
   { fault: 'ignorePreferTaskCalls', scenario: 'task-optional-tool-called-as-task-when-preferred', check: 'expect/received/tasks/result' },
