@@ -11,6 +11,8 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // A server that refuses every token: one fresh token and one more try, never a loop.
   { fault: 'unauthorizedLoop', scenario: 'oauth-401-forever-stops', check: 'expect/http-status/401' },
   { fault: 'unauthorizedLoop', scenario: 'oauth-401-forever-stops', check: 'expect/token-requests/all' },
+  // The same over legacy SSE, where the SDK's own client re-authorises on every 401 unless bounded.
+  { fault: 'unauthorizedLoop', scenario: 'sse-oauth-401-forever-stops', check: 'expect/token-requests/all' },
   // An expired token must be replaced, not fetched again and dropped.
   { fault: 'neverRenewToken', scenario: 'oauth-expired-token-regranted', check: 'expect/call-2' },
   // A revoked refresh token: presented again after its refusal, and the call lost with it.

@@ -1,5 +1,5 @@
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -44,8 +44,9 @@ export function naiveTransport(target: ServerTarget, config: Record<string, unkn
     return new StdioClientTransport({ command: target.command, args: target.args, env: { ...(target.env as Record<string, string>), PATH: process.env.PATH ?? '' }, stderr: 'ignore' })
   }
   const url = new URL(target.url)
-  const { authProvider, headers } = naiveAuth(config.auth as AuthConfig | undefined, faults)
-  const options = { ...(authProvider ? { authProvider } : {}), requestInit: { headers }, fetch: faultyFetch(url, authProvider, faults) }
+  const budget = { grants: 0 }
+  const { authProvider, headers } = naiveAuth(config.auth as AuthConfig | undefined, faults, budget)
+  const options = { ...(authProvider ? { authProvider } : {}), requestInit: { headers }, fetch: faultyFetch(url, authProvider, faults, budget) }
   const legacy = () => new SSEClientTransport(url, options)
   if (config.transport === 'sse' && !faults.ignoreSseTransport) return legacy()
   const streamable = new StreamableHTTPClientTransport(url, options)
@@ -53,7 +54,7 @@ export function naiveTransport(target: ServerTarget, config: Record<string, unkn
 }
 
 /** The SDK's providers for the grants, a header for a given token; secrets from the variables the config names. */
-function naiveAuth(config: AuthConfig | undefined, faults: TransportFaults): { authProvider?: OAuthClientProvider; headers: Record<string, string> } {
+function naiveAuth(config: AuthConfig | undefined, faults: TransportFaults, budget: { grants: number }): { authProvider?: OAuthClientProvider; headers: Record<string, string> } {
   if (!config) return { headers: {} }
   if (config.type === 'bearer') return { headers: { authorization: `Bearer ${process.env[config.tokenEnv ?? ''] ?? ''}` } }
   const common = { clientId: config.clientId ?? '', expectedIssuer: config.issuer, ...(config.scope ? { scope: config.scope } : {}) }
@@ -66,7 +67,21 @@ function naiveAuth(config: AuthConfig | undefined, faults: TransportFaults): { a
   }
   if (faults.refreshOnly) refreshWhenHolding(provider)
   if (faults.neverRenewToken) keepFirstTokens(provider)
+  boundGrants(provider, budget, faults.unauthorizedLoop ? 12 : 2)
   return { authProvider: provider, headers: {} }
+}
+
+/**
+ * Two grants in a row without an accepted token, then a refusal: what a careful SDK user adds,
+ * because the SDK's legacy SSE client re-authorises on every 401 without end. (The loop fault
+ * raises the bound, so its loop ends too, inside the kit's process.)
+ */
+function boundGrants(provider: OAuthClientProvider, budget: { grants: number }, limit: number): void {
+  const prepare = provider.prepareTokenRequest!.bind(provider)
+  provider.prepareTokenRequest = (scope?: string) => {
+    if (++budget.grants > limit) throw new UnauthorizedError('the server refused a fresh token again')
+    return prepare(scope)
+  }
 }
 
 /**
@@ -89,7 +104,7 @@ function keepFirstTokens(provider: OAuthClientProvider): void {
 }
 
 /** The fetch the transports use: plain, unless a fault puts the token somewhere it must not go. */
-function faultyFetch(url: URL, provider: OAuthClientProvider | undefined, faults: TransportFaults): FetchLike {
+function faultyFetch(url: URL, provider: OAuthClientProvider | undefined, faults: TransportFaults, budget: { grants: number }): FetchLike {
   return async (input, init) => {
     let target = input
     let headers = new Headers(init?.headers)
@@ -102,12 +117,14 @@ function faultyFetch(url: URL, provider: OAuthClientProvider | undefined, faults
     }
     let response = await fetch(target, { ...init, headers })
     // The loop: every refusal of a token is met with another token, as long as the server keeps refusing.
-    for (let round = 0; faults.unauthorizedLoop && provider && response.status === 401 && headers.has('authorization') && round < 10; round++) {
+    for (let round = 0; faults.unauthorizedLoop && provider && response.status === 401 && /^Bearer /i.test(headers.get('authorization') ?? '') && round < 10; round++) {
       await auth(provider, { serverUrl: url })
       headers = new Headers(headers)
       headers.set('authorization', `Bearer ${(await provider.tokens())?.access_token ?? ''}`)
       response = await fetch(target, { ...init, headers })
     }
+    // A bearer token the server accepted refills the grant budget (a token request's Basic header does not).
+    if (response.ok && /^Bearer /i.test(headers.get('authorization') ?? '')) budget.grants = 0
     if (faults.tokenInErrors && response.status === 401 && authorization) throw new Error(`HTTP 401 from ${String(target)} (sent authorization: ${authorization})`)
     return response
   }
