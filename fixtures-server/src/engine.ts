@@ -142,7 +142,7 @@ export class FixtureEngine {
     // Server checks tools/call results against the SDK schema; registering on Protocol directly
     // lets a script send invalid base64 or unknown block types exactly as written.
     Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request: CallToolRequest, extra: Extra) =>
-      this.callTool(request, extra),
+      this.callTool(request, extra, server),
     )
     if (this.tasks) this.serveTasks(server, this.tasks)
     server.oninitialized = () => this.initialized(session)
@@ -261,7 +261,7 @@ export class FixtureEngine {
     server.setRequestHandler(ListTasksRequestSchema, (request) => tasks.list(request.params?.cursor) as ServerResult)
   }
 
-  private async callTool(request: CallToolRequest, extra: Extra): Promise<ServerResult> {
+  private async callTool(request: CallToolRequest, extra: Extra, server: Server): Promise<ServerResult> {
     const { name, arguments: args } = request.params
     this.calls++
     const tool = this.tools.find(name)
@@ -272,7 +272,10 @@ export class FixtureEngine {
       const asTask = request.params.task !== undefined
       const refused = taskNegotiationError(tool, name, asTask)
       if (refused) throw new ScriptedError(-32601, refused)
-      if (asTask) return this.tasks.create(tool, name, args, request.params.task, extra) as ServerResult
+      if (asTask) {
+        const origin = { progressToken: extra._meta?.progressToken, notify: (notification: ServerNotification) => server.notification(notification) }
+        return this.tasks.create(tool, name, args, request.params.task, origin) as ServerResult
+      }
     }
     if (tool.exit !== undefined) {
       this.exit(tool.exit === true ? (this.behaviour.crash?.exitCode ?? 1) : tool.exit, false)

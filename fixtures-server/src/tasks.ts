@@ -1,5 +1,4 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
-import { RELATED_TASK_META_KEY, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js'
+import { RELATED_TASK_META_KEY, type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js'
 import { prng, randomHex } from './prng.ts'
 import type { Behaviour, TaskSpec, ToolSpec } from './schema.ts'
 import type { Timers } from './timers.ts'
@@ -11,7 +10,11 @@ import type { Timers } from './timers.ts'
  * with `params.task` and the four tasks/* requests here.
  */
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
+/** What the creating request brings: its progress token, and the session to notify on its own (not on the answered request's stream). */
+export interface TaskOrigin {
+  progressToken?: ProgressToken
+  notify(notification: ServerNotification): Promise<void>
+}
 type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
 /** What the fixture declares once any tool has `task` options (§Capabilities, server table). */
@@ -86,7 +89,7 @@ export class TaskBoard {
   constructor(private readonly options: TaskBoardOptions) {}
 
   /** tools/call with `task`: the CreateTaskResult at once (§Result Retrieval: "as soon as possible"). */
-  create(tool: ToolSpec, name: string, args: unknown, requested: { ttl?: number } | undefined, extra: Extra): Record<string, unknown> {
+  create(tool: ToolSpec, name: string, args: unknown, requested: { ttl?: number } | undefined, origin: TaskOrigin): Record<string, unknown> {
     const spec = tool.task ?? { workMs: 0, polls: 0, end: 'done', progress: false, input: false }
     const now = new Date().toISOString()
     // Deterministic ids (transcripts compare runs), unguessable enough for a local fixture.
@@ -99,7 +102,7 @@ export class TaskBoard {
       ttl: spec.ttlMs !== undefined ? spec.ttlMs : (requested?.ttl ?? null),
       ...(spec.pollIntervalMs !== undefined && { pollInterval: spec.pollIntervalMs }),
     }
-    const token = extra._meta?.progressToken
+    const token = origin.progressToken
     const task: Task = {
       state,
       spec,
@@ -110,10 +113,11 @@ export class TaskBoard {
       waiters: new Set(),
       workingAnswers: 0,
       // The token "remains valid throughout the task lifetime" (§Task Progress Notifications); the
-      // creating request is answered, so these go out on their own (over HTTP, the GET stream).
+      // creating request is answered, so these go out on their own (over HTTP, the GET stream: the
+      // answered request's stream is closed).
       progress:
         spec.progress && token !== undefined
-          ? (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress } }).catch(() => {})
+          ? (progress) => void origin.notify({ method: 'notifications/progress', params: { progressToken: token, progress } }).catch(() => {})
           : undefined,
     }
     const answer = { task: { ...state } }
