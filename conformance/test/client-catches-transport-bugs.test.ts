@@ -18,6 +18,9 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // A revoked refresh token: presented again after its refusal, and the call lost with it.
   { fault: 'refreshOnly', scenario: 'oauth-revoked-refresh-token-regrants', check: 'expect/token-requests/refresh_token/invalid_grant' },
   { fault: 'refreshOnly', scenario: 'oauth-revoked-refresh-token-regrants', check: 'expect/call-2' },
+  // Client authentication by the method the metadata advertises, not by habit.
+  { fault: 'ignoreAuthMethods', scenario: 'oauth-client-secret-post', check: 'expect/token-requests/all' },
+  { fault: 'ignoreAuthMethods', scenario: 'oauth-client-secret-post', check: 'expect/call-1' },
   // The token in the URL, where MCP forbids it (and where server logs keep it).
   { fault: 'tokenInQuery', scenario: 'oauth-bearer-token-from-env', check: 'expect/bearer/query' },
   { fault: 'tokenInQuery', scenario: 'oauth-client-credentials', check: 'expect/bearer/query' },

@@ -16,6 +16,8 @@ export interface TransportFaults {
   neverRenewToken?: boolean
   /** OAuth: on expiry, present the refresh token (again, when refused) instead of a fresh client-credentials grant. */
   refreshOnly?: boolean
+  /** OAuth: authenticate with client_secret_basic whatever methods the authorization server advertises. */
+  ignoreAuthMethods?: boolean
   /** OAuth: send the token as `?access_token=` in the URL instead of the Authorization header. */
   tokenInQuery?: boolean
   /** OAuth: a refused request's error quotes the Authorization header it carried (and the error is logged). */
@@ -64,6 +66,8 @@ function naiveAuth(config: AuthConfig | undefined, faults: TransportFaults, budg
   } else {
     const secret = process.env[config.clientSecretEnv ?? ''] ?? ''
     provider = new ClientCredentialsProvider({ ...common, clientSecret: secret })
+    // The bug: a Basic header always, as if token_endpoint_auth_methods_supported did not exist.
+    if (faults.ignoreAuthMethods) provider.addClientAuthentication = (headers) => headers.set('authorization', `Basic ${btoa(`${common.clientId}:${secret}`)}`)
   }
   if (faults.refreshOnly) refreshWhenHolding(provider)
   if (faults.neverRenewToken) keepFirstTokens(provider)
