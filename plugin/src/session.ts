@@ -172,6 +172,10 @@ export class Session {
       this.reportLost(this.quote(errorMessage(error)))
       return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
     }
+    // The server answered, with a JSON-RPC error: the call failed on its side, the session is fine.
+    if (isServerAnswer(error)) {
+      return new BridgeError(`${rawName} failed on the server (JSON-RPC error ${error.code}): ${this.quote(errorMessage(error))}`, 'TOOL_ERROR', { cause: safeCause(error, this.redact) })
+    }
     return this.explain(error, `${rawName} failed`)
   }
 
@@ -259,6 +263,14 @@ export function isOversized(error: unknown): boolean {
   if (BridgeError.is(error)) return error.code === 'INVALID_RESULT'
   const data = error instanceof McpError ? (error.data as Record<string, unknown> | undefined) : undefined
   return typeof data === 'object' && data !== null && data[OVERSIZED_MARK] === true
+}
+
+/**
+ * A JSON-RPC error response from the server. The SDK raises McpError for those and for two
+ * verdicts of its own, which are not the server's answer: a closed connection and a timeout.
+ */
+export function isServerAnswer(error: unknown): error is McpError {
+  return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout
 }
 
 /** Transport errors (not request errors) that mean the server can no longer be reached. */
