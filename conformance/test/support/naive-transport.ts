@@ -18,6 +18,10 @@ export interface TransportFaults {
   refreshOnly?: boolean
   /** OAuth: authenticate with client_secret_basic whatever methods the authorization server advertises. */
   ignoreAuthMethods?: boolean
+  /** OAuth: the private_key_jwt assertion is addressed to the MCP server (the resource), not the authorization server. */
+  jwtAudienceResource?: boolean
+  /** OAuth: a token request refused as invalid_client is sent again, five more times. */
+  retryRefusedClient?: boolean
   /** OAuth: send the token as `?access_token=` in the URL instead of the Authorization header. */
   tokenInQuery?: boolean
   /** OAuth: a refused request's error quotes the Authorization header it carried (and the error is logged). */
@@ -26,6 +30,8 @@ export interface TransportFaults {
   ignoreSseTransport?: boolean
   /** Legacy SSE: `sseFallback` is ignored; a 405 to the initialize POST ends the attempt. */
   noSseFallback?: boolean
+  /** Legacy SSE: falls back on a 405 even when the config did not ask for it. */
+  alwaysFallBack?: boolean
 }
 
 /** The plugin's auth config, as the naive client reads it (the same field names). */
@@ -47,22 +53,25 @@ export function naiveTransport(target: ServerTarget, config: Record<string, unkn
   }
   const url = new URL(target.url)
   const budget = { grants: 0 }
-  const { authProvider, headers } = naiveAuth(config.auth as AuthConfig | undefined, faults, budget)
+  const { authProvider, headers } = naiveAuth(config.auth as AuthConfig | undefined, faults, budget, url)
   const options = { ...(authProvider ? { authProvider } : {}), requestInit: { headers }, fetch: faultyFetch(url, authProvider, faults, budget) }
   const legacy = () => new SSEClientTransport(url, options)
   if (config.transport === 'sse' && !faults.ignoreSseTransport) return legacy()
   const streamable = new StreamableHTTPClientTransport(url, options)
-  return config.sseFallback === true && !faults.noSseFallback ? new NaiveFallback(streamable, legacy) : streamable
+  return (config.sseFallback === true && !faults.noSseFallback) || faults.alwaysFallBack ? new NaiveFallback(streamable, legacy) : streamable
 }
 
 /** The SDK's providers for the grants, a header for a given token; secrets from the variables the config names. */
-function naiveAuth(config: AuthConfig | undefined, faults: TransportFaults, budget: { grants: number }): { authProvider?: OAuthClientProvider; headers: Record<string, string> } {
+function naiveAuth(config: AuthConfig | undefined, faults: TransportFaults, budget: { grants: number }, resource: URL): { authProvider?: OAuthClientProvider; headers: Record<string, string> } {
   if (!config) return { headers: {} }
   if (config.type === 'bearer') return { headers: { authorization: `Bearer ${process.env[config.tokenEnv ?? ''] ?? ''}` } }
   const common = { clientId: config.clientId ?? '', expectedIssuer: config.issuer, ...(config.scope ? { scope: config.scope } : {}) }
   let provider: OAuthClientProvider
   if (config.type === 'private_key_jwt') {
     provider = new PrivateKeyJwtProvider({ ...common, privateKey: process.env[config.privateKeyEnv ?? ''] ?? '', algorithm: config.algorithm ?? 'RS256' })
+    // The bug: the assertion's audience taken from the resource's URL (the SDK takes the issuer's).
+    const sign = provider.addClientAuthentication!.bind(provider)
+    if (faults.jwtAudienceResource) provider.addClientAuthentication = (headers, params, url, metadata) => sign(headers, params, url, metadata && { ...metadata, issuer: resource.href })
   } else {
     const secret = process.env[config.clientSecretEnv ?? ''] ?? ''
     provider = new ClientCredentialsProvider({ ...common, clientSecret: secret })
@@ -125,6 +134,10 @@ function faultyFetch(url: URL, provider: OAuthClientProvider | undefined, faults
       await auth(provider, { serverUrl: url })
       headers = new Headers(headers)
       headers.set('authorization', `Bearer ${(await provider.tokens())?.access_token ?? ''}`)
+      response = await fetch(target, { ...init, headers })
+    }
+    // The bug: credentials the authorization server refused, presented again as they were.
+    for (let round = 0; faults.retryRefusedClient && response.status === 401 && new URL(target).pathname === '/token' && round < 5; round++) {
       response = await fetch(target, { ...init, headers })
     }
     // A bearer token the server accepted refills the grant budget (a token request's Basic header does not).
