@@ -15,6 +15,8 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   // A revoked refresh token: presented again after its refusal, and the call lost with it.
   { fault: 'refreshOnly', scenario: 'oauth-revoked-refresh-token-regrants', check: 'expect/token-requests/refresh_token/invalid_grant' },
   { fault: 'refreshOnly', scenario: 'oauth-revoked-refresh-token-regrants', check: 'expect/call-2' },
+  // The token request names the resource it is for (RFC 8707), as MCP requires.
+  { fault: 'noResourceParam', scenario: 'oauth-client-credentials', check: 'expect/token-requests/client_credentials/issued' },
   // Client authentication by the method the metadata advertises, not by habit.
   { fault: 'ignoreAuthMethods', scenario: 'oauth-client-secret-post', check: 'expect/token-requests/all' },
   { fault: 'ignoreAuthMethods', scenario: 'oauth-client-secret-post', check: 'expect/call-1' },

@@ -199,6 +199,7 @@ class FallbackTransport implements Transport {
 }
 
 /** What a server that only speaks the 2024-11-05 transport answers a POST to its SSE URL. */
-function isLegacyRefusal(error: unknown): boolean {
+/** How a server that speaks only the 2024-11-05 HTTP+SSE transport refuses a Streamable HTTP initialize POST. */
+export function isLegacyRefusal(error: unknown): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403
 }

@@ -13,8 +13,12 @@ import { quoteUntrusted, type Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
+import { isLegacyRefusal } from './http-transport.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
+
+/** A refused initialize POST is how a legacy-only server answers (sseFallback is off, or it would have switched). */
+const LEGACY_HINT = 'if the server speaks only the older HTTP+SSE transport (MCP 2024-11-05), set sseFallback: true or transport: sse'
 
 /** The largest delay a Node timer takes: the SDK's initialize timer, which the deadline always beats. */
 const NEVER_BEFORE_THE_DEADLINE_MS = 2_147_483_647
@@ -82,7 +86,7 @@ export class Session {
       )
     } catch (error) {
       await session.close()
-      throw session.explain(error, 'initialize failed')
+      throw session.explain(error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined)
     }
     return session
   }
@@ -227,7 +231,7 @@ export class Session {
    * embed what the server sent, so it is redacted and bounded like any server output; errors the
    * bridge raised itself (a configuration error, an oversized answer) pass through.
    */
-  private explain(error: unknown, what: string): BridgeError {
+  private explain(error: unknown, what: string, fix?: string): BridgeError {
     if (BridgeError.is(error)) return error
     const tail = this.handle.stderrTail()
     const quoted = tail.length ? ` (server stderr: ${tail.slice(-5).join(' | ')})` : ''
@@ -237,7 +241,7 @@ export class Session {
         ? 'CONNECT_TIMEOUT'
         : 'SERVER_UNAVAILABLE'
     const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? ` (HTTP ${error.code})` : ''
-    return new BridgeError(`${what}${status}: ${this.quote(errorMessage(error))}${quoted}`, code, { cause: safeCause(error, this.redact) })
+    return new BridgeError(`${what}${status}: ${this.quote(errorMessage(error))}${quoted}${fix ? `; ${fix}` : ''}`, code, { cause: safeCause(error, this.redact) })
   }
 }
 
