@@ -145,6 +145,9 @@ export class FixtureEngine {
       this.callTool(request, extra, server),
     )
     if (this.tasks) this.serveTasks(server, this.tasks)
+    // Without the capability, a task-augmented request MUST be processed normally, its `task`
+    // ignored (§Task Support and Handling); the SDK would refuse it with -32603 instead.
+    else Object.assign(server, { assertTaskHandlerCapability: () => {} })
     server.oninitialized = () => this.initialized(session)
     server.onclose = () => this.sessions.delete(session)
     server.onerror = (error) => this.options.host.stderr(`[mcp-fixture] ${error.message}`)

@@ -119,13 +119,12 @@ describe.each(KINDS)('task-augmented tools over %s', (kind: Kind) => {
 })
 
 describe('a fixture without task options', () => {
-  // (A task-augmented call to it is refused by the SDK's Protocol with -32603, where §Task Support
-  // and Handling says such a receiver MUST ignore the augmentation: the SDK's behaviour, not scripted.)
-  it('declares no tasks capability and answers a required tool called plainly', async () => {
+  it('declares no tasks capability and answers a required tool plainly, called as a task or not (§Task Support and Handling: the augmentation is ignored)', async () => {
     const fx = await open('http', { tools: [{ name: 'research', execution: { taskSupport: 'required' }, result: { content: [{ type: 'text', text: 'done' }] } }] })
     try {
       expect(fx.client.getServerCapabilities()?.tasks).toBeUndefined()
       expect(await request(fx.client, 'tools/call', { name: 'research', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'done' }] })
+      expect(await request(fx.client, 'tools/call', { name: 'research', arguments: {}, task: { ttl: 100 } })).toEqual({ content: [{ type: 'text', text: 'done' }] })
     } finally {
       await fx.close()
     }
