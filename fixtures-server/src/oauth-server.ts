@@ -135,6 +135,10 @@ export class OAuthServer {
     const scope = form.get('scope') ?? undefined
     const record = (outcome: string): TokenRecord => ({ grant, clientAuth, outcome, ...(resource ? { resource } : {}), ...(scope ? { scope } : {}) })
     if (!authenticated) return { response: oauthError(401, 'invalid_client', 'client authentication failed'), token: record('invalid_client') }
+    // RFC 8707 §2: a resource this server does not serve (or none, where MCP requires one) is invalid_target.
+    if (this.spec.requireResource && resource !== `${origin}${this.endpoint}`) {
+      return { response: oauthError(400, 'invalid_target', `the token request names no resource this server protects (expected ${origin}${this.endpoint})`), token: record('invalid_target') }
+    }
     if (grant === 'refresh_token') {
       const presented = form.get('refresh_token') ?? ''
       // A revoked refresh token is one the server no longer honours: every one it issued, in that mode.

@@ -257,6 +257,8 @@ const OAuthSchema = z
     refuseAllTokens: z.boolean().default(false),
     /** `scopes_supported` in the protected-resource metadata. */
     scopes: z.array(z.string()).optional(),
+    /** Refuse a token request whose RFC 8707 `resource` is not this endpoint (invalid_target), as MCP requires clients to send it. */
+    requireResource: z.boolean().default(false),
   })
   .refine((o) => o.clientSecret !== undefined || o.publicKey !== undefined || o.staticTokens.length > 0, 'give clientSecret, publicKey or staticTokens')
 

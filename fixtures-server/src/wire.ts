@@ -48,7 +48,7 @@ export interface TokenRecord {
   grant: string
   /** How the client authenticated: client_secret_basic, client_secret_post, private_key_jwt or none. */
   clientAuth: string
-  /** issued, or the OAuth error answered (invalid_client, invalid_grant, unsupported_grant_type). */
+  /** issued, or the OAuth error answered (invalid_client, invalid_target, invalid_grant, unsupported_grant_type). */
   outcome: string
   /** The RFC 8707 resource parameter, when sent. */
   resource?: string

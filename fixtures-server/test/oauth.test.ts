@@ -113,6 +113,14 @@ describe('the OAuth fixture (http.oauth)', () => {
     expect(tokenLog(fx)).toHaveLength(1)
   })
 
+  it('with requireResource, refuses a token request without the RFC 8707 resource of its endpoint as invalid_target', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, requireResource: true })
+    await (await connect(fx, secretProvider(fx))).close()
+    const bare = await fetch(`${origin(fx)}/token`, { method: 'POST', headers: { authorization: `Basic ${btoa(`kit:${SECRET}`)}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+    expect(bare.status).toBe(400)
+    expect(tokenLog(fx).map((t) => t.outcome)).toEqual(['issued', 'invalid_target'])
+  })
+
   it('never writes a secret or a token into the wire log', async () => {
     const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, refreshTokens: 'valid' })
     await (await connect(fx, secretProvider(fx))).close()

@@ -135,7 +135,7 @@ const Expectations = z.strictObject({
   /**
    * OAuth (the fixture's `http.oauth`): bounds on the token requests the fixture's authorization
    * server received, by `<grant>` (client_credentials, refresh_token), `<grant>/<outcome>` (issued,
-   * invalid_client, invalid_grant, unsupported_grant_type) or `all`.
+   * invalid_client, invalid_target, invalid_grant, unsupported_grant_type) or `all`.
    */
   tokenRequests: z.record(z.string().regex(/^(all|[a-z_]+(\/[a-z_]+)?)$/, 'all, <grant> or <grant>/<outcome>'), Bounds).default({}),
   /**

@@ -20,6 +20,8 @@ export interface TransportFaults {
   ignoreAuthMethods?: boolean
   /** OAuth: the private_key_jwt assertion is addressed to the MCP server (the resource), not the authorization server. */
   jwtAudienceResource?: boolean
+  /** OAuth: token requests go without the RFC 8707 resource parameter. */
+  noResourceParam?: boolean
   /** OAuth: a token request refused as invalid_client is sent again, five more times. */
   retryRefusedClient?: boolean
   /** OAuth: send the token as `?access_token=` in the URL instead of the Authorization header. */
@@ -128,17 +130,23 @@ function faultyFetch(url: URL, provider: OAuthClientProvider | undefined, faults
       headers.delete('authorization')
       target = moved
     }
-    let response = await fetch(target, { ...init, headers })
+    let body = init?.body
+    if (faults.noResourceParam && new URL(target).pathname === '/token' && body !== undefined && body !== null) {
+      const form = new URLSearchParams(String(body))
+      form.delete('resource')
+      body = form.toString()
+    }
+    let response = await fetch(target, { ...init, headers, body })
     // The loop: every refusal of a token is met with another token, as long as the server keeps refusing.
     for (let round = 0; faults.unauthorizedLoop && provider && response.status === 401 && /^Bearer /i.test(headers.get('authorization') ?? '') && round < 10; round++) {
       await auth(provider, { serverUrl: url })
       headers = new Headers(headers)
       headers.set('authorization', `Bearer ${(await provider.tokens())?.access_token ?? ''}`)
-      response = await fetch(target, { ...init, headers })
+      response = await fetch(target, { ...init, headers, body })
     }
     // The bug: credentials the authorization server refused, presented again as they were.
     for (let round = 0; faults.retryRefusedClient && response.status === 401 && new URL(target).pathname === '/token' && round < 5; round++) {
-      response = await fetch(target, { ...init, headers })
+      response = await fetch(target, { ...init, headers, body })
     }
     // A bearer token the server accepted refills the grant budget (a token request's Basic header does not).
     if (response.ok && /^Bearer /i.test(headers.get('authorization') ?? '')) budget.grants = 0

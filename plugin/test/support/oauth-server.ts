@@ -57,6 +57,7 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
     staticTokens: [],
     refreshTokens: 'none',
     refuseAllTokens: options.refuseAllTokens ?? false,
+    requireResource: false,
   }
   // Known once the server listens: the endpoint's path names its protected-resource metadata.
   const listening: { oauth?: FixtureOAuth; origin?: string } = {}
