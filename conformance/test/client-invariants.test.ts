@@ -4,6 +4,7 @@ import { publicToolName } from '@mcp-bridge/plugin'
 import { checkHttpInvariants } from '../src/client/http-invariants.ts'
 import { checkCancellations } from '../src/client/cancellation.ts'
 import { checkInvariants } from '../src/client/invariants.ts'
+import { checkPings } from '../src/client/ping.ts'
 import { checkShutdown } from '../src/client/processes.ts'
 
 const recv = (msg: object): WireEntry => ({ dir: 'recv', msg: { jsonrpc: '2.0', ...msg } as WireEntry['msg'] })
@@ -19,13 +20,13 @@ describe('no pass over zero subjects', () => {
   })
 
   it('skips the HTTP rules without a session, and passes them with one', () => {
-    expect(checkHttpInvariants([]).map((c) => c.status)).toEqual(['skip', 'skip'])
+    expect(checkHttpInvariants([]).map((c) => c.status)).toEqual(['skip', 'skip', 'skip'])
     const used = [
       { method: 'POST', path: '/mcp', status: 200, newSession: 's1' },
       { method: 'POST', path: '/mcp', status: 202, session: 's1' },
       { method: 'DELETE', path: '/mcp', status: 200, session: 's1' },
     ]
-    expect(checkHttpInvariants(used).map((c) => c.status)).toEqual(['pass', 'pass'])
+    expect(checkHttpInvariants(used).map((c) => c.status)).toEqual(['pass', 'pass', 'skip'])
   })
 
   it('judges what there is: a failure is never hidden by the subject count', () => {
@@ -95,5 +96,38 @@ describe('cancellation', () => {
 
   it('skips a run without cancellations, and ignores what the server sent', () => {
     expect(status([initialize, send({ method: 'notifications/cancelled', params: { requestId: 0 } })])).toMatchObject({ status: 'skip' })
+  })
+})
+
+describe('ping', () => {
+  const ping = (id: number) => send({ id, method: 'ping' })
+  const answer = (id: number, body: object) => recv({ id, ...body })
+
+  it('gives no check where the server never pinged', () => {
+    expect(checkPings([recv({ id: 0, method: 'initialize' })])).toEqual([])
+  })
+
+  it('passes an empty result, and fails an error, a non-empty result or no answer', () => {
+    expect(checkPings([ping(1), answer(1, { result: {} })])).toMatchObject([{ status: 'pass', message: '1 pings, each answered' }])
+    expect(checkPings([ping(1), answer(1, { error: { code: -32601, message: 'Method not found' } })])).toMatchObject([{ status: 'fail', message: 'ping 1 was answered with error -32601 (Method not found)' }])
+    expect(checkPings([ping(1), answer(1, { result: { ok: true } })])).toMatchObject([{ status: 'fail' }])
+    expect(checkPings([ping(1), ping(2), answer(2, { result: {} })])).toMatchObject([{ status: 'fail', message: 'ping 1 was never answered' }])
+  })
+})
+
+describe('MCP-Protocol-Version header', () => {
+  const open = { method: 'POST', path: '/mcp', rpc: 'initialize', status: 200, newSession: 's1' }
+  const later = (protocolVersion?: string) => ({ method: 'POST', path: '/mcp', rpc: 'tools/list', status: 200, session: 's1', ...(protocolVersion ? { protocolVersion } : {}) })
+  const header = (http: Parameters<typeof checkHttpInvariants>[0], negotiated: string[]) => checkHttpInvariants(http, { negotiated })[2]!
+
+  it('holds every later request of a session to the negotiated version', () => {
+    expect(header([open, later('2025-06-18')], ['2025-06-18'])).toMatchObject({ status: 'pass' })
+    expect(header([open, later()], ['2025-11-25'])).toMatchObject({ status: 'fail', message: 'request 2 (POST tools/list) carried no MCP-Protocol-Version (negotiated 2025-11-25)' })
+    expect(header([open, later('2025-11-25')], ['2025-06-18'])).toMatchObject({ status: 'warn', message: 'request 2 (POST tools/list) carried MCP-Protocol-Version 2025-11-25, not the negotiated 2025-06-18' })
+  })
+
+  it('does not hold a session on a revision before the header to it, nor judge a session never established', () => {
+    expect(header([open, later()], ['2025-03-26'])).toMatchObject({ status: 'skip' })
+    expect(header([{ ...open, newSession: undefined }, later()], [])).toMatchObject({ status: 'skip' })
   })
 })

@@ -29,6 +29,9 @@ const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; 
   { bug: 'no-cancel-on-abort', scenario: 'caller-abort', transport: 'stdio', check: 'expect/received/notifications/cancelled', status: 'warn' },
   { bug: 'timeout-without-cancel', scenario: 'call-timeout-sends-cancelled', transport: 'http', check: 'expect/received/notifications/cancelled', status: 'warn' },
   { bug: 'no-close', scenario: 'clean-discovery', transport: 'stdio', check: 'invariant/no-orphans', status: 'warn' },
+  { bug: 'no-ping-answer', scenario: 'ping-answered', transport: 'stdio', check: 'invariant/ping-answered' },
+  { bug: 'no-protocol-header', scenario: 'version-counter-offer-accepted', transport: 'http', check: 'invariant/http-protocol-version' },
+  { bug: 'accept-any-version', scenario: 'version-unknown-client-disconnects', transport: 'stdio', check: 'expect/received/tools/list', status: 'warn' },
   // The client's own close is timed, not the kit's waits for its servers and its process after it.
   { bug: 'slow-close', scenario: 'hang-on-initialize', transport: 'stdio', check: 'timing/dispose' },
   { bug: 'pass-host-env', scenario: 'secret-canary', transport: 'stdio', check: 'expect/call-1' },

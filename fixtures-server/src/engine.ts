@@ -6,9 +6,12 @@ import {
   CancelTaskRequestSchema,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
+  InitializeRequestSchema,
   ListTasksRequestSchema,
   ListToolsRequestSchema,
   type CallToolRequest,
+  type InitializeRequest,
+  type InitializeResult,
   type JSONRPCMessage,
   type ServerNotification,
   type ServerRequest,
@@ -148,6 +151,7 @@ export class FixtureEngine {
     // Without the capability, a task-augmented request MUST be processed normally, its `task`
     // ignored (§Task Support and Handling); the SDK would refuse it with -32603 instead.
     else Object.assign(server, { assertTaskHandlerCapability: () => {} })
+    if (this.behaviour.protocolVersion !== undefined) this.answerInitializeWith(server, this.behaviour.protocolVersion)
     server.oninitialized = () => this.initialized(session)
     server.onclose = () => this.sessions.delete(session)
     server.onerror = (error) => this.options.host.stderr(`[mcp-fixture] ${error.message}`)
@@ -209,8 +213,16 @@ export class FixtureEngine {
     if (this.misbehaving && crash?.afterCalls === this.answeredCalls) this.exit(crash.exitCode, true)
   }
 
+  /** The SDK answers the requested version when it knows it; a script may insist on its own. */
+  private answerInitializeWith(server: Server, protocolVersion: string): void {
+    const answer = (server as unknown as { _oninitialize(request: InitializeRequest): Promise<InitializeResult> })._oninitialize.bind(server)
+    server.setRequestHandler(InitializeRequestSchema, async (request) => ({ ...(await answer(request)), protocolVersion }))
+  }
+
   private initialized(session: Session): void {
     session.initialized = true
+    // The client's answer (or its silence) is in the wire log; the fixture only asks.
+    if (this.behaviour.ping) this.timers.schedule(this.behaviour.ping.afterMs, () => void session.server.ping().catch(() => {}))
     const listChanged = this.behaviour.listChanged
     if (this.anyInitialized || !listChanged) return
     this.anyInitialized = true

@@ -86,6 +86,7 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
     const rpc = request.method === 'POST' ? firstCall(parseJson(await request.clone().text())).method : undefined
     const outcome = await handler.handle(request)
     const session = req.headers['mcp-session-id']
+    const protocolVersion = req.headers['mcp-protocol-version']
     const newSession = 'drop' in outcome ? undefined : (outcome.response.headers.get('mcp-session-id') ?? undefined)
     const record = (answered: boolean) =>
       runtime.wire?.recordHttp({
@@ -94,6 +95,7 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
         ...(rpc !== undefined ? { rpc } : {}),
         status: 'drop' in outcome ? 'dropped' : outcome.response.status,
         ...(typeof session === 'string' ? { session } : {}),
+        ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
         ...(newSession && newSession !== session && answered ? { newSession } : {}),
         // OAuth: the credential an endpoint request carried, or a token request and its outcome.
         ...('response' in outcome ? outcome.log : {}),

@@ -304,6 +304,13 @@ export const BehaviourSchema = z.strictObject({
   version: z.string().default('0.0.0'),
   description: z.string().optional(),
   instructions: z.string().optional(),
+  /**
+   * The protocolVersion every initialize is answered with, whatever the client asked: a
+   * counter-offer (a published revision) or one no client knows (the client should disconnect).
+   */
+  protocolVersion: z.string().optional(),
+  /** Send the client a ping this long after it is initialized (each session); its answer is in the wire log. */
+  ping: z.strictObject({ afterMs: ms.default(0) }).optional(),
   seed: z.int().default(1),
   tools: z.array(ToolSchema).default([]),
   pagination: PaginationSchema.optional(),

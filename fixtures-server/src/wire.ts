@@ -21,6 +21,8 @@ export interface HttpEntry {
     status: number | 'dropped'
     /** The Mcp-Session-Id header the client sent, if any. */
     session?: string
+    /** The MCP-Protocol-Version header the client sent, if any. */
+    protocolVersion?: string
     /**
      * The Mcp-Session-Id the fixture answered with (a new session), once the answer carrying it
      * began: an initialize never answered establishes no session, whatever its headers said.

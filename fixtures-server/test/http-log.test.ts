@@ -43,6 +43,19 @@ describe('the HTTP log', () => {
     expect(http).toContainEqual({ method: 'GET', path: '/mcp', status: 400 })
   })
 
+  it('answers initialize with the scripted protocolVersion, and logs the version header a request carried', async () => {
+    let answered: unknown
+    const http = await logOf({ protocolVersion: '2025-06-18', tools: [{ name: 'echo' }] }, async (url) => {
+      const response = await post(url)
+      answered = JSON.parse(/data: (.*)/.exec(await response.text())![1]!)
+      const session = response.headers.get('mcp-session-id')!
+      const headers = { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }
+      await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text())
+    })
+    expect(answered).toMatchObject({ result: { protocolVersion: '2025-06-18' } })
+    expect(http[1]).toMatchObject({ rpc: 'notifications/initialized', status: 202, protocolVersion: '2025-06-18' })
+  })
+
   it('names the JSON-RPC method of a POST refused before any JSON-RPC was read', async () => {
     const http = await logOf({ tools: [{ name: 'echo' }], http: { auth: { header: 'authorization', value: 'Bearer right' } } }, async (url) => {
       await (await post(url, undefined, { authorization: 'Bearer wrong' })).text()

@@ -1,16 +1,57 @@
-import type { HttpEntry } from '@mcp-bridge/fixtures-server'
+import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult } from '../model.ts'
 
 type Http = HttpEntry['http']
 
-const SESSIONS = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management'
+const TRANSPORTS = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports'
+const SESSIONS = `${TRANSPORTS}#session-management`
 
 /**
  * Pure: the HTTP-level rules of Streamable HTTP sessions, from the requests the fixture logged.
  * Only for HTTP runs (stdio has no requests to judge).
  */
-export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean } = {}): CheckResult[] {
-  return [sessionHeader(http), sessionDelete(http, options.serverGone ?? false)]
+export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean; negotiated?: string[] } = {}): CheckResult[] {
+  return [sessionHeader(http), sessionDelete(http, options.serverGone ?? false), protocolVersionHeader(http, options.negotiated ?? [])]
+}
+
+/** The protocol versions the server's initialize answers carried, in the order it sent them. */
+export function negotiatedVersions(wire: WireEntry[]): string[] {
+  return wire.flatMap(({ dir, msg }) => {
+    const result = (msg as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result
+    return dir === 'send' && typeof result?.protocolVersion === 'string' && result.serverInfo !== undefined ? [result.protocolVersion] : []
+  })
+}
+
+/** The revision that introduced the MCP-Protocol-Version header; a session on an older one is not held to it. */
+const HEADER_SINCE = '2025-06-18'
+
+/**
+ * After initialize, every request of a session carries MCP-Protocol-Version (a MUST, for sessions
+ * on a revision that has the header), with the negotiated version (a SHOULD). Sessions are paired
+ * with the versions in the order both were established (the log marks a session once its
+ * initialize answer began).
+ */
+function protocolVersionHeader(http: Http[], negotiated: string[]): CheckResult {
+  const versionOf = new Map<string, string>()
+  for (const request of http) if (request.newSession !== undefined && versionOf.size < negotiated.length) versionOf.set(request.newSession, negotiated[versionOf.size]!)
+  const missing: string[] = []
+  const other: string[] = []
+  let judged = 0
+  for (const [index, request] of http.entries()) {
+    const version = request.session === undefined ? undefined : versionOf.get(request.session)
+    if (version === undefined || version < HEADER_SINCE) continue
+    judged++
+    const where = `request ${index + 1} (${request.method}${request.rpc ? ` ${request.rpc}` : ''})`
+    if (request.protocolVersion === undefined) missing.push(`${where} carried no MCP-Protocol-Version (negotiated ${version})`)
+    else if (request.protocolVersion !== version) other.push(`${where} carried MCP-Protocol-Version ${request.protocolVersion}, not the negotiated ${version}`)
+  }
+  const id = 'invariant/http-protocol-version'
+  const title = 'Every request after initialize carries MCP-Protocol-Version, the negotiated one'
+  const spec = { ref: 'MCP 2025-11-25 §basic/transports Protocol Version Header: "the client MUST include the MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests to the MCP server"; "The protocol version sent by the client SHOULD be the one negotiated during initialization"', url: `${TRANSPORTS}#protocol-version-header` }
+  if (missing.length) return { id, title, status: 'fail', message: missing.slice(0, 3).join('; '), spec }
+  if (other.length) return { id, title, status: 'warn', message: other.slice(0, 3).join('; '), spec: { ...spec, keyword: 'SHOULD' } }
+  if (!judged) return { id, title, status: 'skip', message: `nothing to judge: no request after an initialize that negotiated ${HEADER_SINCE} or later`, spec }
+  return { id, title, status: 'pass', message: `${judged} requests, each with the negotiated version`, spec }
 }
 
 /** Requests without the session header once the server gave one, other than those opening a new session. */

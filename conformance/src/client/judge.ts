@@ -1,8 +1,9 @@
 import { readHttpLog, readWireFile } from '@mcp-bridge/fixtures-server'
 import type { SuiteResult } from '../model.ts'
 import { checkExpectations } from './expectations.ts'
-import { checkHttpInvariants } from './http-invariants.ts'
+import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkWireInvariants } from './invariants.ts'
+import { checkPings } from './ping.ts'
 import type { Scenario } from './scenario.ts'
 
 /**
@@ -16,7 +17,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const wire = readWireFile(file)
   const http = readHttpLog(file)
   const transport = http.length ? 'http' : 'stdio'
-  const checks = [...checkWireInvariants(wire), ...(http.length ? checkHttpInvariants(http) : [])]
+  const checks = [...checkWireInvariants(wire), ...checkPings(wire), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire) }) : [])]
   if (scenario) {
     const end = { tools: [], logs: [], state: '', wire, attachments: 0, http: http.length ? http : undefined }
     const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined } }

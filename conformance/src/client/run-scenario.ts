@@ -9,7 +9,8 @@ import type { ClientAdapter, ClientSession } from './adapter.ts'
 import { callExpectationFor, checkNotApplicable, scenarioNotApplicable, shouldSentence } from './applicability.ts'
 import { callMismatches, checkExpectations } from './expectations.ts'
 import { FixtureHandle } from './fixture.ts'
-import { checkHttpInvariants } from './http-invariants.ts'
+import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
+import { checkPings } from './ping.ts'
 import { evaluateDuration, type Duration } from './durations.ts'
 import { checkInvariants } from './invariants.ts'
 import type { LoadedScenario } from './load.ts'
@@ -148,8 +149,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     checks.push(...checkInvariants({ snapshots: observer.snapshots, wire, afterDispose, orphans, processes: known.length, noProcesses, quarantined: scenario.expect.quarantined }))
     // Only where tasks came up at all (the server declared them, or a call asked for one).
     checks.push(...checkTaskNegotiation(wire))
+    // Only where the server pinged.
+    checks.push(...checkPings(wire))
     if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans))
-    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose }))
+    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose, negotiated: negotiatedVersions(wire) }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
   const violations = session?.protocolViolations?.() ?? []

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 
 const bug = process.argv[2] ?? 'none'
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
@@ -52,6 +52,12 @@ const ops = {
       const sendRaw = transport.send.bind(transport)
       transport.send = (message, o) => (message.method === 'notifications/initialized' ? Promise.resolve() : sendRaw(message, o))
     }
+    // no-ping-answer: takes the SDK's ping handler away, so a ping gets "Method not found".
+    if (bug === 'no-ping-answer') client.removeRequestHandler('ping')
+    // no-protocol-header: never sets MCP-Protocol-Version on its HTTP requests.
+    if (bug === 'no-protocol-header') transport.setProtocolVersion = () => {}
+    // accept-any-version: goes on with a protocol version it does not know.
+    if (bug === 'accept-any-version') SUPPORTED_PROTOCOL_VERSIONS.push('1999-01-01')
     if (server.transport === 'stdio') stdioTransport = transport
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     // no-session-header: forgets the Mcp-Session-Id the server assigned.
