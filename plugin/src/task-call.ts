@@ -67,8 +67,10 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
       }),
     )
   } catch (error) {
-    // Whatever ended the call (an abort, the ceiling, a failed poll), a task still running is left to no one.
-    if (taskId !== undefined && !TERMINAL.has(status)) await cancelTask(client, taskId)
+    // Whatever ended the call (an abort, the ceiling, a failed poll), a task still running is left
+    // to no one; one the server no longer knows ("-32602 (Invalid params)" for a nonexistent
+    // taskId) has nothing left to cancel.
+    if (taskId !== undefined && !TERMINAL.has(status) && !isUnknownTask(error)) await cancelTask(client, taskId)
     throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs)
   } finally {
     clearTimeout(ceiling)
@@ -107,6 +109,10 @@ async function within<T>(scope: AbortSignal, request: (signal: AbortSignal) => P
   } finally {
     scope.removeEventListener('abort', follow)
   }
+}
+
+function isUnknownTask(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.InvalidParams
 }
 
 /** Best effort: a server that does not answer in time is not waited for. */
