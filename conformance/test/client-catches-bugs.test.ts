@@ -3,7 +3,7 @@ import { naiveClient, type Faults } from './support/naive-client.ts'
 import { statusOf } from './support/scenario-status.ts'
 
 // Each known bug must flip a specific check from pass (sound naive client) to fail (buggy one).
-const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
+const bugs: Array<{ fault: keyof Faults; scenario: string; check: string; transport?: 'stdio' | 'http' }> = [
   { fault: 'noHashSuffix', scenario: 'names-colliding-after-normalisation', check: 'expect/tools' },
   { fault: 'noHashSuffix', scenario: 'dotted-names', check: 'expect/public-names' },
   { fault: 'noRollback', scenario: 'foreign-registration-rollback', check: 'expect/tools' },
@@ -40,11 +40,13 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string }> = [
   { fault: 'pollThroughInput', scenario: 'task-input-required-answered-through-tasks-result', check: 'expect/received/tasks/result' },
   { fault: 'optionalAsTask', scenario: 'task-optional-tool-called-plainly-by-default', check: 'expect/received/tasks/get' },
   { fault: 'ignorePreferTaskCalls', scenario: 'task-optional-tool-called-as-task-when-preferred', check: 'expect/received/tasks/result' },
+  // A server process is only the client's over stdio.
+  { fault: 'keepServerOnFailedConnect', scenario: 'hang-on-initialize', check: 'expect/running', transport: 'stdio' },
 ]
 
 describe('the kit catches client bugs', () => {
-  it.each(bugs)('$fault is caught by $scenario / $check', async ({ fault, scenario, check }) => {
-    expect(await statusOf(naiveClient(), scenario, check)).toBe('pass')
-    expect(await statusOf(naiveClient({ [fault]: true }), scenario, check)).toBe('fail')
+  it.each(bugs)('$fault is caught by $scenario / $check', async ({ fault, scenario, check, transport = 'http' }) => {
+    expect(await statusOf(naiveClient(), scenario, check, transport)).toBe('pass')
+    expect(await statusOf(naiveClient({ [fault]: true }), scenario, check, transport)).toBe('fail')
   })
 })

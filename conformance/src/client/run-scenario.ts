@@ -15,7 +15,7 @@ import { evaluateDuration, type Duration } from './durations.ts'
 import { checkInvariants } from './invariants.ts'
 import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
-import { checkShutdown, isAlive, reportedProcesses, survivors } from './processes.ts'
+import { checkShutdown, reportedProcesses, survivors } from './processes.ts'
 import { checkTaskNegotiation } from './task-negotiation.ts'
 import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
 import { waitForQuiet } from './settle.ts'
@@ -119,7 +119,11 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
           duplicateRejected: duplicate?.rejected,
           duplicateMessage: duplicate?.message,
           http: transport === 'http' ? readHttpLog(fixture.wireFile) : undefined,
-          serversRunning: transport === 'stdio' ? reportedProcesses(fixture.wireFile).servers.filter(isAlive) : undefined,
+          // A server whose stdin the client has just closed is given a moment to exit (survivors()):
+          // one that is on its way out is not one the client keeps running.
+          // The client's own view counts too: a server still starting has not reported itself yet.
+          serversRunning:
+            transport === 'stdio' && scenario.expect.running !== undefined ? await survivors([...new Set([...reportedProcesses(fixture.wireFile).servers, ...session.pids()])]) : undefined,
         }),
       )
     }

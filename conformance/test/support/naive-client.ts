@@ -157,6 +157,8 @@ async function startNaive(target: ServerTarget, config: Record<string, unknown>,
       logs.push('[warn] connection lost')
       if (!faults.noReconnect) setTimeout(() => void connect().catch(() => (state = 'stopped')), 50)
     }
+    // The bug keeps the server: the SDK's own close on a failed connect must not stop it either.
+    if (faults.keepServerOnFailedConnect) transport.close = async () => {}
     try {
       const connectTimeout = typeof config.connectTimeoutMs === 'number' ? config.connectTimeoutMs * (faults.lateConnectTimeout ? 20 : 1) : undefined
       await client.connect(transport, { timeout: connectTimeout })
