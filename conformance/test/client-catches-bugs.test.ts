@@ -21,7 +21,7 @@ const bugs: Array<{ fault: keyof Faults; scenario: string; check: string; transp
   { fault: 'lateConnectTimeout', scenario: 'hang-on-initialize', check: 'timing/start' },
   // A retry after the backoff lands inside the settle window, not after the judging; a 401 is
   // refused before any JSON-RPC is read, so the HTTP log is the evidence.
-  { fault: 'retryUnauthorized', scenario: 'http-401-unauthorized', check: 'expect/http-status/401' },
+  { fault: 'retryUnauthorized', scenario: 'http-401-unauthorized', check: 'expect/http-status/401/initialize' },
   { fault: 'ignoreToolFilters', scenario: 'tool-filters-include-exclude', check: 'expect/tools' },
   { fault: 'silentFilterTypos', scenario: 'tool-filters-include-exclude', check: 'expect/logs' },
   // Task-based tools: the fixture answers a required tool called plainly with -32601.

@@ -48,7 +48,7 @@ function produces(scenario: Scenario, check: string): boolean {
   if (check === 'timing/start' || check === 'timing/total' || check === 'timing/dispose') return scenario.timing?.[check.slice(7) as 'start' | 'total' | 'dispose'] !== undefined
   if (check === 'expect/settled') return scenario.settle !== undefined
   if ((m = /^expect\/received\/(.+)$/.exec(check))) return scenario.expect.received[m[1]!] !== undefined
-  if ((m = /^expect\/http-status\/(\d{3})$/.exec(check))) return scenario.expect.httpStatus[m[1]!] !== undefined
+  if ((m = /^expect\/http-status\/(\d{3}(?:\/.+)?)$/.exec(check))) return scenario.expect.httpStatus[m[1]!] !== undefined
   if ((m = /^expect\/token-requests\/(.+)$/.exec(check))) return scenario.expect.tokenRequests[m[1]!] !== undefined
   if ((m = /^expect\/bearer\/(.+)$/.exec(check))) return (scenario.expect.bearer as Record<string, unknown>)[m[1]!] !== undefined
   const keys: Record<string, keyof Scenario['expect']> = {

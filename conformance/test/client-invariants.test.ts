@@ -23,7 +23,7 @@ describe('no pass over zero subjects', () => {
     expect(checkHttpInvariants([]).map((c) => c.status)).toEqual(['skip', 'skip', 'skip'])
     const used = [
       { method: 'POST', path: '/mcp', status: 200, newSession: 's1' },
-      { method: 'POST', path: '/mcp', status: 202, session: 's1' },
+      { method: 'POST', path: '/mcp', rpc: 'notifications/initialized', status: 202, session: 's1' },
       { method: 'DELETE', path: '/mcp', status: 200, session: 's1' },
     ]
     expect(checkHttpInvariants(used).map((c) => c.status)).toEqual(['pass', 'pass', 'skip'])

@@ -112,16 +112,21 @@ describe('HTTP requests in the wire log', () => {
   it('the session header rule and the DELETE at close are judged from the requests', async () => {
     const { missingSessionHeaders, checkHttpInvariants } = await import('../src/client/http-invariants.ts')
     const open = { method: 'POST', path: '/mcp', status: 200, newSession: 's1' }
-    const inSession = { method: 'POST', path: '/mcp', status: 202, session: 's1' }
+    const inSession = { method: 'POST', path: '/mcp', rpc: 'notifications/initialized', status: 202, session: 's1' }
     expect(missingSessionHeaders([open, inSession])).toEqual([])
-    expect(missingSessionHeaders([open, { method: 'GET', path: '/mcp', status: 400 }])).toEqual(['request 2 (GET, answered 400) carried no Mcp-Session-Id'])
+    expect(missingSessionHeaders([open, inSession, { method: 'GET', path: '/mcp', status: 400 }])).toEqual(['request 3 (GET, answered 400) carried no Mcp-Session-Id'])
+    // The initialized notification itself is held to the session it accepts.
+    expect(missingSessionHeaders([open, { ...inSession, session: undefined }])).toEqual(['request 2 (POST notifications/initialized, answered 202) carried no Mcp-Session-Id'])
+    // A client that turned the answer down (it never sent initialized) took no session: its next
+    // request (a legacy HTTP+SSE fallback GET, a new initialize) is not held to it.
+    expect(missingSessionHeaders([open, { method: 'GET', path: '/mcp', status: 400 }])).toEqual([])
     // The first two checks; the protocol version header is judged in client-invariants.test.ts.
     const statuses = (http: Parameters<typeof checkHttpInvariants>[0]) => checkHttpInvariants(http).slice(0, 2).map((c) => c.status)
     expect(statuses([open, inSession, { method: 'DELETE', path: '/mcp', status: 200, session: 's1' }])).toEqual(['pass', 'pass'])
     expect(statuses([open, inSession])).toEqual(['pass', 'warn'])
     // An initialize that opened a session but was never answered (hang-on-initialize): no DELETE
     // owed, and nothing to judge is a skip, never a pass.
-    expect(statuses([open])).toEqual(['pass', 'skip'])
+    expect(statuses([open])).toEqual(['skip', 'skip'])
     expect(statuses([])).toEqual(['skip', 'skip'])
   })
 

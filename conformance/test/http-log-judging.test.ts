@@ -31,24 +31,32 @@ describe('judging the HTTP log', () => {
       { method: 'GET', path: '/mcp', status: 401 },
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
     ])
-    expect(check(probes, 'expect/http-status/401')).toMatchObject({ status: 'pass', message: 'answered 1 to initialize' })
+    expect(check(probes, 'expect/http-status/401/initialize')).toMatchObject({ status: 'pass', message: 'answered 1 to initialize' })
+    // Refused at all: every refused request counts.
+    expect(check(probes, 'expect/http-status/401')).toMatchObject({ status: 'pass', message: 'answered 3' })
     const retry = log([
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
     ])
-    expect(check(retry, 'expect/http-status/401')).toMatchObject({ status: 'fail', message: 'answered 2 to initialize, expected at most 1' })
+    expect(check(retry, 'expect/http-status/401/initialize')).toMatchObject({ status: 'fail', message: 'answered 2 to initialize, expected at most 1' })
   })
 
-  it('holds a client to its session only once initialize was answered', () => {
+  it('holds a client to its session once initialize was answered and it went on with notifications/initialized', () => {
     const abandoned = log([
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 200 },
       { method: 'GET', path: '/mcp', status: 400 },
     ])
     expect(check(abandoned, 'invariant/http-session-header')).toMatchObject({ status: 'skip' })
-    const established = log([
+    const turnedDown = log([
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 200, newSession: 's1' },
       { method: 'GET', path: '/mcp', status: 400 },
     ])
-    expect(check(established, 'invariant/http-session-header')).toMatchObject({ status: 'fail' })
+    expect(check(turnedDown, 'invariant/http-session-header')).toMatchObject({ status: 'skip' })
+    const taken = log([
+      { method: 'POST', path: '/mcp', rpc: 'initialize', status: 200, newSession: 's1' },
+      { method: 'POST', path: '/mcp', rpc: 'notifications/initialized', status: 202, session: 's1' },
+      { method: 'GET', path: '/mcp', status: 400 },
+    ])
+    expect(check(taken, 'invariant/http-session-header')).toMatchObject({ status: 'fail' })
   })
 })

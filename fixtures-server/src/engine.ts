@@ -201,11 +201,12 @@ export class FixtureEngine {
     const record = session.requests.get(message.id)
     if (!record || record.answered) return
     record.answered = true
-    if (record.method === 'tools/call') this.callAnswered(record.tool)
+    if (record.method === 'tools/call') this.callAnswered(record.tool, session)
   }
 
-  private callAnswered(tool: string | undefined): void {
+  private callAnswered(tool: string | undefined, session: Session): void {
     this.answeredCalls++
+    if (this.behaviour.ping?.afterCalls === this.answeredCalls) void session.server.ping().catch(() => {})
     const { listChanged, crash } = this.behaviour
     if (listChanged && (listChanged.afterCalls === this.answeredCalls || (tool !== undefined && listChanged.onTool === tool))) {
       this.startTimeline()
@@ -222,7 +223,8 @@ export class FixtureEngine {
   private initialized(session: Session): void {
     session.initialized = true
     // The client's answer (or its silence) is in the wire log; the fixture only asks.
-    if (this.behaviour.ping) this.timers.schedule(this.behaviour.ping.afterMs, () => void session.server.ping().catch(() => {}))
+    const ping = this.behaviour.ping
+    if (ping && ping.afterCalls === undefined) this.timers.schedule(ping.afterMs ?? 0, () => void session.server.ping().catch(() => {}))
     const listChanged = this.behaviour.listChanged
     if (this.anyInitialized || !listChanged) return
     this.anyInitialized = true

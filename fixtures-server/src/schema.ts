@@ -309,8 +309,14 @@ export const BehaviourSchema = z.strictObject({
    * counter-offer (a published revision) or one no client knows (the client should disconnect).
    */
   protocolVersion: z.string().optional(),
-  /** Send the client a ping this long after it is initialized (each session); its answer is in the wire log. */
-  ping: z.strictObject({ afterMs: ms.default(0) }).optional(),
+  /**
+   * Send the client a ping (its answer is in the wire log): `afterMs` after each session is
+   * initialized, or once the `afterCalls`-th tools/call has been answered (a fixed place in the wire).
+   */
+  ping: z
+    .strictObject({ afterMs: ms.optional(), afterCalls: positive.optional() })
+    .refine((p) => p.afterMs === undefined || p.afterCalls === undefined, 'choose afterMs or afterCalls')
+    .optional(),
   seed: z.int().default(1),
   tools: z.array(ToolSchema).default([]),
   pagination: PaginationSchema.optional(),

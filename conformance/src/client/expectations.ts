@@ -85,15 +85,16 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
     ]
     add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, problems, `received ${count}`)
   }
-  for (const [status, bounds] of Object.entries(expect.httpStatus)) {
-    const id = `expect/http-status/${status}`
-    const title = `The server answers HTTP ${status} a bounded number of times`
+  for (const [key, bounds] of Object.entries(expect.httpStatus)) {
+    const [status, method] = [key.slice(0, 3), key.length > 3 ? key.slice(4) : undefined]
+    const id = `expect/http-status/${key}`
+    const title = method === undefined ? `The server answers HTTP ${status} a bounded number of times` : `The server answers ${method} with HTTP ${status} a bounded number of times`
     if (end.http === undefined) {
       checks.push({ id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec })
       continue
     }
-    const count = end.http.filter((request) => String(request.status) === status && (bounds.method === undefined || request.rpc === bounds.method)).length
-    const answered = `answered ${count}${bounds.method === undefined ? '' : ` to ${bounds.method}`}`
+    const count = end.http.filter((request) => String(request.status) === status && (method === undefined || request.rpc === method)).length
+    const answered = `answered ${count}${method === undefined ? '' : ` to ${method}`}`
     add(id, title, [
       ...(bounds.min !== undefined && count < bounds.min ? [`${answered}, expected at least ${bounds.min}`] : []),
       ...(bounds.max !== undefined && count > bounds.max ? [`${answered}, expected at most ${bounds.max}`] : []),

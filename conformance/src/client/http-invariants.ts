@@ -54,26 +54,50 @@ function protocolVersionHeader(http: Http[], negotiated: string[]): CheckResult 
   return { id, title, status: 'pass', message: `${judged} requests, each with the negotiated version`, spec }
 }
 
-/** Requests without the session header once the server gave one, other than those opening a new session. */
+/**
+ * Requests without the session header in a session the client took: the server gave an id with
+ * its initialize answer, and the client went on (its notifications/initialized, the request that
+ * accepts the answer). A client that turned the answer down (a protocol version it does not know,
+ * which it SHOULD disconnect from) or gave up on it is not using that session, so what it sends
+ * next (a new initialize, a legacy HTTP+SSE fallback GET) is not held to it.
+ */
 export function missingSessionHeaders(http: Http[]): string[] {
-  let assigned = false
+  return sessionUse(http).problems
+}
+
+function sessionUse(http: Http[]): { problems: string[]; taken: number } {
+  let offered = false
+  let taken = false
+  let sessions = 0
   const problems: string[] = []
   for (const [index, request] of http.entries()) {
     if (request.path !== '/mcp') continue
-    if (request.newSession) assigned = true
-    else if (assigned && request.session === undefined) problems.push(`request ${index + 1} (${request.method}, answered ${request.status}) carried no Mcp-Session-Id`)
+    if (request.newSession) {
+      offered = true
+      taken = false
+      continue
+    }
+    if (offered && !taken && request.rpc === 'notifications/initialized') {
+      taken = true
+      sessions++
+    }
+    if (taken && request.session === undefined) problems.push(`request ${index + 1} (${request.method}${request.rpc ? ` ${request.rpc}` : ''}, answered ${request.status}) carried no Mcp-Session-Id`)
   }
-  return problems
+  return { problems, taken: sessions }
 }
 
 function sessionHeader(http: Http[]): CheckResult {
-  const problems = missingSessionHeaders(http)
+  const { problems, taken } = sessionUse(http)
   return {
     id: 'invariant/http-session-header',
     title: 'Every request after initialize carries the Mcp-Session-Id the server assigned',
-    // No session assigned, no request to judge: a skip that says so, never a pass over nothing.
-    status: problems.length ? 'fail' : http.some((request) => request.newSession) ? 'pass' : 'skip',
-    message: problems.length ? problems.slice(0, 3).join('; ') : http.some((request) => request.newSession) ? `${http.length} HTTP requests, each with its session` : `nothing to judge: the server assigned no session (${http.length} HTTP requests)`,
+    // No session taken, no request to judge: a skip that says so, never a pass over nothing.
+    status: problems.length ? 'fail' : taken ? 'pass' : 'skip',
+    message: problems.length
+      ? problems.slice(0, 3).join('; ')
+      : taken
+        ? `${taken} sessions over ${http.length} HTTP requests, each request with its session`
+        : `nothing to judge: the client took no session (none was assigned, or it never sent notifications/initialized after the answer that assigned one) (${http.length} HTTP requests)`,
     spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests"', url: SESSIONS },
   }
 }

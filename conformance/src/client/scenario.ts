@@ -120,17 +120,11 @@ const Expectations = z.strictObject({
   /**
    * HTTP: bounds on how many requests the fixture answered with each status (a 401 is refused
    * before any JSON-RPC is read, so only the HTTP log shows a retry with the same credentials).
+   * `<status>/<method>` counts only POSTs of that JSON-RPC method: `401/initialize` is a retry,
+   * which a version probe or the legacy-SSE GET of the spec's fallback is not.
    */
   httpStatus: z
-    .record(
-      z.string().regex(/^\d{3}$/, 'an HTTP status code'),
-      z.strictObject({
-        min: z.int().min(0).optional(),
-        max: z.int().min(0).optional(),
-        /** Count only POSTs of this JSON-RPC method (a version probe or a legacy-SSE GET is not a retry of initialize). */
-        method: z.string().optional(),
-      }),
-    )
+    .record(z.string().regex(/^\d{3}(\/[A-Za-z_/]+)?$/, 'an HTTP status code, or <status>/<JSON-RPC method>'), Bounds)
     .default({}),
   /**
    * OAuth (the fixture's `http.oauth`): bounds on the token requests the fixture's authorization
