@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { CreateTaskResultSchema, ErrorCode, GetTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import { onAbort } from './abort-listeners.ts'
+import { withAbortScope } from './abort-scope.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 
 /**
@@ -55,12 +56,12 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
       await sleep(pollDelay(task.pollInterval, options), undefined, { signal: scope.signal })
       const id = taskId
-      task = await within(scope.signal, (signal) => client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema, { signal, timeout: toolCallTimeoutMs }))
+      task = await withAbortScope([scope.signal], (signal) => client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema, { signal, timeout: toolCallTimeoutMs }))
       status = task.status
     }
     const id = taskId
     // tasks/result blocks until the task is terminal: for input_required, that is the ceiling's to bound.
-    return await within(scope.signal, (signal) =>
+    return await withAbortScope([scope.signal], (signal) =>
       client.request({ method: 'tasks/result', params: { taskId: id } }, AnyObject, {
         signal,
         timeout: task.status === 'input_required' ? maxTotalTimeoutMs : toolCallTimeoutMs,
@@ -93,23 +94,6 @@ function checkedTaskId(taskId: string, rawName: string): string {
 }
 
 const CEILING = Symbol('maxTotalTimeoutMs')
-
-/**
- * Runs one request under its own signal that follows `scope`: the SDK adds an abort listener to
- * every request's signal and never removes it, so a long poll on one shared signal would pile up
- * thousands of them.
- */
-async function within<T>(scope: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  scope.throwIfAborted()
-  const own = new AbortController()
-  const follow = () => own.abort(scope.reason)
-  scope.addEventListener('abort', follow, { once: true })
-  try {
-    return await request(own.signal)
-  } finally {
-    scope.removeEventListener('abort', follow)
-  }
-}
 
 function isUnknownTask(error: unknown): boolean {
   return error instanceof McpError && error.code === ErrorCode.InvalidParams

@@ -79,11 +79,7 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
   if (expect.state) add('expect/state', `The client ends ${expect.state}`, end.state === expect.state ? [] : [`state is ${end.state}`], `state ${end.state}`)
   for (const [method, bounds] of Object.entries(expect.received)) {
     const count = end.wire.filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === method).length
-    const problems = [
-      ...(bounds.min !== undefined && count < bounds.min ? [`received ${count}, expected at least ${bounds.min}`] : []),
-      ...(bounds.max !== undefined && count > bounds.max ? [`received ${count}, expected at most ${bounds.max}`] : []),
-    ]
-    add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, problems, `received ${count}`)
+    add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, outOfBounds(`received ${count}`, count, bounds), `received ${count}`)
   }
   for (const [key, bounds] of Object.entries(expect.httpStatus)) {
     const [status, method] = [key.slice(0, 3), key.length > 3 ? key.slice(4) : undefined]
@@ -95,10 +91,7 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
     }
     const count = end.http.filter((request) => String(request.status) === status && (method === undefined || request.rpc === method)).length
     const answered = `answered ${count}${method === undefined ? '' : ` to ${method}`}`
-    add(id, title, [
-      ...(bounds.min !== undefined && count < bounds.min ? [`${answered}, expected at least ${bounds.min}`] : []),
-      ...(bounds.max !== undefined && count > bounds.max ? [`${answered}, expected at most ${bounds.max}`] : []),
-    ], answered)
+    add(id, title, outOfBounds(answered, count, bounds), answered)
   }
   checks.push(...checkOAuth(scenario, end.http))
   if (expect.running !== undefined) {
@@ -129,10 +122,7 @@ function checkOAuth(scenario: Scenario, http: EndState['http']): CheckResult[] {
   const spec: SpecRef = scenario.spec[0]!
   const bounded = (id: string, title: string, count: number | undefined, bounds: { min?: number; max?: number }, unit: string): CheckResult => {
     if (count === undefined) return { id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec }
-    const problems = [
-      ...(bounds.min !== undefined && count < bounds.min ? [`${count} ${unit}, expected at least ${bounds.min}`] : []),
-      ...(bounds.max !== undefined && count > bounds.max ? [`${count} ${unit}, expected at most ${bounds.max}`] : []),
-    ]
+    const problems = outOfBounds(`${count} ${unit}`, count, bounds)
     return { id, title, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `${count} ${unit}`, spec }
   }
   const tokens = http?.flatMap((request) => (request.token ? [request.token] : []))
@@ -146,5 +136,13 @@ function checkOAuth(scenario: Scenario, http: EndState['http']): CheckResult[] {
     ...Object.entries(scenario.expect.bearer).map(([kind, bounds]) =>
       bounded(`expect/bearer/${kind}`, `Requests to the MCP endpoint with credential "${kind}" are bounded`, endpoint?.filter((request) => request.bearer === kind).length, bounds!, 'requests'),
     ),
+  ]
+}
+
+/** Pure: what breaks a min/max bound, each problem worded from `what` (e.g. "received 3"). */
+function outOfBounds(what: string, count: number, bounds: { min?: number; max?: number }): string[] {
+  return [
+    ...(bounds.min !== undefined && count < bounds.min ? [`${what}, expected at least ${bounds.min}`] : []),
+    ...(bounds.max !== undefined && count > bounds.max ? [`${what}, expected at most ${bounds.max}`] : []),
   ]
 }

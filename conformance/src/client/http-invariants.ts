@@ -22,6 +22,9 @@ export function negotiatedVersions(wire: WireEntry[]): string[] {
   })
 }
 
+/** A logged request as evidence: its HTTP method, and the JSON-RPC method of a POST. */
+const described = (request: Http) => (request.rpc ? `${request.method} ${request.rpc}` : request.method)
+
 /** The revision that introduced the MCP-Protocol-Version header; a session on an older one is not held to it. */
 const HEADER_SINCE = '2025-06-18'
 
@@ -41,7 +44,7 @@ function protocolVersionHeader(http: Http[], negotiated: string[]): CheckResult 
     const version = request.session === undefined ? undefined : versionOf.get(request.session)
     if (version === undefined || version < HEADER_SINCE) continue
     judged++
-    const where = `request ${index + 1} (${request.method}${request.rpc ? ` ${request.rpc}` : ''})`
+    const where = `request ${index + 1} (${described(request)})`
     if (request.protocolVersion === undefined) missing.push(`${where} carried no MCP-Protocol-Version (negotiated ${version})`)
     else if (request.protocolVersion !== version) other.push(`${where} carried MCP-Protocol-Version ${request.protocolVersion}, not the negotiated ${version}`)
   }
@@ -81,7 +84,7 @@ function sessionUse(http: Http[]): { problems: string[]; taken: number } {
       taken = true
       sessions++
     }
-    if (taken && request.session === undefined) problems.push(`request ${index + 1} (${request.method}${request.rpc ? ` ${request.rpc}` : ''}, answered ${request.status}) carried no Mcp-Session-Id`)
+    if (taken && request.session === undefined) problems.push(`request ${index + 1} (${described(request)}, answered ${request.status}) carried no Mcp-Session-Id`)
   }
   return { problems, taken: sessions }
 }
