@@ -7,7 +7,6 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { authSetup } from './auth.ts'
 import type { HttpConfig } from './config.ts'
 import type { LearningRedact, Redact } from './redact.ts'
-import { fetchWithRequestSignals } from './request-signals.ts'
 import { fetchWithLimits } from './response-limits.ts'
 
 export interface HttpTransportOptions {
@@ -30,7 +29,7 @@ export function createHttpTransport(config: HttpConfig, options: HttpTransportOp
   const headers = { ...options.headers, ...auth.headers }
   const provider = auth.provider && boundedGrants(auth.provider)
   const limits = { maxBytes: config.limits.maxResultBytes, maxErrorChars: config.limits.maxResultTextChars, redact: options.redact }
-  const base = provider ? resettingOnAcceptedToken(fetchWithRequestSignals(), provider) : fetchWithRequestSignals()
+  const base = provider ? resettingOnAcceptedToken(fetch, provider) : fetch
   const legacy = () =>
     new SSEClientTransport(options.url, {
       requestInit: { headers },

@@ -1,10 +1,11 @@
+import { onAbort } from './abort-listeners.ts'
 import { BridgeError } from './errors.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 
 /**
- * A fetch for the SDK's Streamable HTTP transport that bounds what a server can make the host
- * hold, at the source: the SDK would otherwise buffer a whole answer (`response.json()`,
- * `response.text()`) before anything could check its size.
+ * A fetch for the SDK's HTTP transports that bounds what a server can make the host hold, at the
+ * source: the SDK would otherwise buffer a whole answer (`response.json()`, `response.text()`)
+ * before anything could check its size.
  *
  * - An error response's body is read up to what can be quoted, then abandoned; what is kept is
  *   redacted and cut to `maxErrorChars` with a notice, so the SDK's error text (which embeds the
@@ -13,6 +14,16 @@ import { quoteUntrusted, type Redact } from './redact.ts'
  *   body errors with INVALID_RESULT, which fails the request.
  * - An SSE event larger than that is abandoned too: the stream errors, and `onOversized` answers
  *   the request with a JSON-RPC error, so the call fails at once instead of waiting for its timeout.
+ *
+ * It also gives every request a signal of its own. The SDK passes one session-wide AbortSignal to
+ * every fetch; undici hangs a listener on it per request and drops it only when the request is
+ * garbage-collected, so a busy session trips Node's MaxListenersExceededWarning after about 1,500
+ * calls. Each request here follows the session signal only until its body has been read,
+ * cancelled or abandoned, through one shared listener (abort-listeners.ts): a listener per request
+ * trips the same warning with more than 10 requests in flight.
+ *
+ * Both jobs share one stream over the body: a JavaScript ReadableStream and a Response cost about
+ * 12 and 5 µs each to build on Node 20, on every call (bench/README.md, issue 20).
  */
 export interface ResponseLimits {
   maxBytes: number
@@ -33,16 +44,31 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
 export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typeof fetch {
   const maxBytes = limits.maxBytes + ENVELOPE_BYTES
   return async (input, init) => {
-    const response = await base(input, init)
-    if (!response.body || NULL_BODY_STATUS.has(response.status)) return response
-    if (!response.ok) return boundedError(response, limits)
+    const parent = init?.signal
+    const own = parent ? new AbortController() : undefined
+    // The session signal is shared by every request in flight: one listener fans out to them all.
+    const release = parent && own ? onAbort(parent, () => own.abort(parent.reason)) : NOTHING_TO_RELEASE
+    let response: Response
+    try {
+      response = await base(input, own ? { ...init, signal: own.signal } : init)
+    } catch (error) {
+      release()
+      throw error
+    }
+    if (!response.body || NULL_BODY_STATUS.has(response.status)) {
+      release()
+      return response
+    }
+    if (!response.ok) return boundedError(response, limits).finally(release)
     const type = (response.headers.get('content-type') ?? '').toLowerCase()
     const body = type.startsWith('text/event-stream')
-      ? limitSse(response.body, maxBytes, limits, requestIdOf(init?.body))
-      : limitBody(response.body, maxBytes, limits.maxBytes)
+      ? limitSse(response.body, maxBytes, limits, requestIdOf(init?.body), release)
+      : limitBody(response.body, maxBytes, limits.maxBytes, release)
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
 }
+
+const NOTHING_TO_RELEASE = (): void => {}
 
 /** The error body, read no further than can be quoted, redacted and cut with a notice. */
 async function boundedError(response: Response, limits: ResponseLimits): Promise<Response> {
@@ -81,24 +107,32 @@ function oversized(maxResultBytes: number, read: number): BridgeError {
   )
 }
 
-/** Passes a JSON body through, erroring it once it exceeds `maxBytes`. */
-function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number): ReadableStream<Uint8Array> {
+/** Passes a JSON body through, erroring it once it exceeds `maxBytes`; `release` once it ends, however. */
+function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number, release: () => void): ReadableStream<Uint8Array> {
   const reader = source.getReader()
   let read = 0
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read()
-        if (done) return controller.close()
+        if (done) {
+          release()
+          return controller.close()
+        }
         read += value.byteLength
         if (read <= maxBytes) return controller.enqueue(value)
+        release()
         void reader.cancel().catch(() => {})
         controller.error(oversized(maxResultBytes, read))
       } catch (error) {
+        release()
         controller.error(error)
       }
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel(reason) {
+      release()
+      return reader.cancel(reason)
+    },
   })
 }
 
@@ -113,7 +147,7 @@ function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResu
  * varying with GC timing). Nothing waits that could be used earlier: an event is only dispatched
  * once it has ended, and an abandoned event never reaches the parser at all.
  */
-function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: ResponseLimits, requestId: unknown): ReadableStream<Uint8Array> {
+function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: ResponseLimits, requestId: unknown, release: () => void): ReadableStream<Uint8Array> {
   const reader = source.getReader()
   const scanner = new EventSizeScanner()
   let read = 0
@@ -125,6 +159,7 @@ function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: 
         for (;;) {
           const { done, value } = await reader.read()
           if (done) {
+            release()
             if (batch.length) controller.enqueue(concat(batch, batchBytes))
             return controller.close()
           }
@@ -136,13 +171,18 @@ function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: 
           if (ended) return controller.enqueue(concat(batch, batchBytes))
         }
       } catch (error) {
+        release()
         controller.error(error)
       }
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel(reason) {
+      release()
+      return reader.cancel(reason)
+    },
   })
 
   function abandon(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    release()
     void reader.cancel().catch(() => {})
     const error = oversized(limits.maxBytes, read)
     if (typeof requestId === 'string' || typeof requestId === 'number') {
