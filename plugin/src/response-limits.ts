@@ -62,7 +62,7 @@ export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typ
     if (!response.ok) return boundedError(response, limits).finally(release)
     const type = (response.headers.get('content-type') ?? '').toLowerCase()
     const body = type.startsWith('text/event-stream')
-      ? limitSse(response.body, maxBytes, limits, requestIdOf(init?.body), release)
+      ? limitSse(response.body, maxBytes, limits, init?.body, release)
       : limitBody(response.body, maxBytes, limits.maxBytes, release)
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
@@ -147,7 +147,7 @@ function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResu
  * varying with GC timing). Nothing waits that could be used earlier: an event is only dispatched
  * once it has ended, and an abandoned event never reaches the parser at all.
  */
-function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: ResponseLimits, requestId: unknown, release: () => void): ReadableStream<Uint8Array> {
+function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: ResponseLimits, requestBody: unknown, release: () => void): ReadableStream<Uint8Array> {
   const reader = source.getReader()
   const scanner = new EventSizeScanner()
   let read = 0
@@ -185,6 +185,8 @@ function limitSse(source: ReadableStream<Uint8Array>, maxBytes: number, limits: 
     release()
     void reader.cancel().catch(() => {})
     const error = oversized(limits.maxBytes, read)
+    // Parsed only here: most answers are never abandoned, and this costs a JSON.parse per POST.
+    const requestId = requestIdOf(requestBody)
     if (typeof requestId === 'string' || typeof requestId === 'number') {
       limits.onOversized?.({ jsonrpc: '2.0', id: requestId, error: { code: -32603, message: error.message, data: { [OVERSIZED_MARK]: true } } })
     }
