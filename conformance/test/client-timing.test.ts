@@ -62,4 +62,12 @@ describe('timing checks', () => {
       ['timing/step-2', 'skip'],
     ])
   })
+
+  it('says a dispose the kit stopped waiting for had not finished, instead of quoting the wait as its time', () => {
+    const disposing = scenario('timing: { dispose: { atMost: 10000 } }\n')
+    expect(checkTimings(disposing, { stepMs: [], disposeMs: 10_000, disposeUnfinished: true })).toEqual([
+      expect.objectContaining({ id: 'timing/dispose', status: 'fail', message: 'had not finished after 10000 ms, when the kit stopped waiting, longer than 10000 ms' }),
+    ])
+    expect(checkTimings(disposing, { stepMs: [], disposeMs: 10_000 })).toEqual([expect.objectContaining({ status: 'pass', message: 'took 10000 ms (at most 10000 ms)' })])
+  })
 })

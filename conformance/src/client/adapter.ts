@@ -55,6 +55,8 @@ export interface ClientSession {
    * kit then waits for its servers and its process to end, and those waits are not the client's).
    */
   closeMs?(): number | undefined
+  /** False when the client had not closed by the time the kit stopped waiting (`closeMs` is then that wait). */
+  closeFinished?(): boolean
 }
 
 export interface ClientAdapter {

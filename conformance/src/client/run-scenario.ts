@@ -138,7 +138,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const disposeAt = performance.now()
   const disposedInStep = disposed
   const afterDispose = session ? await dispose().catch(() => []) : []
-  if (session && !disposedInStep) measured.disposeMs = session.closeMs?.() ?? Math.round(performance.now() - disposeAt)
+  if (session && !disposedInStep) {
+    measured.disposeMs = session.closeMs?.() ?? Math.round(performance.now() - disposeAt)
+    if (session.closeFinished?.() === false) measured.disposeUnfinished = true
+  }
   const goneAtClose = serverGone
   await fixture.close().catch(() => {})
   // Every server process the client started, as each reported itself, its children included.

@@ -12,6 +12,8 @@ export interface Measured {
   totalMs?: number
   /** The teardown's dispose, when no step had disposed the client. */
   disposeMs?: number
+  /** The dispose had not finished when the kit stopped waiting: `disposeMs` is only how long it waited. */
+  disposeUnfinished?: boolean
 }
 
 /**
@@ -23,7 +25,7 @@ export interface Measured {
 export function checkTimings(scenario: Scenario, measured: Measured): CheckResult[] {
   const spec: SpecRef = scenario.spec[0]!
   const checks: CheckResult[] = []
-  const judge = (id: string, what: string, took: TookSpec, ms: number | undefined): void => {
+  const judge = (id: string, what: string, took: TookSpec, ms: number | undefined, unfinished = false): void => {
     const title = `${what} takes as long as the behaviour says`
     if (ms === undefined) return void checks.push({ id, title, status: 'skip', message: `${what} did not run, so its time is not judged`, spec })
     const problems: string[] = []
@@ -33,15 +35,20 @@ export function checkTimings(scenario: Scenario, measured: Measured): CheckResul
       // Validated when the scenario loaded; a config that no longer holds is the scenario's error.
       if ('error' in value) return void checks.push({ id, title, status: 'error', message: value.error, spec })
       if (bound === 'atLeast' && ms < value.ms) problems.push(`took ${ms} ms, sooner than ${describeDuration(duration, value.ms)}`)
-      if (bound === 'atMost' && ms > value.ms) problems.push(`took ${ms} ms, longer than ${describeDuration(duration, value.ms)}`)
+      // A wait the kit cut short is a lower bound of the time, never the time itself.
+      if (bound === 'atMost' && (ms > value.ms || (unfinished && ms >= value.ms))) problems.push(`${tookMessage(ms, unfinished)}, longer than ${describeDuration(duration, value.ms)}`)
     }
-    checks.push({ id, title, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `took ${ms} ms${bounds(took, scenario)}`, spec, details: { ms } })
+    checks.push({ id, title, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `${tookMessage(ms, unfinished)}${bounds(took, scenario)}`, spec, details: unfinished ? { ms, unfinished } : { ms } })
   }
   if (scenario.timing?.start) judge('timing/start', 'The client start', scenario.timing.start, measured.startMs)
   for (const [index, step] of scenario.steps.entries()) if (step.took) judge(`timing/step-${index + 1}`, `Step ${index + 1}`, step.took, measured.stepMs[index])
   if (scenario.timing?.total) judge('timing/total', 'The whole run', scenario.timing.total, measured.totalMs)
-  if (scenario.timing?.dispose) judge('timing/dispose', 'The dispose at the end of the run', scenario.timing.dispose, measured.disposeMs)
+  if (scenario.timing?.dispose) judge('timing/dispose', 'The dispose at the end of the run', scenario.timing.dispose, measured.disposeMs, measured.disposeUnfinished)
   return checks
+}
+
+function tookMessage(ms: number, unfinished: boolean): string {
+  return unfinished ? `had not finished after ${ms} ms, when the kit stopped waiting` : `took ${ms} ms`
 }
 
 function bounds(took: TookSpec, scenario: Scenario): string {

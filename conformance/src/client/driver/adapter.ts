@@ -44,6 +44,7 @@ async function startDriver(command: string, target: ServerTarget, config: Record
   let features: string[] = []
   let orphans: number[] = []
   let closeMs: number | undefined
+  let closeFinished = true
   const logs: string[] = []
   const listeners = new Set<() => void>()
   const setTools = (next: DriverTool[]) => {
@@ -94,11 +95,13 @@ async function startDriver(command: string, target: ServerTarget, config: Record
     orphans: () => orphans,
     attachmentCount: () => 0,
     closeMs: () => closeMs,
+    closeFinished: () => closeFinished,
     async dispose() {
       const asked = performance.now()
       const closed = await channel.request({ op: 'close' }, DRIVER_BOUNDS.closeMs)
       closeMs = Math.round(performance.now() - asked)
       if (!closed.ok) logs.push(`[driver] close failed: ${closed.error}`)
+      if (!closed.ok && /^the driver did not answer "close"/.test(closed.error)) closeFinished = false
       state = 'stopped'
       // Judged while the driver still runs: once it exits, its children lose their stdin and
       // exit too, which would hide a client that never stopped its server.
