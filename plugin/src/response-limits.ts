@@ -1,6 +1,6 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import { onAbort } from './abort-listeners.ts'
 import { BridgeError } from './errors.ts'
+import { isMessage } from './json-rpc-message.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 
 /**
@@ -304,7 +304,7 @@ function plainMessages(text: string, requestId: string | number): string[] | und
 function parseMessage(json: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(json)
-    return JSONRPCMessageSchema.safeParse(value).success ? (value as Record<string, unknown>) : undefined
+    return isMessage(value) ? (value as Record<string, unknown>) : undefined
   } catch {
     return undefined
   }
