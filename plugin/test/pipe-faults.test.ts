@@ -53,8 +53,11 @@ describe('pipe faults: every wait is bounded by its configured time', () => {
 
   it('a server that closes stdout but lives: the attempt fails at once (not at connectTimeoutMs) and the child is stopped', async () => {
     const host = await startHost()
-    const activation = await timed(host.load(load({ tools, stdio: { fault: 'close-stdout' } })))
-    expect(activation.ms).toBeLessThan(CONNECT_MS)
+    // A connect timeout far above a loaded machine's spawn time: failing "at once" must not be
+    // mistaken for failing at the timeout (at 1.5 s, spawning alone took 1.6 s under load once).
+    const connectTimeoutMs = 10_000
+    const activation = await timed(host.load({ ...load({ tools, stdio: { fault: 'close-stdout' } }), connectTimeoutMs }))
+    expect(activation.ms).toBeLessThan(connectTimeoutMs)
     expect(host.logs.join('\n')).toMatch(/connection (attempt failed|lost)/)
     await expect.poll(() => stateOf(activation.value)?.kind, { timeout: CONNECT_MS + SLACK_MS }).toBe('stopped')
     expect(host.logs.join('\n')).toMatch(/stderr: \[mcp-fixture\] stdout closed, still running/)
