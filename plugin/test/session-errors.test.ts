@@ -1,0 +1,108 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { describe, expect, it } from 'vitest'
+import { BridgeError } from '../src/errors.ts'
+import { OVERSIZED_MARK } from '../src/response-limits.ts'
+import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isOversized, isServerAnswer, isServerGone } from '../src/session.ts'
+
+// How the session tells one failure from another decides what the host sees: a refusal that stops
+// retrying, a lost connection that reconnects, the server's own answer, an oversized result. Each
+// predicate is pinned on both sides of its line.
+
+const http = (code: number | undefined) => new StreamableHTTPError(code as number, 'status')
+const mcp = (code: number, data?: unknown) => new McpError(code, 'message', data)
+
+describe('isAuthFailure: an HTTP 401 or 403 from the server', () => {
+  it('is true for 401 and 403 only, and only from the Streamable HTTP transport', () => {
+    expect(isAuthFailure(http(401))).toBe(true)
+    expect(isAuthFailure(http(403))).toBe(true)
+    for (const code of [400, 402, 404, 500, undefined]) expect(isAuthFailure(http(code)), String(code)).toBe(false)
+    expect(isAuthFailure(mcp(401))).toBe(false)
+    expect(isAuthFailure(Object.assign(new Error('HTTP 401'), { code: 401 }))).toBe(false)
+    expect(isAuthFailure(undefined)).toBe(false)
+  })
+})
+
+describe('isCredentialRefusal: the authorization server or the SDK refused the credentials', () => {
+  it('is true for an OAuth error (any of its kinds) and the SDK\'s UnauthorizedError, false for anything else', () => {
+    expect(isCredentialRefusal(new OAuthError('refused'))).toBe(true)
+    expect(isCredentialRefusal(new InvalidGrantError('expired grant'))).toBe(true)
+    expect(isCredentialRefusal(new UnauthorizedError())).toBe(true)
+    expect(isCredentialRefusal(http(401))).toBe(false)
+    expect(isCredentialRefusal(new Error('Unauthorized'))).toBe(false)
+    expect(isCredentialRefusal('unauthorized')).toBe(false)
+  })
+})
+
+describe('isOversized: an answer over limits.maxResultBytes', () => {
+  it("is the bridge's INVALID_RESULT, or an McpError whose data carries the oversized mark as true", () => {
+    expect(isOversized(new BridgeError('too big', 'INVALID_RESULT'))).toBe(true)
+    expect(isOversized(new BridgeError('other', 'TOOL_ERROR'))).toBe(false)
+    expect(isOversized(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: true }))).toBe(true)
+    expect(isOversized(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: 'true' }))).toBe(false)
+    expect(isOversized(mcp(ErrorCode.InternalError, { other: true }))).toBe(false)
+    expect(isOversized(mcp(ErrorCode.InternalError, null))).toBe(false)
+    expect(isOversized(mcp(ErrorCode.InternalError))).toBe(false)
+    // The mark counts only on the SDK's error, not on any object that carries it.
+    expect(isOversized(Object.assign(new Error('x'), { data: { [OVERSIZED_MARK]: true } }))).toBe(false)
+  })
+})
+
+describe("isServerAnswer: a JSON-RPC error response, not the SDK's own verdict", () => {
+  it('is true for an McpError of any server code, false for ConnectionClosed, RequestTimeout and other errors', () => {
+    expect(isServerAnswer(mcp(ErrorCode.MethodNotFound))).toBe(true)
+    expect(isServerAnswer(mcp(ErrorCode.InternalError))).toBe(true)
+    expect(isServerAnswer(mcp(-1))).toBe(true)
+    expect(isServerAnswer(mcp(ErrorCode.ConnectionClosed))).toBe(false)
+    expect(isServerAnswer(mcp(ErrorCode.RequestTimeout))).toBe(false)
+    expect(isServerAnswer(http(500))).toBe(false)
+    expect(isServerAnswer(Object.assign(new Error('x'), { code: ErrorCode.InternalError }))).toBe(false)
+  })
+})
+
+describe('isServerGone: transport errors that mean the server cannot be reached', () => {
+  it('is a TypeError saying "fetch failed" (any case), or any error that failed to reconnect its SSE stream', () => {
+    expect(isServerGone(new TypeError('fetch failed'))).toBe(true)
+    expect(isServerGone(new TypeError('request: Fetch Failed (ECONNREFUSED)'))).toBe(true)
+    expect(isServerGone(new Error('fetch failed'))).toBe(false)
+    expect(isServerGone(new TypeError('Failed to fetch'))).toBe(false)
+    expect(isServerGone(new Error('SSE stream disconnected: Failed to reconnect SSE stream after 2 attempts'))).toBe(true)
+    expect(isServerGone('Failed to reconnect SSE stream')).toBe(true)
+    expect(isServerGone(new Error('failed to reconnect sse stream'))).toBe(false)
+    expect(isServerGone(new Error('Failed to reconnect'))).toBe(false)
+  })
+})
+
+describe('isConnectionLoss: the server is gone rather than one request failing', () => {
+  it('over Streamable HTTP: a 404 (the session is gone) or no status at all', () => {
+    expect(isConnectionLoss(http(404))).toBe(true)
+    expect(isConnectionLoss(http(undefined))).toBe(true)
+    for (const code of [400, 401, 405, 500, 503]) expect(isConnectionLoss(http(code)), String(code)).toBe(false)
+    // A StreamableHTTPError is judged by its status alone, whatever its text says.
+    expect(isConnectionLoss(new StreamableHTTPError(500, 'Not connected'))).toBe(false)
+  })
+
+  it('from the SDK: ConnectionClosed only', () => {
+    expect(isConnectionLoss(mcp(ErrorCode.ConnectionClosed))).toBe(true)
+    expect(isConnectionLoss(mcp(ErrorCode.RequestTimeout))).toBe(false)
+    expect(isConnectionLoss(new McpError(ErrorCode.InternalError, 'Not connected'))).toBe(false)
+  })
+
+  it('from fetch: a TypeError saying fetch failed, Failed to fetch or terminated, in any case', () => {
+    for (const message of ['fetch failed', 'Failed to fetch', 'terminated', 'TERMINATED', 'other side: Fetch Failed']) {
+      expect(isConnectionLoss(new TypeError(message)), message).toBe(true)
+    }
+    expect(isConnectionLoss(new TypeError('Cannot read properties of undefined'))).toBe(false)
+    expect(isConnectionLoss(new TypeError('Not connected'))).toBe(false)
+  })
+
+  it('otherwise: the SDK saying "Not connected", exactly so', () => {
+    expect(isConnectionLoss(new Error('Not connected'))).toBe(true)
+    expect(isConnectionLoss('Not connected')).toBe(true)
+    expect(isConnectionLoss(new Error('not connected'))).toBe(false)
+    expect(isConnectionLoss(new Error('fetch failed'))).toBe(false)
+    expect(isConnectionLoss(new Error('terminated'))).toBe(false)
+  })
+})
