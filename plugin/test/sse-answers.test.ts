@@ -84,6 +84,7 @@ describe('an SSE answer to a request', () => {
     ['a message the SDK would refuse', event('{"jsonrpc":"1.0","id":7,"result":{}}')],
     ['no response to this request', event(answer(8))],
     ['an event after the response', `${event(answer(7))}${event(progress)}`],
+    ['more than 16 KiB (a JSON.parse more costs more than the event pipeline saves)', event(answer(7, 'x'.repeat(20_000)))],
   ])('with %s reaches the SDK as the stream the server sent', async (_, sent) => {
     const url = await serve((res) => res.end(sent))
     const response = await post(url).response
