@@ -164,7 +164,7 @@ class EventReader {
   private readonly scanner = new EventSizeScanner()
   /** Read ahead by plainAnswer and not yet handed on, in order; then a read still in flight. */
   private readonly head: Uint8Array[] = []
-  private pending?: Promise<ReadableStreamReadResult<Uint8Array>>
+  private pending?: ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>
   /** The read-ahead stopped where an event ended, so it can be handed on at once. */
   private headEnded = false
   private read = 0
