@@ -14,6 +14,8 @@ import { descendants } from '../../test/support/process-tree.ts'
  * instance started is gone (a retry's child included).
  */
 const GRACE_MS = 1_000
+/** A child's start is waited for, not timed: on a loaded machine spawning alone can pass vitest's 1 s poll default. */
+const SPAWN_WAIT = { timeout: 15_000 }
 /** connectTimeoutMs far above the grace: a dispose that waited for it would be obvious. */
 const CONNECT_MS = 20_000
 
@@ -51,7 +53,7 @@ describe('dispose during activation', () => {
     const host = await startHost()
     const wire = join(tempDir('bridge-dispose-'), 'wire.jsonl')
     const fiber = host.ctx.plugin(bridge, instance(hangsOnInitialize, wire))
-    await expect.poll(() => initializeRequests(wire)).toBe(1)
+    await expect.poll(() => initializeRequests(wire), SPAWN_WAIT).toBe(1)
     const ms = await timedDispose(() => fiber.dispose())
     expect(ms).toBeLessThan(GRACE_MS * 0.5)
     expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
@@ -61,7 +63,7 @@ describe('dispose during activation', () => {
     const host = await startHost()
     const wire = join(tempDir('bridge-dispose-'), 'wire.jsonl')
     const fiber = host.ctx.plugin(bridge, instance({ ...hangsOnInitialize, stdio: { ignoreEof: true } }, wire))
-    await expect.poll(() => initializeRequests(wire)).toBe(1)
+    await expect.poll(() => initializeRequests(wire), SPAWN_WAIT).toBe(1)
     const ms = await timedDispose(() => fiber.dispose())
     expect(ms).toBeGreaterThanOrEqual(GRACE_MS * 0.95)
     expect(ms).toBeLessThan(GRACE_MS * 1.5)
@@ -77,9 +79,9 @@ describe('dispose during activation', () => {
     // that the retry's start hangs in initialize and ignores EOF.
     writeFileSync(file, JSON.stringify({ crash: { onStart: true } }))
     const fiber = host.ctx.plugin(bridge, instance(file, wire, { reconnect: { initialDelayMs: 200 } }))
-    await expect.poll(() => host.logs.join('\n')).toMatch(/retrying in 200ms/)
+    await expect.poll(() => host.logs.join('\n'), SPAWN_WAIT).toMatch(/retrying in 200ms/)
     writeFileSync(file, JSON.stringify({ ...hangsOnInitialize, stdio: { ignoreEof: true } }))
-    await expect.poll(() => initializeRequests(wire)).toBe(1)
+    await expect.poll(() => initializeRequests(wire), SPAWN_WAIT).toBe(1)
     // The retry's server and its watchdog (both children of this process).
     expect(descendants(process.pid).filter((entry) => entry.ppid === process.pid)).toHaveLength(2)
     const ms = await timedDispose(() => fiber.dispose())
