@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'conformance/scenarios/**', 'reports/**', 'coverage/**', '.artifacts/**', 'bench/results/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'conformance/scenarios/**', 'reports/**', 'coverage/**', '.artifacts/**', 'bench/results/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
