@@ -237,11 +237,10 @@ class EventReader {
     // What plainAnswer read ahead goes first. Read up to the end of an event (the response among
     // them, maybe), it goes at once; over the limit, it is abandoned; cut short by the shortcut's
     // size bound, it waits in the batch for the rest of its event, like any other.
-    const head = this.head.splice(0)
-    if (head.length && this.scanner.largestSeen > this.maxBytes) return this.abandon(controller)
-    if (head.length && this.headEnded) return controller.enqueue(concat(head, head.reduce((sum, chunk) => sum + chunk.byteLength, 0)))
-    const batch: Uint8Array[] = head
-    let batchBytes = head.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+    const batch = this.head.splice(0)
+    let batchBytes = batch.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+    if (batch.length && this.scanner.largestSeen > this.maxBytes) return this.abandon(controller)
+    if (batch.length && this.headEnded) return controller.enqueue(concat(batch, batchBytes))
     try {
       for (;;) {
         const next = this.pending ?? this.reader.read()

@@ -85,7 +85,7 @@ async function startDriver(command: string, target: ServerTarget, config: Record
       options.signal?.removeEventListener('abort', abort)
       const ms = Math.round(performance.now() - started)
       if (answer.ok) return outcome(answer.result ?? {}, ms)
-      if (/^the driver did not answer "call"/.test(answer.error)) return { isError: true, code: 'NOT_RETURNED', unanswered: `the call had not returned after ${DRIVER_BOUNDS.callMs} ms`, content: [{ type: 'text', text: answer.error }] }
+      if ('unanswered' in answer) return { isError: true, code: 'NOT_RETURNED', unanswered: `the call had not returned after ${DRIVER_BOUNDS.callMs} ms`, content: [{ type: 'text', text: answer.error }] }
       return { isError: true, code: 'CLIENT_ERROR', content: [{ type: 'text', text: answer.error }], ms }
     },
     state: () => state,
@@ -101,7 +101,7 @@ async function startDriver(command: string, target: ServerTarget, config: Record
       const closed = await channel.request({ op: 'close' }, DRIVER_BOUNDS.closeMs)
       closeMs = Math.round(performance.now() - asked)
       if (!closed.ok) logs.push(`[driver] close failed: ${closed.error}`)
-      if (!closed.ok && /^the driver did not answer "close"/.test(closed.error)) closeFinished = false
+      if ('unanswered' in closed) closeFinished = false
       state = 'stopped'
       // Judged while the driver still runs: once it exits, its children lose their stdin and
       // exit too, which would hide a client that never stopped its server.

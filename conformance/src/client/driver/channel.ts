@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { parseDriverLine, type DriverAnswer, type DriverEvent, type DriverRequest } from './protocol.ts'
 
-type Pending = { resolve: (answer: DriverAnswer) => void; timer: NodeJS.Timeout }
+/** A driver's answer, or the channel's own when the driver gave none in time (never read from a driver). */
+export type ChannelAnswer = DriverAnswer | { id: number; ok: false; error: string; unanswered: true }
+
+type Pending = { resolve: (answer: ChannelAnswer) => void; timer: NodeJS.Timeout }
 type Body = DriverRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
 
 /** Thrown when the driver breaks the protocol or does not answer in time: a harness problem, not a verdict. */
@@ -66,13 +69,13 @@ export class DriverChannel {
   }
 
   /** Sends a request; resolves with its answer, or an error answer after `timeoutMs`. */
-  request(body: Body, timeoutMs: number): Promise<DriverAnswer> {
+  request(body: Body, timeoutMs: number): Promise<ChannelAnswer> {
     const id = this.nextId++
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id)
         this.abandoned.add(id)
-        resolve({ id, ok: false, error: `the driver did not answer "${body.op}" within ${timeoutMs} ms` })
+        resolve({ id, ok: false, error: `the driver did not answer "${body.op}" within ${timeoutMs} ms`, unanswered: true })
       }, timeoutMs)
       this.pending.set(id, { resolve, timer })
       this.child.stdin!.write(`${JSON.stringify({ id, ...body })}\n`)
