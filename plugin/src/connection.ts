@@ -225,7 +225,8 @@ export class ServerConnection {
         const fresh = names.filter((name) => !this.warnedEnv.has(name))
         for (const name of fresh) this.warnedEnv.add(name)
         if (fresh.length) {
-          this.log.warn('inheritEnv passes %s to the server, and the name or value looks like a credential: set it in env if that is intended, or narrow inheritEnv', fresh.join(', '))
+          // No "credential: set" in the wording: the log's redaction reads `name: value` as a secret.
+          this.log.warn('inheritEnv passes %s to the server, and the name or value looks like a credential (set it in env if that is intended, or narrow inheritEnv)', fresh.join(', '))
         }
       },
     }
