@@ -322,7 +322,7 @@ function checkAuth(auth: Record<string, string | undefined>, headers: Record<str
   }
   for (const key of fields.required) if (!auth[key]) fail(`auth.${key}`, `is required with auth.type "${type}".`)
   if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
-    fail('auth', 'and headers.Authorization both set credentials: keep one of them.')
+    fail('auth', 'and headers.Authorization both set credentials; keep one of them.')
   }
   const config = (type === 'private_key_jwt' ? { algorithm: 'RS256', ...definedOnly(auth) } : definedOnly(auth)) as unknown as AuthConfig
   const { field, name } = secretVariable(config)

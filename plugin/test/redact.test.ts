@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { configSecrets, createRedactor, isSecretName, isSecretValue, quoteUntrusted, redactSecrets, redactUrl } from '../src/index.ts'
 import { createLearningRedactor } from '../src/redact.ts'
@@ -165,5 +166,31 @@ describe('a learning redactor (tokens obtained at run time)', () => {
     redact.learn('tok-cccccccc')
     // The bound keeps the two most recent: the first token is forgotten, the fixed value never is.
     expect(redact('tok-aaaaaaaa tok-bbbbbbbb tok-cccccccc fixed-secret-value')).toBe('tok-aaaaaaaa <redacted> <redacted> <redacted>')
+  })
+})
+
+describe("the plugin's own words", () => {
+  /**
+   * Logs and errors pass through the same redaction as what servers say, so a message of ours
+   * that reads like `name: value` with a secret's name loses a word ("looks like a credential:
+   * <redacted> it in env" reached operators once). Every string literal in plugin/src but
+   * redact.ts (whose literals are the patterns and their examples) must come through unchanged,
+   * with each interpolation and format placeholder standing in as a plain word.
+   */
+  it('are never taken for secrets', () => {
+    const root = new URL('../src/', import.meta.url)
+    const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.ts') && file !== 'redact.ts')
+    const changed: string[] = []
+    let checked = 0
+    for (const file of files) {
+      const source = readFileSync(new URL(file, root), 'utf8')
+      for (const [, quoted, template] of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)) {
+        const text = (quoted ?? template!).replace(/\$\{[^}]*\}/g, 'word').replace(/%[sd]/g, 'word')
+        checked++
+        if (redactSecrets(text) !== text) changed.push(`${file}: ${text} -> ${redactSecrets(text)}`)
+      }
+    }
+    expect(checked).toBeGreaterThan(500)
+    expect(changed).toEqual([])
   })
 })
