@@ -81,6 +81,9 @@ async function supervise(input: Record<string, unknown>, options: Partial<Connec
   return { root, logs, text, clock, states, connection }
 }
 
+/** A poll's bound: a child's start can take seconds on a loaded machine, and a poll ends as soon as it holds. */
+const SPAWN_WAIT = { timeout: 15_000 }
+
 const exec = () => ({ signal: new AbortController().signal }) as ToolExecution
 const starts = () => `${tempDir('connection-starts-')}/starts`
 
@@ -140,9 +143,9 @@ describe('ServerConnection failures', () => {
     const { connection, clock } = await supervise(stdio(lineServer({ crashStarts: { file: starts(), from: 2, to: 9 } })), { noRetryOnFirstFailure: true })
     expect(await connection.ready).toEqual({})
     await connection.invoke('die', {}, exec()).catch(() => {})
-    await expect.poll(() => connection.status.kind).toBe('reconnecting')
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
     clock.advance(100)
-    await expect.poll(() => clock.pending).toBe(1)
+    await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
     expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 2 })
   })
 
@@ -151,10 +154,10 @@ describe('ServerConnection failures', () => {
     await connection.ready
     expect(logs.join('\n')).not.toMatch(/reconnected/)
     await connection.invoke('die', {}, exec()).catch(() => {})
-    await expect.poll(() => connection.status.kind).toBe('reconnecting')
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
     expect(logs.join('\n')).toMatch(/\[warn\] mcp:line: connection lost; reconnecting in 100ms \(attempt 1\/3\)/)
     clock.advance(100)
-    await expect.poll(() => connection.status.kind).toBe('connected')
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('connected')
     expect(logs.filter((line) => line.includes('reconnected'))).toEqual(['[info] mcp:line: reconnected and re-synced tools (attempt 1/3)'])
   })
 
@@ -163,9 +166,9 @@ describe('ServerConnection failures', () => {
     await connection.ready
     clock.advance(1_000) // up for maxDelayMs: this outage starts with a full budget
     await connection.invoke('die', {}, exec()).catch(() => {})
-    await expect.poll(() => connection.status.kind).toBe('reconnecting')
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
     clock.advance(100)
-    await expect.poll(() => clock.pending).toBe(1)
+    await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
     expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 2 })
     expect(clock.delays).toEqual([100, 200])
   })
@@ -173,7 +176,7 @@ describe('ServerConnection failures', () => {
   it('retries once, not twice, when the server dies during the first tools/list', async () => {
     const { connection, clock, text } = await supervise(stdio(lineServer({ onList: 'exit' })))
     await connection.ready
-    await expect.poll(() => clock.pending).toBe(1)
+    await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
     expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 1 })
     expect(clock.delays).toEqual([100])
     expect(text()).toMatch(/connection lost/)
@@ -194,7 +197,7 @@ describe('ServerConnection failures', () => {
 
   it('leaves no retry behind when disposed during an attempt', async () => {
     const { connection, clock, text } = await supervise(stdio(lineServer({ silent: true }), { connectTimeoutMs: 60_000 }))
-    await expect.poll(() => text()).toMatch(/stderr: pid \d+/)
+    await expect.poll(() => text(), SPAWN_WAIT).toMatch(/stderr: pid \d+/)
     await connection.dispose()
     expect((await connection.ready).error).toBeDefined()
     expect(connection.status).toEqual({ kind: 'disposed' })
@@ -221,9 +224,9 @@ describe('ServerConnection logs', () => {
     const { connection, clock, logs } = await supervise(stdio(lineServer(), { inheritEnv: ['LINE_API_TOKEN'] }))
     await connection.ready
     await connection.invoke('die', {}, exec()).catch(() => {})
-    await expect.poll(() => connection.status.kind).toBe('reconnecting')
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
     clock.advance(100)
-    await expect.poll(() => connection.status.kind).toBe('connected')
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('connected')
     expect(logs.filter((line) => line.includes('inheritEnv'))).toEqual([
       '[warn] mcp:line: inheritEnv passes LINE_API_TOKEN to the server, and the name or value looks like a credential (set it in env if that is intended, or narrow inheritEnv)',
     ])
@@ -234,7 +237,7 @@ describe('ServerConnection logs', () => {
     const { connection, text } = await supervise(stdio(lineServer({ leakEnv: 'SERVICE_PASSWORD' }), { env: { SERVICE_PASSWORD: secret } }))
     const { error } = await connection.ready
     expect(error).toBeDefined()
-    await expect.poll(() => text()).toMatch(/connection attempt failed/)
+    await expect.poll(() => text(), SPAWN_WAIT).toMatch(/connection attempt failed/)
     expect(text()).toMatch(/stderr: using <redacted>/)
     expect(text()).not.toContain(secret)
   })
@@ -252,12 +255,12 @@ describe('ServerConnection re-sync', () => {
       return server
     }
     const http = await serveHttp(factory)
-    const { root, connection, clock, text } = await supervise({ transport: 'streamable-http', serverName: 'line', url: http.url, connectTimeoutMs: 500, listChanged: { debounceMs: 10, maxWaitMs: 100 } })
+    const { root, connection, clock, text } = await supervise({ transport: 'streamable-http', serverName: 'line', url: http.url, connectTimeoutMs: 3_000, listChanged: { debounceMs: 10, maxWaitMs: 100 } })
     expect(await connection.ready).toEqual({})
     await Promise.all(servers.map((s) => s.sendToolListChanged()))
-    await expect.poll(() => clock.pending).toBe(1)
+    await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
     clock.advance(10)
-    await expect.poll(() => text(), { timeout: 5_000 }).toMatch(/\[error\] mcp:line: tool re-sync failed, keeping the previous tools: /)
+    await expect.poll(() => text(), SPAWN_WAIT).toMatch(/\[error\] mcp:line: tool re-sync failed, keeping the previous tools: /)
     expect(lists).toBe(2)
     expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__a'])
     expect(connection.status.kind).toBe('connected')
