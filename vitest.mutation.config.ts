@@ -32,12 +32,19 @@ class CheapTestsFirst extends BaseSequencer {
 }
 
 /**
- * `MUTATION_TESTS=plugin` runs the plugin's own tests alone: a quick first pass over a module.
- * Leaving tests out can only let more mutants survive, so what it kills the full command kills
- * too; its survivors are then run again under the full command (docs/MUTATION.md, "Two passes").
- * `cli-bin.test.ts` is left out of that pass: it runs the built CLI, never the mutated sources.
+ * A narrower test command for the first passes over a module (docs/MUTATION.md, "Passes"):
+ * `MUTATION_TESTS=plugin` runs the plugin's own tests alone, and a comma-separated list of files
+ * or globs runs just those. Leaving tests out can only let more mutants survive, so what a pass
+ * kills the full command kills too; its survivors go on to the next, wider pass. `cli-bin.test.ts`
+ * is never in a narrow pass: it runs the built CLI, not the mutated sources.
  */
-const pluginOnly = process.env.MUTATION_TESTS === 'plugin'
+const selection = process.env.MUTATION_TESTS
+const narrow = selection !== undefined && selection !== ''
+const include = !narrow
+  ? ['plugin/test/**/*.test.ts', 'conformance/test/client-scenarios.test.ts']
+  : selection === 'plugin'
+    ? ['plugin/test/**/*.test.ts']
+    : selection.split(',').map((entry) => entry.trim())
 
 export default defineConfig({
   resolve: {
@@ -50,9 +57,9 @@ export default defineConfig({
   },
   ssr: { resolve: { conditions } },
   test: {
-    include: pluginOnly ? ['plugin/test/**/*.test.ts'] : ['plugin/test/**/*.test.ts', 'conformance/test/client-scenarios.test.ts'],
-    exclude: pluginOnly ? ['plugin/test/cli-bin.test.ts', '**/node_modules/**'] : ['**/node_modules/**'],
-    testTimeout: pluginOnly ? 30_000 : 120_000,
+    include,
+    exclude: narrow ? ['plugin/test/cli-bin.test.ts', '**/node_modules/**'] : ['**/node_modules/**'],
+    testTimeout: narrow ? 30_000 : 120_000,
     hookTimeout: 60_000,
     sequence: { sequencer: CheapTestsFirst },
   },
