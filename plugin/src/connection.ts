@@ -53,7 +53,7 @@ export class ServerConnection {
   private timer: unknown
   private disposed = false
   private disposal?: Promise<void>
-  /** The connection attempt in flight, if any; it never rejects. */
+  /** The latest connection attempt (perhaps settled); it never rejects. */
   private attempting?: Promise<{ error?: unknown }>
   private readonly disposing = new AbortController()
   private syncQueue: Promise<void> = Promise.resolve()
@@ -124,13 +124,10 @@ export class ServerConnection {
     this.options.tools.clear()
   }
 
+  /** Teardown awaits the latest attempt; one that has settled already costs it nothing. */
   private runAttempt(): Promise<{ error?: unknown }> {
-    const attempt = this.attempt()
-    this.attempting = attempt
-    void attempt.finally(() => {
-      if (this.attempting === attempt) this.attempting = undefined
-    })
-    return attempt
+    this.attempting = this.attempt()
+    return this.attempting
   }
 
   private async attempt(): Promise<{ error?: unknown }> {

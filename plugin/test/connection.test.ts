@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseConfig } from '../src/config.ts'
+import { BridgeError } from '../src/errors.ts'
 import { ServerConnection, type ConnectionOptions, type ConnectionState } from '../src/connection.ts'
 import { attachConsoleLogger, ToolRegistry } from '../src/host/index.ts'
 import type { ToolExecution } from '../src/index.ts'
@@ -10,7 +11,9 @@ import { ToolSet } from '../src/tool-set.ts'
 import { afterTest, tempDir } from './support/cleanup.ts'
 import { isAlive } from './support/host.ts'
 import { serveHttp } from './support/http-server.ts'
+import { PNG } from './support/scripted-server.ts'
 import { ManualClock } from './support/manual-clock.ts'
+import { Session } from '../src/session.ts'
 
 /**
  * ServerConnection driven directly, with no plugin around it: real servers (a line-based stdio
@@ -28,26 +31,53 @@ interface LineServer {
   silent?: boolean
   /** Answer tools/list with a JSON-RPC error, or exit instead of answering it. */
   onList?: 'error' | 'exit'
+  /** After answering tools/list with an error, send list_changed 50 ms later. */
+  notifyAfterListError?: boolean
+  /** Every listing after the first comes in two pages, each this many ms late. */
+  slowResyncPages?: number
+  /** More tools to list after `die` and `ok`. */
+  extraTools?: object[]
   /** Write this environment variable's value to stderr, then exit, on start. */
   leakEnv?: string
+  /** Print a line that is not JSON-RPC on stdout at start. */
+  strayLine?: boolean
 }
 
-/** A minimal line-based MCP server for `node -e`: tools `ok` (answers "fine") and `die` (exits). */
+/**
+ * A minimal line-based MCP server for `node -e`. It lists `die` (exits) and `ok` (answers "fine"),
+ * and answers calls to `notify` (sends list_changed first), `image` (a PNG) and `weird` too.
+ */
 function lineServer(options: LineServer = {}): string {
   const crash = options.crashStarts
+  const tools = [{ name: 'die', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }, ...(options.extraTools ?? [])]
   return `
     ${crash ? `const fs = require('fs'); const starts = (fs.existsSync(${JSON.stringify(crash.file)}) ? Number(fs.readFileSync(${JSON.stringify(crash.file)}, 'utf8')) : 0) + 1; fs.writeFileSync(${JSON.stringify(crash.file)}, String(starts)); if (starts >= ${crash.from} && starts <= ${crash.to}) { process.stderr.write('crashing on start ' + starts + '\\n'); process.exit(1) }` : ''}
     ${options.leakEnv ? `require('fs').writeSync(2, 'using ' + process.env[${JSON.stringify(options.leakEnv)}] + '\\n'); process.exit(2)` : ''}
     process.stderr.write('pid ' + process.pid + '\\n')
+    ${options.strayLine ? "process.stdout.write('starting up, not JSON\\n')" : ''}
     const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
+    const options = ${JSON.stringify({ ...options, crashStarts: undefined })}
+    const tools = ${JSON.stringify(tools)}
+    let listings = 0
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
-      if (m.method === 'initialize' && ${!options.silent}) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'line', version: '1.2.3' } } })
-      if (m.method === 'tools/list' && ${JSON.stringify(options.onList ?? '')} === 'error') send({ id: m.id, error: { code: -32603, message: 'tool catalogue offline' } })
-      else if (m.method === 'tools/list' && ${JSON.stringify(options.onList ?? '')} === 'exit') process.exit(4)
-      else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'die', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }] } })
-      if (m.method === 'tools/call' && m.params.name === 'ok') send({ id: m.id, result: { content: [{ type: 'text', text: 'fine' }] } })
-      if (m.method === 'tools/call' && m.params.name === 'die') process.exit(7)
+      if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'line', version: '1.2.3' } } })
+      if (m.method === 'tools/list') {
+        if (options.onList === 'exit') process.exit(4)
+        if (options.onList === 'error') {
+          send({ id: m.id, error: { code: -32603, message: 'tool catalogue offline' } })
+          if (options.notifyAfterListError) setTimeout(() => send({ method: 'notifications/tools/list_changed' }), 50)
+        } else if (options.slowResyncPages && ++listings > 1) {
+          const page = m.params && m.params.cursor ? { tools: tools.slice(1) } : { tools: tools.slice(0, 1), nextCursor: 'second' }
+          setTimeout(() => send({ id: m.id, result: page }), options.slowResyncPages)
+        } else send({ id: m.id, result: { tools } })
+      }
+      if (m.method !== 'tools/call') return
+      const name = m.params.name
+      if (name === 'die') process.exit(7)
+      if (name === 'notify') send({ method: 'notifications/tools/list_changed' })
+      const content = name === 'image' ? [{ type: 'image', mimeType: 'image/png', data: ${JSON.stringify(PNG)} }] : [{ type: 'text', text: 'fine' }]
+      send({ id: m.id, result: { content } })
     })`
 }
 
@@ -61,11 +91,12 @@ const stdio = (script: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 
-async function supervise(input: Record<string, unknown>, options: Partial<ConnectionOptions> = {}) {
+async function supervise(input: Record<string, unknown>, options: Partial<ConnectionOptions> = {}, before?: (root: Context) => PromiseLike<unknown>) {
   const root = new Context()
   const logs: string[] = []
   attachConsoleLogger(root, { level: 'debug', write: (line) => logs.push(line) })
   await root.plugin(ToolRegistry)
+  await before?.(root)
   const clock = new ManualClock()
   const states: Array<[ConnectionState, number | undefined]> = []
   const connection = new ServerConnection({
@@ -147,6 +178,10 @@ describe('ServerConnection failures', () => {
     clock.advance(100)
     await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
     expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 2 })
+    // And the failure after that one too: only the very first attempt stops the connection.
+    clock.advance(200)
+    await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
+    expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 3 })
   })
 
   it('says "reconnected" only after a reconnect, at info level', async () => {
@@ -175,7 +210,7 @@ describe('ServerConnection failures', () => {
 
   it('retries once, not twice, when the server dies during the first tools/list', async () => {
     const { connection, clock, text } = await supervise(stdio(lineServer({ onList: 'exit' })))
-    await connection.ready
+    expect((await connection.ready).error).toBeDefined()
     await expect.poll(() => clock.pending, SPAWN_WAIT).toBe(1)
     expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 1 })
     expect(clock.delays).toEqual([100])
@@ -193,13 +228,14 @@ describe('ServerConnection failures', () => {
     expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 1 })
     expect(text()).toMatch(/connection attempt failed: .*tool catalogue offline/)
     expect(text()).toMatch(/connection failed; retrying in 100ms \(attempt 1\/3\)/)
+    expect(text()).not.toMatch(/re-sync/)
   })
 
   it('leaves no retry behind when disposed during an attempt', async () => {
     const { connection, clock, text } = await supervise(stdio(lineServer({ silent: true }), { connectTimeoutMs: 60_000 }))
     await expect.poll(() => text(), SPAWN_WAIT).toMatch(/stderr: pid \d+/)
     await connection.dispose()
-    expect((await connection.ready).error).toBeDefined()
+    expect(String((await connection.ready).error)).toMatch(/the plugin is being disposed/)
     expect(connection.status).toEqual({ kind: 'disposed' })
     expect(clock.pending).toBe(0)
     expect(text()).not.toMatch(/attempt failed|retrying/)
@@ -221,14 +257,15 @@ describe('ServerConnection logs', () => {
 
   it('warns once about a secret-looking inherited variable, not again on a reconnect', async () => {
     vi.stubEnv('LINE_API_TOKEN', 'abc')
-    const { connection, clock, logs } = await supervise(stdio(lineServer(), { inheritEnv: ['LINE_API_TOKEN'] }))
+    vi.stubEnv('LINE_DB_PASSWORD', 'def')
+    const { connection, clock, logs } = await supervise(stdio(lineServer(), { inheritEnv: ['LINE_API_TOKEN', 'LINE_DB_PASSWORD'] }))
     await connection.ready
     await connection.invoke('die', {}, exec()).catch(() => {})
     await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
     clock.advance(100)
     await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('connected')
     expect(logs.filter((line) => line.includes('inheritEnv'))).toEqual([
-      '[warn] mcp:line: inheritEnv passes LINE_API_TOKEN to the server, and the name or value looks like a credential (set it in env if that is intended, or narrow inheritEnv)',
+      '[warn] mcp:line: inheritEnv passes LINE_API_TOKEN, LINE_DB_PASSWORD to the server, and the name or value looks like a credential (set it in env if that is intended, or narrow inheritEnv)',
     ])
   })
 
@@ -264,5 +301,177 @@ describe('ServerConnection re-sync', () => {
     expect(lists).toBe(2)
     expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__a'])
     expect(connection.status.kind).toBe('connected')
+  })
+})
+
+describe('ServerConnection at the edges of a session', () => {
+  it('closes a session that opens just as it is disposed, and never reports it connected', async () => {
+    const open = Session.open.bind(Session)
+    let pid: number | undefined
+    // Runs once the child has answered, long after supervise() has returned.
+    vi.spyOn(Session, 'open').mockImplementationOnce(async (...args) => {
+      const session = await open(...args)
+      pid = session.pid
+      void supervised.connection.dispose()
+      return session
+    })
+    const supervised = await supervise(stdio(lineServer()))
+    const { connection } = supervised
+    await connection.ready
+    await connection.dispose()
+    expect(supervised.states.map(([state]) => state.kind)).toEqual(['connecting', 'disposed'])
+    expect(isAlive(pid!)).toBe(false)
+    expect(supervised.root.tools.list()).toEqual([])
+  })
+
+  it('stays up with no tools, and does not retry, when another plugin holds one of its names', async () => {
+    const squat = (root: Context) =>
+      root.plugin({
+        inject: ['tools'],
+        apply: (ctx: Context) => void ctx.tools.register({ name: 'mcp__line__ok', description: 'squatter', parameters: { type: 'object' }, execute: async () => 'squat' }),
+      })
+    const { root, connection, clock, logs } = await supervise(stdio(lineServer()), {}, squat)
+    const { error } = await connection.ready
+    expect(BridgeError.is(error) && error.code).toBe('NAME_CONFLICT')
+    expect(connection.status).toEqual({ kind: 'connected', server: 'line 1.2.3' })
+    expect(clock.pending).toBe(0)
+    expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__ok'])
+    expect(logs).toContainEqual(expect.stringMatching(/^\[error\] mcp:line: tool list rejected, no tools registered until the server sends list_changed: tool registration failed, kept the previous 0 tools: tool "mcp__line__ok" is already registered$/))
+  })
+
+  it('leaves a tool list refused after its session was lost to the reconnect that loss scheduled', async () => {
+    vi.spyOn(Session.prototype, 'listTools').mockImplementationOnce(async function (this: Session) {
+      process.kill(this.pid!, 'SIGKILL')
+      await expect.poll(() => supervised.connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
+      throw new BridgeError('tools/list returned cursor "a" twice: the pagination never ends', 'INVALID_TOOL_LIST')
+    })
+    const supervised = await supervise(stdio(lineServer()))
+    const { connection, clock } = supervised
+    const { error } = await connection.ready
+    expect(BridgeError.is(error) && error.code).toBe('INVALID_TOOL_LIST')
+    expect(connection.status).toMatchObject({ kind: 'reconnecting', attempt: 1 })
+    expect(clock.pending).toBe(1)
+  })
+
+  it('stops for good on a working directory that does not exist, saying to reload', async () => {
+    const { connection, clock, logs } = await supervise(stdio(lineServer(), { cwd: '/nonexistent/connection-test' }))
+    const { error } = await connection.ready
+    expect(BridgeError.is(error) && error.code).toBe('INVALID_CONFIG')
+    expect(connection.status).toMatchObject({ kind: 'stopped', reason: expect.stringMatching(/\/nonexistent\/connection-test.*; then reload the plugin$/) })
+    expect(clock.pending).toBe(0)
+    expect(logs).toContain(`[error] mcp:line: ${(connection.status as { reason: string }).reason}`)
+  })
+
+  it('ignores list_changed from a session it has let go', async () => {
+    const { connection, clock, states } = await supervise(stdio(lineServer({ onList: 'error', notifyAfterListError: true })))
+    await connection.ready
+    const pid = states.find(([, p]) => p !== undefined)?.[1]
+    // The server sends list_changed 50 ms after its error, then exits on EOF: once it is gone, it has spoken.
+    if (pid !== undefined) await expect.poll(() => isAlive(pid), SPAWN_WAIT).toBe(false)
+    expect(clock.pending).toBe(1)
+    expect(clock.delays).toEqual([100])
+  })
+
+  it('does not re-sync for a list_changed whose wait ends after the session was lost', async () => {
+    const { connection, clock, text } = await supervise(stdio(lineServer(), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    await connection.ready
+    await connection.invoke('notify', {}, exec())
+    expect(clock.pending).toBe(1) // the debounce
+    await connection.invoke('die', {}, exec()).catch(() => {})
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
+    clock.advance(10)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(text()).not.toMatch(/re-sync/)
+  })
+
+  it('bounds a paged re-sync as a whole by connectTimeoutMs, not each page', async () => {
+    const { root, connection, clock, text } = await supervise(
+      stdio(lineServer({ slowResyncPages: 1_000 }), { connectTimeoutMs: 1_500, listChanged: { debounceMs: 10, maxWaitMs: 50 } }),
+    )
+    expect(await connection.ready).toEqual({})
+    await connection.invoke('notify', {}, exec())
+    clock.advance(10)
+    await expect.poll(() => text(), SPAWN_WAIT).toMatch(/\[error\] mcp:line: tool re-sync failed, keeping the previous tools: .*tools\/list did not complete within connectTimeoutMs \(1500 ms\)/)
+    expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__die', 'mcp__line__ok'])
+  })
+
+  it('drops a re-sync listing that outlived its session', async () => {
+    const { root, connection, clock } = await supervise(stdio(lineServer(), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    await connection.ready
+    vi.spyOn(Session.prototype, 'listTools').mockImplementationOnce(async function (this: Session) {
+      process.kill(this.pid!, 'SIGKILL')
+      await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
+      return [{ name: 'late', inputSchema: { type: 'object' } }]
+    })
+    await connection.invoke('notify', {}, exec())
+    clock.advance(10)
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__die', 'mcp__line__ok'])
+  })
+})
+
+describe('ServerConnection log lines, word for word', () => {
+  it('when reconnect is disabled: after a failed start, and after a loss', async () => {
+    const failed = await supervise(stdio(lineServer({ crashStarts: { file: starts(), from: 1, to: 9 } }), { reconnect: { enabled: false } }))
+    await failed.connection.ready
+    expect(failed.logs).toContain('[error] mcp:line: connection failed and reconnect is disabled: reload the plugin to connect')
+    const lost = await supervise(stdio(lineServer(), { reconnect: { enabled: false } }))
+    await lost.connection.ready
+    await lost.connection.invoke('die', {}, exec()).catch(() => {})
+    await expect.poll(() => lost.connection.status.kind, SPAWN_WAIT).toBe('stopped')
+    expect(lost.logs).toContain('[error] mcp:line: connection lost and reconnect is disabled: registered tools will fail until the plugin is reloaded')
+  })
+
+  it('when the reconnect budget is spent', async () => {
+    const { connection, clock, logs } = await supervise(stdio(lineServer({ crashStarts: { file: starts(), from: 1, to: 9 } }), { reconnect: { initialDelayMs: 10, maxDelayMs: 10, maxAttempts: 1 } }))
+    await connection.ready
+    clock.advance(10)
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('stopped')
+    expect(logs).toContain('[error] mcp:line: gave up after 1 consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect')
+  })
+
+  it('for each tool it does not register', async () => {
+    const { connection, logs } = await supervise(stdio(lineServer({ extraTools: [{ name: 'flat', inputSchema: { type: 'string' } }] })))
+    await connection.ready
+    expect(logs).toContain('[warn] mcp:line: tool "flat" not registered: inputSchema must have type "object"')
+  })
+
+  it("for a tool's outputSchema that cannot be compiled", async () => {
+    const weird = { name: 'weird', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } }
+    const { root, connection, logs } = await supervise(stdio(lineServer({ extraTools: [weird] })))
+    await connection.ready
+    expect(await root.tools.execute('mcp__line__weird', {})).toMatchObject({ isError: false })
+    expect(logs).toContainEqual(expect.stringMatching(/^\[warn\] mcp:line: outputSchema of "weird" cannot be compiled, results are not checked against it: /))
+  })
+})
+
+describe('ServerConnection without image services', () => {
+  it('still answers a call whose result is an image', async () => {
+    const { root, connection } = await supervise(stdio(lineServer({ extraTools: [{ name: 'image', inputSchema: { type: 'object' } }] })))
+    await connection.ready
+    expect(await root.tools.execute('mcp__line__image', {})).toMatchObject({ isError: false })
+  })
+})
+
+describe('ServerConnection and what the transport reports', () => {
+  it('skips a stray line on stdout without a warning', async () => {
+    const { connection, logs } = await supervise(stdio(lineServer({ strayLine: true })))
+    expect(await connection.ready).toEqual({})
+    expect(logs.filter((line) => !line.startsWith('[debug]'))).toEqual([])
+  })
+
+  it('notices an HTTP server that went away while idle, with no call to find out', async () => {
+    const factory = () => {
+      const server = new Server({ name: 'idle', version: '1' }, { capabilities: { tools: {} } })
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }))
+      return server
+    }
+    const http = await serveHttp(factory)
+    const { connection, text } = await supervise({ transport: 'streamable-http', serverName: 'line', url: http.url })
+    expect(await connection.ready).toEqual({})
+    await http.close()
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
+    expect(text()).toMatch(/connection lost: /)
   })
 })

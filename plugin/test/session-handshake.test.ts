@@ -13,8 +13,8 @@ import { isAlive } from './support/host.ts'
 interface Behaviour {
   /** Lines written to stderr at start (after "pid N"). */
   stderr?: number
-  /** Answer initialize (default) or stay silent. */
-  initialize?: 'answer' | 'never'
+  /** Answer initialize (default), stay silent, or refuse it with JSON-RPC error 7. */
+  initialize?: 'answer' | 'never' | 'refuse'
   /** Say on stderr that initialize arrived. */
   announceInitialize?: boolean
   /** After notifications/initialized: write this many stderr lines, then exit. */
@@ -29,6 +29,7 @@ const SERVER = `
   require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
     const m = JSON.parse(line)
     if (m.method === 'initialize' && b.announceInitialize) process.stderr.write('initialize arrived\\n')
+    if (m.method === 'initialize' && b.initialize === 'refuse') return send({ id: m.id, error: { code: 7, message: 'not today' } })
     if (m.method === 'initialize' && b.initialize !== 'never') process.stderr.write('client ' + JSON.stringify({ clientInfo: m.params.clientInfo, capabilities: m.params.capabilities }) + '\\n')
     if (m.method === 'initialize' && b.initialize !== 'never') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1.2.3' } } })
     if (m.method === 'notifications/initialized' && b.dieAfterInitialized !== undefined) {
@@ -140,6 +141,12 @@ describe('Session against a real child', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('an initialize refused with a positive JSON-RPC error code is not taken for an HTTP status', async () => {
+    const error = await open({ initialize: 'refuse' }, AbortSignal.timeout(10_000)).catch((e: unknown) => e)
+    expect(String(error)).toMatch(/^BridgeError: initialize failed: MCP error 7: not today/)
+    expect(String(error)).not.toMatch(/HTTP/)
   })
 
   it('a command that cannot be started is INVALID_CONFIG, passed on as the transport worded it (not as an initialize failure)', async () => {
