@@ -26,6 +26,7 @@ const SERVER = `
     const token = m.params._meta && m.params._meta.progressToken
     if (name === 'echo') send({ id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(m.params.arguments) }] } })
     if (name === 'fail') send({ id: m.id, error: { code: -32602, message: 'no such argument: x' } })
+    if (name === 'big') send({ id: m.id, result: { content: [{ type: 'text', text: 'B'.repeat(m.params.arguments.size) }] } })
     if (name === 'long-error') send({ id: m.id, error: { code: -32603, message: 'E'.repeat(3000) } })
     if (name === 'cancelled') send({ id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(cancelled) }] } })
     if (name === 'progress') {
@@ -132,6 +133,15 @@ describe('Session.callTool: how a call ends', () => {
     // The transport's close is told first, then the call fails: one loss, reported once.
     expect(lost).toEqual(['the connection closed; last stderr lines: panic: disk on fire'])
     expect((error as Error).cause).toMatchObject({ message: 'MCP error -32000: Connection closed', code: -32000 })
+  })
+
+  it('an answer over limits.maxResultBytes is INVALID_RESULT, with the reason as its cause; the session stays up', async () => {
+    const { session } = await open({ limits: { maxResultBytes: 4096 } })
+    // The line limit is maxResultBytes plus a 1 MiB JSON-RPC envelope.
+    const error = await session.callTool('big', { size: 1_100_000 }, exec()).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'INVALID_RESULT', message: expect.stringMatching(/^big failed: .*above the 1052672-byte limit/) })
+    expect((error as Error).cause).toMatchObject({ code: -32603, message: expect.stringMatching(/1052672-byte limit/) })
+    expect(await session.callTool('echo', { a: 1 }, exec())).toEqual({ content: [{ type: 'text', text: '{"a":1}' }] })
   })
 
   it("a server's error text is quoted up to maxResultTextChars plus a 500-character margin, with a notice of its length", async () => {
