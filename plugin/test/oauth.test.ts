@@ -62,6 +62,20 @@ describe('OAuth client credentials (client_secret_basic)', () => {
     expectNoCredentials(host.logs, server, SECRET)
   })
 
+  it('fails a call as UNAUTHORIZED, saying no credentials were accepted, when the authorization server refuses a fresh token', async () => {
+    process.env.MCP_TEST_CLIENT_SECRET = SECRET
+    const server = await serveOAuth(echoServer, { clientId: 'bridge', clientSecret: SECRET })
+    const host = await startHost()
+    await host.load(http(server, { type: 'client_credentials', clientId: 'bridge', clientSecretEnv: 'MCP_TEST_CLIENT_SECRET', issuer: server.issuer }))
+    server.rotateClientSecret('cs-rotated-0123456789abcdef')
+    server.revokeAll()
+    expect(await host.tools.execute('mcp__guarded__echo', { text: 'again' })).toMatchObject({
+      isError: true,
+      error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/^mcp__guarded__echo failed: echo failed: no accepted credentials: .*client authentication failed/) },
+    })
+    expectNoCredentials(host.logs, server, SECRET)
+  })
+
   it('stops, without a retry loop, when the server refuses even a fresh token', async () => {
     process.env.MCP_TEST_CLIENT_SECRET = SECRET
     const server = await serveOAuth(echoServer, { clientId: 'bridge', clientSecret: SECRET, refuseAllTokens: true })
