@@ -2,6 +2,7 @@
 export interface Clock {
   now(): number
   setTimeout(callback: () => void, ms: number): unknown
+  /** Also called with `undefined` (nothing pending), which must do nothing. */
   clearTimeout(handle: unknown): void
 }
 

@@ -116,7 +116,7 @@ export class ServerConnection {
     this.setState({ kind: 'disposed' })
     this.disposing.abort(new Error('the plugin is being disposed'))
     this.listChanged.cancel()
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
+    this.clock.clearTimeout(this.timer)
     await session?.close()
     // Aborted above: it closes its own session, on the same grace clock.
     await this.attempting
