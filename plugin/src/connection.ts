@@ -56,8 +56,10 @@ export class ServerConnection {
   /** The latest connection attempt (perhaps settled); it never rejects. */
   private attempting?: Promise<{ error?: unknown }>
   private readonly disposing = new AbortController()
+  /** Every sync, in order; it never rejects. */
   private syncQueue: Promise<void> = Promise.resolve()
-  private syncPending = false
+  /** A re-sync is queued and has not started: list_changed until it starts adds nothing. */
+  private resyncQueued = false
   /** The unmatched tool-filter entries last warned about, so a re-sync does not repeat them. */
   private unmatchedFilters = ''
   private readonly listChanged: Debouncer
@@ -73,7 +75,7 @@ export class ServerConnection {
     this.redact = options.redact ?? createLearningRedactor([...configSecrets(options.config), ...authSecrets(options.config, process.env)])
     this.log = redactingLog(options.logger, this.redact)
     const { debounceMs, maxWaitMs } = options.config.listChanged
-    this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.enqueueSync('list_changed'))
+    this.listChanged = new Debouncer(this.clock, debounceMs, maxWaitMs, () => this.resync())
     this.options.onState?.(this.state, undefined)
     this.ready = this.runAttempt()
   }
@@ -145,7 +147,7 @@ export class ServerConnection {
     }
     this.session = session
     try {
-      await this.enqueueSync('connect', deadline)
+      await this.firstSync(deadline)
     } catch (error) {
       // A bad tool list is the server's data, not its connection: reconnecting cannot fix it,
       // so the session stays up (with no tools) and a later list_changed can repair it.
@@ -264,20 +266,25 @@ export class ServerConnection {
     }, delayMs)
   }
 
-  /** Serialises every sync; a burst of requests while one is queued collapses into that one. */
-  private enqueueSync(trigger: 'connect' | 'list_changed', deadline?: AbortSignal): Promise<void> {
-    if (trigger === 'list_changed') {
-      if (this.syncPending) return this.syncQueue
-      this.syncPending = true
-    }
-    const run = this.syncQueue.then(async () => {
-      if (trigger === 'list_changed') this.syncPending = false
-      await this.sync(deadline)
-    })
-    this.syncQueue = run.catch((error) => {
-      if (trigger === 'list_changed' && !this.disposed) this.log.error('tool re-sync failed, keeping the previous tools: %s', errorMessage(error))
-    })
+  /** A session's first sync, after any still in the queue; its failure is the attempt's to handle. */
+  private firstSync(deadline: AbortSignal): Promise<void> {
+    const run = this.syncQueue.then(() => this.sync(deadline))
+    this.syncQueue = run.catch(() => {})
     return run
+  }
+
+  /** A sync for list_changed. A burst while one is queued collapses into it; a failure keeps the tools. */
+  private resync(): void {
+    if (this.resyncQueued) return
+    this.resyncQueued = true
+    this.syncQueue = this.syncQueue
+      .then(() => {
+        this.resyncQueued = false
+        return this.sync()
+      })
+      .catch((error) => {
+        if (!this.disposed) this.log.error('tool re-sync failed, keeping the previous tools: %s', errorMessage(error))
+      })
   }
 
   private async sync(deadline?: AbortSignal): Promise<void> {

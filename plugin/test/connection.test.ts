@@ -35,6 +35,8 @@ interface LineServer {
   notifyAfterListError?: boolean
   /** Every listing after the first comes in two pages, each this many ms late. */
   slowResyncPages?: number
+  /** Every listing after the first comes this many ms late. */
+  resyncDelay?: number
   /** More tools to list after `die` and `ok`. */
   extraTools?: object[]
   /** Write this environment variable's value to stderr, then exit, on start. */
@@ -63,6 +65,7 @@ function lineServer(options: LineServer = {}): string {
       const m = JSON.parse(line)
       if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'line', version: '1.2.3' } } })
       if (m.method === 'tools/list') {
+        process.stderr.write('list ' + (listings + 1) + '\\n')
         if (options.onList === 'exit') process.exit(4)
         if (options.onList === 'error') {
           send({ id: m.id, error: { code: -32603, message: 'tool catalogue offline' } })
@@ -70,7 +73,11 @@ function lineServer(options: LineServer = {}): string {
         } else if (options.slowResyncPages && ++listings > 1) {
           const page = m.params && m.params.cursor ? { tools: tools.slice(1) } : { tools: tools.slice(0, 1), nextCursor: 'second' }
           setTimeout(() => send({ id: m.id, result: page }), options.slowResyncPages)
-        } else send({ id: m.id, result: { tools } })
+        } else if (options.resyncDelay && ++listings > 1) setTimeout(() => send({ id: m.id, result: { tools } }), options.resyncDelay)
+        else {
+          listings++
+          send({ id: m.id, result: { tools } })
+        }
       }
       if (m.method !== 'tools/call') return
       const name = m.params.name
@@ -408,6 +415,39 @@ describe('ServerConnection at the edges of a session', () => {
     await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__die', 'mcp__line__ok'])
+  })
+})
+
+describe('ServerConnection re-syncs', () => {
+  it('collapses a burst of list_changed while a re-sync waits its turn into that one', async () => {
+    const { connection, clock, logs } = await supervise(stdio(lineServer({ resyncDelay: 200 }), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    await connection.ready
+    const listings = () => logs.filter((line) => /stderr: list \d+$/.test(line)).length
+    const synced = () => logs.filter((line) => line.endsWith('registered 2 tools')).length
+    const changed = async () => {
+      await connection.invoke('notify', {}, exec())
+      clock.advance(10)
+    }
+    await changed() // re-sync 1 starts, and takes 200 ms
+    await expect.poll(listings, SPAWN_WAIT).toBe(2)
+    await changed() // re-sync 2 waits its turn
+    await changed() // nothing more to do: re-sync 2 will see this change
+    await changed()
+    await expect.poll(synced, SPAWN_WAIT).toBe(3)
+    // Long enough for a re-sync that should not exist to have asked for the list.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(listings()).toBe(3)
+  })
+
+  it('re-syncs again for a list_changed that comes after the queued re-sync started', async () => {
+    const { connection, clock, logs } = await supervise(stdio(lineServer(), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    await connection.ready
+    const synced = () => logs.filter((line) => line.endsWith('registered 2 tools')).length
+    for (const expected of [2, 3]) {
+      await connection.invoke('notify', {}, exec())
+      clock.advance(10)
+      await expect.poll(synced, SPAWN_WAIT).toBe(expected)
+    }
   })
 })
 
