@@ -65,19 +65,17 @@ function lineServer(options: LineServer = {}): string {
       const m = JSON.parse(line)
       if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'line', version: '1.2.3' } } })
       if (m.method === 'tools/list') {
-        process.stderr.write('list ' + (listings + 1) + '\\n')
+        const listing = ++listings
+        process.stderr.write('list ' + listing + '\\n')
         if (options.onList === 'exit') process.exit(4)
         if (options.onList === 'error') {
           send({ id: m.id, error: { code: -32603, message: 'tool catalogue offline' } })
           if (options.notifyAfterListError) setTimeout(() => send({ method: 'notifications/tools/list_changed' }), 50)
-        } else if (options.slowResyncPages && ++listings > 1) {
+        } else if (options.slowResyncPages && listing > 1) {
           const page = m.params && m.params.cursor ? { tools: tools.slice(1) } : { tools: tools.slice(0, 1), nextCursor: 'second' }
           setTimeout(() => send({ id: m.id, result: page }), options.slowResyncPages)
-        } else if (options.resyncDelay && ++listings > 1) setTimeout(() => send({ id: m.id, result: { tools } }), options.resyncDelay)
-        else {
-          listings++
-          send({ id: m.id, result: { tools } })
-        }
+        } else if (options.resyncDelay && listing > 1) setTimeout(() => send({ id: m.id, result: { tools } }), options.resyncDelay)
+        else send({ id: m.id, result: { tools } })
       }
       if (m.method !== 'tools/call') return
       const name = m.params.name
@@ -437,6 +435,17 @@ describe('ServerConnection re-syncs', () => {
     // Long enough for a re-sync that should not exist to have asked for the list.
     await new Promise((resolve) => setTimeout(resolve, 400))
     expect(listings()).toBe(3)
+  })
+
+  it('says nothing of a re-sync that dispose cut short', async () => {
+    const { connection, clock, logs, text } = await supervise(stdio(lineServer({ resyncDelay: 60_000 }), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    await connection.ready
+    await connection.invoke('notify', {}, exec())
+    clock.advance(10)
+    await expect.poll(() => logs.some((line) => line.endsWith('stderr: list 2')), SPAWN_WAIT).toBe(true)
+    // dispose returns once the queued syncs are over, the one it aborted included.
+    await connection.dispose()
+    expect(text()).not.toMatch(/re-sync/)
   })
 
   it('re-syncs again for a list_changed that comes after the queued re-sync started', async () => {
