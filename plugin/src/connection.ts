@@ -316,7 +316,7 @@ export class ServerConnection {
 
   /** A filter entry that matches nothing is most likely a typo; said once, and again only when that changes. */
   private warnUnmatchedFilters(unmatched: FilteredTools['unmatched']): void {
-    const key = unmatched.map(({ field, entry }) => `${field}\0${entry}`).join('\n')
+    const key = JSON.stringify(unmatched)
     if (key === this.unmatchedFilters) return
     this.unmatchedFilters = key
     for (const { field, entry } of unmatched) {
