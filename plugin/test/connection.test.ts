@@ -13,6 +13,7 @@ import { isAlive } from './support/host.ts'
 import { serveHttp } from './support/http-server.ts'
 import { PNG } from './support/scripted-server.ts'
 import { ManualClock } from './support/manual-clock.ts'
+import { crashOnStarts } from './support/raw-server.ts'
 import { Session } from '../src/session.ts'
 
 /**
@@ -47,13 +48,13 @@ interface LineServer {
 
 /**
  * A minimal line-based MCP server for `node -e`. It lists `die` (exits) and `ok` (answers "fine"),
- * and answers calls to `notify` (sends list_changed first), `image` (a PNG) and `weird` too.
+ * and answers calls to `notify` (sends list_changed first), `count` (the tools/list requests so far),
+ * `image` (a PNG) and `weird` too.
  */
 function lineServer(options: LineServer = {}): string {
-  const crash = options.crashStarts
   const tools = [{ name: 'die', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }, ...(options.extraTools ?? [])]
   return `
-    ${crash ? `const fs = require('fs'); const starts = (fs.existsSync(${JSON.stringify(crash.file)}) ? Number(fs.readFileSync(${JSON.stringify(crash.file)}, 'utf8')) : 0) + 1; fs.writeFileSync(${JSON.stringify(crash.file)}, String(starts)); if (starts >= ${crash.from} && starts <= ${crash.to}) { process.stderr.write('crashing on start ' + starts + '\\n'); process.exit(1) }` : ''}
+    ${crashOnStarts(options.crashStarts)}
     ${options.leakEnv ? `require('fs').writeSync(2, 'using ' + process.env[${JSON.stringify(options.leakEnv)}] + '\\n'); process.exit(2)` : ''}
     process.stderr.write('pid ' + process.pid + '\\n')
     ${options.strayLine ? "process.stdout.write('starting up, not JSON\\n')" : ''}
@@ -81,6 +82,7 @@ function lineServer(options: LineServer = {}): string {
       const name = m.params.name
       if (name === 'die') process.exit(7)
       if (name === 'notify') send({ method: 'notifications/tools/list_changed' })
+      if (name === 'count') return send({ id: m.id, result: { content: [{ type: 'text', text: String(listings) }] } })
       const content = name === 'image' ? [{ type: 'image', mimeType: 'image/png', data: ${JSON.stringify(PNG)} }] : [{ type: 'text', text: 'fine' }]
       send({ id: m.id, result: { content } })
     })`
@@ -432,8 +434,9 @@ describe('ServerConnection re-syncs', () => {
     await changed() // nothing more to do: re-sync 2 will see this change
     await changed()
     await expect.poll(synced, SPAWN_WAIT).toBe(3)
-    // Long enough for a re-sync that should not exist to have asked for the list.
-    await new Promise((resolve) => setTimeout(resolve, 400))
+    // A re-sync that should not exist would have asked for the list as re-sync 2 ended, before
+    // this call reaches the server, which reads its input in order.
+    expect(await connection.invoke('count', {}, exec())).toMatchObject({ content: [{ text: '3' }] })
     expect(listings()).toBe(3)
   })
 

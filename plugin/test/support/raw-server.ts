@@ -5,9 +5,8 @@
 export function rawServerScript(
   options: { ignoreSigterm?: boolean; grandchild?: boolean; crashStarts?: { file: string; from: number; to: number } } = {},
 ): string {
-  const crash = options.crashStarts
   return `
-    ${crash ? `const fs = require('fs'); const starts = (fs.existsSync(${JSON.stringify(crash.file)}) ? Number(fs.readFileSync(${JSON.stringify(crash.file)}, 'utf8')) : 0) + 1; fs.writeFileSync(${JSON.stringify(crash.file)}, String(starts)); if (starts >= ${crash.from} && starts <= ${crash.to}) { process.stderr.write('crashing on start ' + starts + '\\n'); process.exit(1) }` : ''}
+    ${crashOnStarts(options.crashStarts)}
     ${options.ignoreSigterm ? "process.on('SIGTERM', () => process.stderr.write('ignoring SIGTERM\\n'))" : ''}
     ${options.grandchild ? "const g = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); process.stderr.write('grandchild ' + g.pid + '\\n')" : ''}
     process.stderr.write('pid ' + process.pid + '\\n')
@@ -27,4 +26,14 @@ export function announcedPids(logs: string[], label: 'pid' | 'grandchild'): numb
     const match = new RegExp(`stderr: ${label} (\\d+)`).exec(line)
     return match ? [Number(match[1])] : []
   })
+}
+
+/**
+ * Script source that counts this server's starts in `file` and exits (after a note on stderr)
+ * when the count is within [from, to]; nothing without `crash`.
+ */
+export function crashOnStarts(crash: { file: string; from: number; to: number } | undefined): string {
+  if (!crash) return ''
+  const file = JSON.stringify(crash.file)
+  return `const fs = require('fs'); const starts = (fs.existsSync(${file}) ? Number(fs.readFileSync(${file}, 'utf8')) : 0) + 1; fs.writeFileSync(${file}, String(starts)); if (starts >= ${crash.from} && starts <= ${crash.to}) { process.stderr.write('crashing on start ' + starts + '\\n'); process.exit(1) }`
 }
