@@ -3,7 +3,7 @@ import { backoffDelay } from './backoff.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import { Debouncer } from './debounce.ts'
-import { createDefinition } from './definition.ts'
+import { PlannedTool } from './definition.ts'
 import { planTools } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
@@ -309,7 +309,7 @@ export class ServerConnection {
       warn: (message: string) => this.log.warn('%s', message),
       redact: this.redact,
     }
-    const entries = plan.tools.map((tool) => ({ name: tool.publicName, signature: tool.signature, create: () => createDefinition(tool, options) }))
+    const entries = plan.tools.map((tool) => new PlannedTool(tool, options))
     this.options.tools.swap(entries)
     this.log.debug('registered %d tools', entries.length)
   }

@@ -8,6 +8,7 @@ import { SchemaCompiler, type CompiledSchema } from './json-schema.ts'
 import { bridgeOutput, type BridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
 import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
+import type { GenerationEntry } from './tool-set.ts'
 
 /** The canonical value of a successful call: protocol-complete blocks for programmatic callers. */
 export interface McpResult {
@@ -171,6 +172,30 @@ class BridgedDefinition implements ToolDefinition {
 
 export function createDefinition(tool: BridgedTool, options: DefinitionOptions): ToolDefinition {
   return new BridgedDefinition(tool, options)
+}
+
+/**
+ * A planned tool as its generation's entry (tool-set.ts). One record per tool and no closures,
+ * and the signature is computed only when asked: a swap asks only for tools that are registered
+ * already, so a first sync of 10,000 tools stringifies no schema.
+ */
+export class PlannedTool implements GenerationEntry {
+  constructor(
+    private readonly tool: BridgedTool,
+    private readonly options: DefinitionOptions,
+  ) {}
+
+  get name(): string {
+    return this.tool.publicName
+  }
+
+  get signature(): string {
+    return toolSignature(this.tool)
+  }
+
+  create(): ToolDefinition {
+    return new BridgedDefinition(this.tool, this.options)
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import type { LimitsConfig } from './config.ts'
 import { BridgeError } from './errors.ts'
 import type { JsonSchema } from './host/types.ts'
 import { schemaProblem } from './json-schema.ts'
+import { jsonTextLength } from './json-size.ts'
 import { publicToolName } from './naming.ts'
 
 /** One tools/list page as the server sent it; nothing in it is trusted yet. */
@@ -21,8 +22,6 @@ export interface BridgedTool {
   outputSchema?: JsonSchema
   /** Called as a task (task-call.ts): the tool requires it, or allows it and the config prefers it. */
   asTask?: true
-  /** Changes whenever anything the bridge uses of the tool changes (re-syncs compare it). */
-  signature: string
 }
 
 /** What decides whether a tool is called as a task (MCP 2025-11-25 §tools, execution.taskSupport). */
@@ -99,8 +98,7 @@ export function planTools(
     }
     if (rawNames.has(rawName)) throw invalid(`server listed tool "${rawName}" more than once: invalid tool list`)
     rawNames.add(rawName)
-    const schemaText = isObject(tool.inputSchema) ? JSON.stringify(tool.inputSchema) : ''
-    const reason = rejectReason(tool, schemaText.length, limits, tasks)
+    const reason = rejectReason(tool, limits, tasks)
     if (reason) {
       quarantined.push({ name: rawName, reason })
       continue
@@ -113,32 +111,33 @@ export function planTools(
     const outputSchema = isObject(tool.outputSchema) ? tool.outputSchema : undefined
     const asTask = callsAsTask(tool, tasks)
     // Built field by field, not spread: one object shape for every tool of a 10,000-tool list.
-    const bridged: BridgedTool = { rawName, publicName, description, inputSchema: tool.inputSchema as JsonSchema, signature: '' }
+    const bridged: BridgedTool = { rawName, publicName, description, inputSchema: tool.inputSchema as JsonSchema }
     if (outputSchema) bridged.outputSchema = outputSchema
     if (asTask) bridged.asTask = asTask
-    bridged.signature = toolSignature(bridged, schemaText)
     tools.push(bridged)
   }
   return { tools, quarantined }
 }
 
 /**
- * What re-syncs compare: everything the bridge uses of a tool but its names. A definition can
- * recompute it from what it keeps (definition.ts), so a registered generation holds no copy.
+ * What re-syncs compare: everything the bridge uses of a tool but its names. Computed only when a
+ * re-sync finds a registered tool of the same name (tool-set.ts), never on a first sync; a
+ * definition recomputes it from what it keeps (definition.ts), so a generation holds no copy.
  */
-export function toolSignature(
-  tool: Pick<BridgedTool, 'description' | 'outputSchema' | 'asTask'> & { inputSchema?: JsonSchema },
-  schemaText = JSON.stringify(tool.inputSchema),
-): string {
-  const { description, outputSchema, asTask } = tool
-  return `${description}\0${schemaText}\0${outputSchema ? JSON.stringify(outputSchema) : ''}${asTask ? '\0task' : ''}`
+export function toolSignature(tool: Pick<BridgedTool, 'description' | 'outputSchema' | 'asTask'> & { inputSchema?: JsonSchema }): string {
+  const { description, inputSchema, outputSchema, asTask } = tool
+  return `${description}\0${JSON.stringify(inputSchema)}\0${outputSchema ? JSON.stringify(outputSchema) : ''}${asTask ? '\0task' : ''}`
 }
 
-function rejectReason(tool: Record<string, unknown>, size: number, limits: Pick<LimitsConfig, 'maxSchemaChars'>, tasks: TaskPolicy): string | undefined {
+function rejectReason(tool: Record<string, unknown>, limits: Pick<LimitsConfig, 'maxSchemaChars'>, tasks: TaskPolicy): string | undefined {
   const schema = tool.inputSchema
   if (!isObject(schema)) return 'inputSchema is missing or not an object'
   if (schema.type !== 'object') return 'inputSchema must have type "object"'
-  if (size > limits.maxSchemaChars) return `inputSchema is ${size} characters, over limits.maxSchemaChars (${limits.maxSchemaChars})`
+  // Counted, not stringified: the text itself is never needed here. Only an oversized schema is
+  // counted to its end, for the message (the response size limit bounds that).
+  if (jsonTextLength(schema, limits.maxSchemaChars) > limits.maxSchemaChars) {
+    return `inputSchema is ${jsonTextLength(schema)} characters, over limits.maxSchemaChars (${limits.maxSchemaChars})`
+  }
   // Registered, a schema that is not JSON Schema would leave the tool's arguments unchecked.
   const problem = schemaProblem(schema)
   if (problem) return `inputSchema is not valid JSON Schema: ${problem.slice(0, 300)}`

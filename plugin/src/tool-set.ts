@@ -2,12 +2,13 @@ import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolDefinition, ToolsService } from './host/types.ts'
 
 /**
- * One tool of a generation. `signature` changes whenever anything about the tool changes; the
+ * One tool of a generation. `signature` changes whenever anything about the tool changes; it is
+ * read only for a tool whose name is registered already (so it may be computed on read), and the
  * definition is only built for tools that are new or changed.
  */
 export interface GenerationEntry {
-  name: string
-  signature: string
+  readonly name: string
+  readonly signature: string
   create(): ToolDefinition
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { declaresToolTasks, drainToolPages, planTools, type ToolPage } from '../src/discovery.ts'
+import { declaresToolTasks, drainToolPages, planTools, toolSignature, type ToolPage } from '../src/discovery.ts'
 import { createDefinition } from '../src/definition.ts'
 import { publicToolName } from '../src/naming.ts'
 
@@ -96,11 +96,11 @@ describe('re-sync signatures', () => {
     expect(plan.tools).toHaveLength(3)
     for (const tool of plan.tools) {
       const definition = createDefinition(tool, { serverName: 's', invoke: async () => ({}), limits: { maxResultTextChars: 100, maxResultBytes: 1000 }, imageServices: () => ({}), warn: () => {} })
-      expect((definition as unknown as { signature: string }).signature).toBe(tool.signature)
+      expect((definition as unknown as { signature: string }).signature).toBe(toolSignature(tool))
     }
     // Anything the bridge uses changes it.
     const changed = planTools('s', [{ ...listed[1], outputSchema: { type: 'object', required: ['x'] } }], { maxDescriptionChars: 100, maxSchemaChars: 10_000 })
-    expect(changed.tools[0]!.signature).not.toBe(plan.tools[1]!.signature)
+    expect(toolSignature(changed.tools[0]!)).not.toBe(toolSignature(plan.tools[1]!))
   })
 })
 
@@ -201,11 +201,11 @@ describe('planTools: each bound and each reason', () => {
   it('builds a plain tool with no outputSchema or asTask key; an object outputSchema is kept, any other value dropped', () => {
     const plan = planTools('srv', [tool('plain'), tool('typed', { outputSchema: { type: 'object' } }), tool('listy', { outputSchema: [{ type: 'object' }] }), tool('nully', { outputSchema: null })], big)
     const [plain, typed, listy, nully] = plan.tools
-    expect(plain).toStrictEqual({ rawName: 'plain', publicName: 'mcp__srv__plain', description: '', inputSchema: { type: 'object' }, signature: plain!.signature })
+    expect(plain).toStrictEqual({ rawName: 'plain', publicName: 'mcp__srv__plain', description: '', inputSchema: { type: 'object' } })
     expect(typed?.outputSchema).toEqual({ type: 'object' })
     expect(listy).not.toHaveProperty('outputSchema')
     expect(nully).not.toHaveProperty('outputSchema')
-    expect(listy!.signature).toBe(plain!.signature)
+    expect(toolSignature(listy!)).toBe(toolSignature(plain!))
   })
 
   it('quarantines each broken schema with its own reason', () => {
@@ -265,7 +265,7 @@ describe('planTools: each bound and each reason', () => {
 
   it('the signature changes with the description, the input schema, the output schema and task-ness, and with nothing else', () => {
     const base = { description: 'd', inputSchema: { type: 'object' } }
-    const signature = (extra: Record<string, unknown>, tasks?: { serverSupportsTasks: boolean; preferTaskCalls: boolean }) => planTools('srv', [{ name: 'a', ...base, ...extra }], big, tasks).tools[0]!.signature
+    const signature = (extra: Record<string, unknown>, tasks?: { serverSupportsTasks: boolean; preferTaskCalls: boolean }) => toolSignature(planTools('srv', [{ name: 'a', ...base, ...extra }], big, tasks).tools[0]!)
     const plain = signature({})
     expect(plain).toBe('d\0{"type":"object"}\0')
     expect(signature({ name: 'b' })).toBe(plain)

@@ -19,7 +19,6 @@ const tool: BridgedTool = {
   description: 'takes a picture',
   inputSchema: { type: 'object', properties: { zoom: { type: 'number' } }, additionalProperties: false },
   outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number' } } },
-  signature: 'x',
 }
 const answer = { content: [{ type: 'text', text: 'here' }, { type: 'image', data: PNG, mimeType: 'image/png' }], structuredContent: { n: 1 } }
 

@@ -48,7 +48,7 @@ describe.each([
 })
 
 describe('ToolSet with definitions that tell their own signature', () => {
-  it('asks each registered definition for its signature at the next swap instead of keeping a copy', async () => {
+  it('asks each registered definition and each entry of the same name for its signature at the next swap, and nothing else', async () => {
     const ctx = new Context()
     await ctx.plugin(ToolRegistry)
     const asked: string[] = []
@@ -57,14 +57,18 @@ describe('ToolSet with definitions that tell their own signature', () => {
       Object.defineProperty({ name, description: `v${version}`, parameters: { type: 'object' }, execute: async () => version }, 'signature', {
         get: () => (asked.push(name), `${name}@${version}`),
       })
-    const entry = (name: string, version = 1): GenerationEntry => ({ name, signature: `${name}@${version}`, create: () => definition(name, version) })
+    // And as the bridge's entries do (PlannedTool): computed when read.
+    const entry = (name: string, version = 1): GenerationEntry =>
+      Object.defineProperty({ name, create: () => definition(name, version) }, 'signature', {
+        get: () => (asked.push(`entry ${name}`), `${name}@${version}`),
+      }) as GenerationEntry
     const set = new ToolSet(ctx.tools)
     set.swap([entry('a'), entry('b')])
-    // Registering asks nothing: the signature is only needed by the next swap.
+    // A first swap and registering ask nothing: a signature is only compared with a registered one.
     expect(asked).toEqual([])
     const before = ctx.tools.get('a')
-    set.swap([entry('a'), entry('b', 2)])
-    expect(asked.sort()).toEqual(['a', 'b'])
+    set.swap([entry('a'), entry('b', 2), entry('c')])
+    expect(asked.sort()).toEqual(['a', 'b', 'entry a', 'entry b'])
     expect(ctx.tools.get('a')).toBe(before)
     expect(ctx.tools.get('b')?.description).toBe('v2')
   })

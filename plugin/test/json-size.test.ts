@@ -1,0 +1,46 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { jsonTextLength } from '../src/json-size.ts'
+
+/** Any UTF-16 code unit, lone surrogates and control characters included. */
+const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 12 })
+const text = fc.oneof(fc.string(), anyText, fc.constantFrom('"', '\\', '\n\t\b\f\r', '\u0001\u001f', '\ud83d\ude00', '\ud83d', '\ude00x\ud800'))
+const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(-0), fc.constant(1e21), fc.constant(5e-7))
+/** JSON values whose strings and keys go through every escape JSON.stringify has. */
+const value = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small' }, scalar, tie('array'), tie('object')),
+  array: fc.array(tie('node'), { maxLength: 4 }),
+  object: fc.dictionary(text, tie('node'), { maxKeys: 4 }),
+})).node
+
+describe('jsonTextLength', () => {
+  it('is the length of JSON.stringify for every JSON value, escapes and lone surrogates included', () => {
+    fc.assert(fc.property(value, (v) => jsonTextLength(v) === JSON.stringify(v).length), { numRuns: 2_000 })
+  })
+
+  it('leaves out undefined, functions and symbols in objects, and writes them as null in arrays, like JSON.stringify', () => {
+    const v = { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1, Symbol('t'), Number.NaN, Number.POSITIVE_INFINITY], e: {} }
+    expect(jsonTextLength(v)).toBe(JSON.stringify(v).length)
+  })
+
+  it('says "over the limit" exactly when the text would be longer than the limit', () => {
+    fc.assert(
+      fc.property(value, fc.nat({ max: 200 }), (v, limit) => jsonTextLength(v, limit) > limit === JSON.stringify(v).length > limit),
+      { numRuns: 2_000 },
+    )
+  })
+
+  it('stops counting once past the limit: a huge value costs no more than the limit', () => {
+    const huge = { type: 'object', properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string' }])) }
+    const counted = jsonTextLength(huge, 100)
+    expect(counted).toBeGreaterThan(100)
+    expect(counted).toBeLessThan(200)
+  })
+
+  it('counts nesting deeper than the call stack allows JSON.stringify', () => {
+    let deep: unknown = 'leaf'
+    for (let i = 0; i < 200_000; i++) deep = [deep]
+    expect(() => JSON.stringify(deep)).toThrow(RangeError)
+    expect(jsonTextLength(deep)).toBe(200_000 * 2 + 6)
+  })
+})
