@@ -40,6 +40,7 @@ export function jsonTextLength(value: unknown, limit = Number.POSITIVE_INFINITY)
 }
 
 /** Characters that JSON.stringify writes as more than themselves: quote, backslash, controls, lone surrogates. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
 
 function quotedLength(text: string): number {
