@@ -25,10 +25,15 @@ export class LineReader {
     let start = 0
     for (;;) {
       const newline = chunk.indexOf(10, start)
-      const piece = chunk.subarray(start, newline < 0 ? chunk.length : newline)
-      this.take(piece)
-      if (newline < 0) break
-      events.push(this.endLine())
+      const end = newline < 0 ? chunk.length : newline
+      if (newline >= 0 && this.bytes === 0 && end - start <= this.maxLineBytes) {
+        // A whole line within one chunk, the usual case: decoded where it is, nothing copied.
+        events.push({ kind: 'line', text: withoutCR(chunk.toString('utf8', start, end)) })
+      } else {
+        this.take(chunk.subarray(start, end))
+        if (newline < 0) break
+        events.push(this.endLine())
+      }
       start = newline + 1
     }
     return events
@@ -57,13 +62,17 @@ export class LineReader {
   private endLine(): LineEvent {
     const event: LineEvent = this.skipping
       ? { kind: 'oversized', bytes: this.bytes, head: this.head.toString('utf8'), tail: this.tail.toString('utf8') }
-      : { kind: 'line', text: Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '') }
+      : { kind: 'line', text: withoutCR(Buffer.concat(this.parts).toString('utf8')) }
     this.parts = []
     this.bytes = 0
     this.skipping = false
     this.head = this.tail = Buffer.alloc(0)
     return event
   }
+}
+
+function withoutCR(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line
 }
 
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`

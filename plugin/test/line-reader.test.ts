@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LineReader, oversizedResponseId } from '../src/line-reader.ts'
 
@@ -26,6 +27,26 @@ describe('LineReader', () => {
     expect(head.startsWith('{"jsonrpc":"2.0","id":7,')).toBe(true)
     expect(tail.endsWith(`xxx"}}`)).toBe(true)
     expect(next).toEqual({ kind: 'line', text: '{"jsonrpc":"2.0","id":8,"result":{}}' })
+  })
+})
+
+describe('LineReader, however the stream is cut', () => {
+  /** Lines of 0-12 bytes (multi-byte characters and CRs included) against a limit of 8 bytes. */
+  const line = fc.string({ unit: fc.constantFrom('a', 'é', '€', '\r', '"'), maxLength: 6 })
+  const reference = (text: string) =>
+    text.split('\n').slice(0, -1).map((l) => (Buffer.byteLength(l) > 8 ? { kind: 'oversized', bytes: Buffer.byteLength(l) } : { kind: 'line', text: l.endsWith('\r') ? l.slice(0, -1) : l }))
+
+  it('gives the same lines whether a line arrives whole in one chunk or in pieces, at the limit and one byte over', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), (lines, cuts) => {
+        const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''))
+        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
+        const reader = new LineReader(8)
+        const events = [0, ...at].flatMap((from, i) => reader.push(bytes.subarray(from, [...at, bytes.length][i])))
+        expect(events.map((e) => (e.kind === 'line' ? e : { kind: e.kind, bytes: e.bytes }))).toEqual(reference(bytes.toString('utf8')))
+      }),
+      { numRuns: 1_000 },
+    )
   })
 })
 
