@@ -30,11 +30,20 @@ describe('jsonTextLength', () => {
     )
   })
 
-  it('stops counting once past the limit: a huge value costs no more than the limit', () => {
-    const huge = { type: 'object', properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string' }])) }
-    const counted = jsonTextLength(huge, 100)
-    expect(counted).toBeGreaterThan(100)
-    expect(counted).toBeLessThan(200)
+  it('counts the edges of the surrogate ranges exactly: pairs at both ends, lone halves, and the code units just outside', () => {
+    for (const text of ['\ud800\udc00', '\udbff\udfff', '\ud800', '\udbff', '\udc00', '\udfff', '\ud7ff', '\ue000', '\udc00\ud800', 'a\udbff']) {
+      expect(jsonTextLength(text), JSON.stringify(text)).toBe(JSON.stringify(text).length)
+    }
+  })
+
+  it('stops counting once past the limit: a huge object or array costs no more than the limit', () => {
+    const object = { type: 'object', properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string' }])) }
+    const array = Array.from({ length: 50 }, () => 'x'.repeat(100))
+    for (const huge of [object, array]) {
+      const counted = jsonTextLength(huge, 100)
+      expect(counted).toBeGreaterThan(100)
+      expect(counted).toBeLessThan(300)
+    }
   })
 
   it('counts nesting deeper than the call stack allows JSON.stringify', () => {
