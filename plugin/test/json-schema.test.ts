@@ -1,0 +1,67 @@
+import Ajv2020 from 'ajv/dist/2020.js'
+import fc from 'fast-check'
+import { describe, expect, it, vi } from 'vitest'
+import { schemaProblem } from '../src/json-schema.ts'
+
+/** Ajv's own meta-schema verdict, from an instance of the test's own. */
+const reference = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
+
+const typeName = fc.constantFrom('string', 'object', 'array', 'integer', 'number', 'boolean', 'null', 'strnig', 'any', '')
+/** Values that are right for some keywords and wrong for others, nested schemas included. */
+const schema = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small' }, fc.boolean(), tie('object')),
+  object: fc.dictionary(
+    fc.constantFrom('type', 'properties', 'required', 'description', 'title', 'additionalProperties', 'items', 'enum', 'default', 'minimum', 'anyOf', '$ref', 'format'),
+    tie('value'),
+    { maxKeys: 4 },
+  ),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    typeName,
+    fc.array(typeName, { maxLength: 3 }),
+    fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { maxKeys: 2 }),
+    tie('node'),
+    fc.array(tie('node'), { maxLength: 2 }),
+    fc.integer(),
+    fc.constant(null),
+    fc.string({ maxLength: 4 }),
+  ),
+})).object.map((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>) // as from the wire
+
+describe('schemaProblem', () => {
+  it('accepts exactly the schemas Ajv’s meta-schema accepts, with or without its shortcut', () => {
+    fc.assert(
+      fc.property(schema, (s) => {
+        expect(schemaProblem(s) === undefined, JSON.stringify(s)).toBe(reference.validateSchema(s) === true)
+      }),
+      { numRuns: 3_000 },
+    )
+  })
+
+  it('answers a plain tool schema without running the meta-schema, and anything else with it', () => {
+    const validateSchema = vi.spyOn(Ajv2020.prototype, 'validateSchema')
+    try {
+      const plain = { type: 'object', properties: { query: { type: 'string', description: 'what' }, n: { type: ['integer', 'null'] }, tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } }, required: ['query'], additionalProperties: false }
+      expect(schemaProblem(plain)).toBeUndefined()
+      expect(validateSchema).not.toHaveBeenCalled()
+      expect(schemaProblem({ type: 'object', properties: { q: { type: 'string', minLength: 1 } } })).toBeUndefined()
+      expect(schemaProblem({ type: 'object', required: ['a', 'a'] })).toMatch(/unique|duplicate/)
+      expect(validateSchema).toHaveBeenCalledTimes(2)
+    } finally {
+      validateSchema.mockRestore()
+    }
+  })
+
+  it('leaves a schema nested deeper than the shortcut goes to the meta-schema', () => {
+    let deep: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 40; i++) deep = { type: 'object', properties: { next: deep } }
+    const validateSchema = vi.spyOn(Ajv2020.prototype, 'validateSchema')
+    try {
+      expect(schemaProblem(deep)).toBeUndefined()
+      expect(validateSchema).toHaveBeenCalledTimes(1)
+    } finally {
+      validateSchema.mockRestore()
+    }
+  })
+})
