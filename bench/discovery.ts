@@ -120,6 +120,10 @@ export const discovery: Bench = {
 
 async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw', serverName = 'raw'): Promise<Trial> {
   const fixture = await startHttpFixture(discoveryBehaviour(size, PAGE_SIZE), { memoryWire: true })
+  // Each trial starts from a collected heap: a 10,000-tool trial leaves tens of MB of garbage, and
+  // without this the next trial, of either side, paid for collecting it (trials of one side then
+  // fell into two groups 50-100 ms apart).
+  collectGarbage()
   try {
     const target: ServerTarget = { transport: 'http', url: fixture.url }
     let firstList = Number.NaN
