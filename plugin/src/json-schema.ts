@@ -107,7 +107,7 @@ function withinPlainKeywords(node: unknown, depth: number): boolean {
     const value = (node as Record<string, unknown>)[key]
     switch (key) {
       case 'type':
-        if (typeof value === 'string' ? !SIMPLE_TYPES.has(value) : !distinctStrings(value, SIMPLE_TYPES) || (value as unknown[]).length === 0) return false
+        if (typeof value === 'string' ? !SIMPLE_TYPES.has(value) : !distinctStrings(value, SIMPLE_TYPES) || (value as string[]).length === 0) return false
         break
       case 'properties':
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return false

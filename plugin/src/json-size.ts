@@ -1,8 +1,8 @@
 /**
  * Pure: how long `JSON.stringify(value)` would be, without building the text. Discovery bounds
  * every listed input schema by `limits.maxSchemaChars`; stringifying 10,000 schemas only to read
- * their lengths was the largest share of planning them (measured: about 1 µs a schema against
- * about 0.15 µs counted). Counting stops as soon as the limit is passed, so an oversized schema
+ * their lengths was the largest share of planning them (measured on 10,000 small schemas freshly
+ * parsed: 0.6-1.1 µs a schema stringified, 0.15-0.35 µs counted). Counting stops as soon as the limit is passed, so an oversized schema
  * costs no more than the limit, and it walks with a stack of its own, so nesting depth cannot
  * overflow the call stack.
  *
