@@ -86,7 +86,9 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
   return body
 }
 
-const SIMPLE_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'])
+/** The simple types of JSON Schema, the values `type` may name. */
+export const JSON_SCHEMA_TYPES: readonly string[] = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']
+const SIMPLE_TYPES = new Set(JSON_SCHEMA_TYPES)
 /** Deeper schemas go to Ajv: this check is a shortcut, not a second validator. */
 const MAX_PLAIN_DEPTH = 16
 
@@ -106,9 +108,12 @@ function withinPlainKeywords(node: unknown, depth: number): boolean {
   for (const key of Object.keys(node)) {
     const value = (node as Record<string, unknown>)[key]
     switch (key) {
-      case 'type':
-        if (typeof value === 'string' ? !SIMPLE_TYPES.has(value) : !distinctStrings(value, SIMPLE_TYPES) || (value as string[]).length === 0) return false
+      case 'type': {
+        // One simple type, or a non-empty list of distinct ones.
+        const named = typeof value === 'string' ? SIMPLE_TYPES.has(value) : distinctStrings(value, SIMPLE_TYPES) && (value as string[]).length > 0
+        if (!named) return false
         break
+      }
       case 'properties':
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
         for (const property of Object.values(value)) if (!withinPlainKeywords(property, depth + 1)) return false

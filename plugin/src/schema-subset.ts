@@ -1,3 +1,5 @@
+import { JSON_SCHEMA_TYPES } from './json-schema.ts'
+
 /**
  * Pure: the JSON Schema subset a host's tool registry may require of `output.schema`. The
  * DeepSeek harness' ToolRuntime (`@deepseek-ai/dsh-tools`, `assertSupportedJsonSchema`) refuses
@@ -24,7 +26,6 @@
 
 const CONSTRAINTS = new Set(['type', 'oneOf', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const'])
 const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples'])
-const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']
 const STRUCTURAL = ['properties', 'required', 'additionalProperties', 'items', 'enum', 'const']
 const ALLOWED_ON: Record<string, string[]> = {
   properties: ['object'],
@@ -93,8 +94,8 @@ function checkNode(node: Record<string, unknown>, path: string, out: string[], a
     return
   }
   const type = node.type
-  if (typeof type !== 'string' || !TYPES.includes(type)) {
-    out.push(Array.isArray(type) ? `${path}.type must be a single type string` : `${path}.type must be one of ${TYPES.join('/')}`)
+  if (typeof type !== 'string' || !JSON_SCHEMA_TYPES.includes(type)) {
+    out.push(Array.isArray(type) ? `${path}.type must be a single type string` : `${path}.type must be one of ${JSON_SCHEMA_TYPES.join('/')}`)
     return
   }
   for (const [key, types] of Object.entries(ALLOWED_ON)) {

@@ -386,9 +386,12 @@ describe('ServerConnection at the edges of a session', () => {
     expect(clock.pending).toBe(1) // the debounce
     await connection.invoke('die', {}, exec()).catch(() => {})
     await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
-    clock.advance(10)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(text()).not.toMatch(/re-sync/)
+    clock.advance(10) // the wait ends, with the session gone
+    clock.advance(100) // the reconnect
+    // Its first sync runs after every sync queued before it, so a re-sync would have shown by now.
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('connected')
+    expect(text()).not.toMatch(/tool re-sync/)
+    expect(text()).toMatch(/reconnected and re-synced tools \(attempt 1\/3\)/)
   })
 
   it('bounds a paged re-sync as a whole by connectTimeoutMs, not each page', async () => {
@@ -403,7 +406,7 @@ describe('ServerConnection at the edges of a session', () => {
   })
 
   it('drops a re-sync listing that outlived its session', async () => {
-    const { root, connection, clock } = await supervise(stdio(lineServer(), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    const { root, connection, clock, logs } = await supervise(stdio(lineServer(), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
     await connection.ready
     vi.spyOn(Session.prototype, 'listTools').mockImplementationOnce(async function (this: Session) {
       process.kill(this.pid!, 'SIGKILL')
@@ -413,7 +416,10 @@ describe('ServerConnection at the edges of a session', () => {
     await connection.invoke('notify', {}, exec())
     clock.advance(10)
     await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('reconnecting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    clock.advance(100) // the reconnect, whose first sync runs after the re-sync that got the late listing
+    await expect.poll(() => connection.status.kind, SPAWN_WAIT).toBe('connected')
+    // Registered by the first session and by the reconnect, never from the late listing in between.
+    expect(logs.filter((line) => /registered \d+ tools$/.test(line))).toEqual(['[debug] mcp:line: registered 2 tools', '[debug] mcp:line: registered 2 tools'])
     expect(root.tools.list().map((t) => t.name)).toEqual(['mcp__line__die', 'mcp__line__ok'])
   })
 })
