@@ -5,6 +5,8 @@
  * loaders use them for their own options).
  */
 
+import { isRecord } from './records.ts'
+
 /** Known keys; a nested object's keys under its own name. */
 export interface KeyTree {
   [key: string]: KeyTree | true
@@ -53,8 +55,4 @@ function editDistance(a: string, b: string): number {
     previous = current
   }
   return previous[b.length]!
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -4,6 +4,7 @@ import type { JsonSchema } from './host/types.ts'
 import { schemaProblem } from './json-schema.ts'
 import { jsonTextLength } from './json-size.ts'
 import { publicToolName } from './naming.ts'
+import { isRecord } from './records.ts'
 
 /** One tools/list page as the server sent it; nothing in it is trusted yet. */
 export interface ToolPage {
@@ -36,10 +37,10 @@ const NO_TASKS: TaskPolicy = { serverSupportsTasks: false, preferTaskCalls: fals
 
 /** The server's capabilities declare task-augmented tools/call (`tasks.requests.tools.call`, an object). */
 export function declaresToolTasks(capabilities: unknown): boolean {
-  const tasks = isObject(capabilities) ? capabilities.tasks : undefined
-  const requests = isObject(tasks) ? tasks.requests : undefined
-  const tools = isObject(requests) ? requests.tools : undefined
-  return isObject(tools) && isObject(tools.call)
+  const tasks = isRecord(capabilities) ? capabilities.tasks : undefined
+  const requests = isRecord(tasks) ? tasks.requests : undefined
+  const tools = isRecord(requests) ? requests.tools : undefined
+  return isRecord(tools) && isRecord(tools.call)
 }
 
 export interface Quarantined {
@@ -90,7 +91,7 @@ export function planTools(
   const rawNames = new Set<string>()
   const publicNames = new Map<string, string>()
   for (const entry of listed) {
-    const tool = isObject(entry) ? entry : {}
+    const tool = isRecord(entry) ? entry : {}
     const rawName = tool.name
     if (typeof rawName !== 'string' || rawName.length === 0 || rawName.length > MAX_RAW_NAME_CHARS) {
       quarantined.push({ name: String(rawName).slice(0, 80), reason: `name must be a string of 1-${MAX_RAW_NAME_CHARS} characters` })
@@ -108,7 +109,7 @@ export function planTools(
     if (holder !== undefined) throw invalid(`tools "${holder}" and "${rawName}" map to the same public name ${publicName}`)
     publicNames.set(publicName, rawName)
     const description = boundDescription(tool.description, limits.maxDescriptionChars)
-    const outputSchema = isObject(tool.outputSchema) ? tool.outputSchema : undefined
+    const outputSchema = isRecord(tool.outputSchema) ? tool.outputSchema : undefined
     const asTask = callsAsTask(tool, tasks)
     // Built field by field, not spread: one object shape for every tool of a 10,000-tool list.
     const bridged: BridgedTool = { rawName, publicName, description, inputSchema: tool.inputSchema as JsonSchema }
@@ -131,7 +132,7 @@ export function toolSignature(tool: Pick<BridgedTool, 'description' | 'outputSch
 
 function rejectReason(tool: Record<string, unknown>, limits: Pick<LimitsConfig, 'maxSchemaChars'>, tasks: TaskPolicy): string | undefined {
   const schema = tool.inputSchema
-  if (!isObject(schema)) return 'inputSchema is missing or not an object'
+  if (!isRecord(schema)) return 'inputSchema is missing or not an object'
   if (schema.type !== 'object') return 'inputSchema must have type "object"'
   // Counted, not stringified: the text itself is never needed here. Only an oversized schema is
   // counted to its end, for the message (the response size limit bounds that).
@@ -157,17 +158,13 @@ function callsAsTask(tool: Record<string, unknown>, tasks: TaskPolicy): true | u
 }
 
 function taskSupport(tool: Record<string, unknown>): unknown {
-  return isObject(tool.execution) ? tool.execution.taskSupport : undefined
+  return isRecord(tool.execution) ? tool.execution.taskSupport : undefined
 }
 
 function boundDescription(description: unknown, max: number): string {
   if (typeof description !== 'string') return ''
   if (description.length <= max) return description
   return `${description.slice(0, max)}… [description truncated from ${description.length} characters]`
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function invalid(message: string): BridgeError {

@@ -1,4 +1,5 @@
 import { JSON_SCHEMA_TYPES } from './json-schema.ts'
+import { isPlainRecord } from './records.ts'
 
 /**
  * Pure: the JSON Schema subset a host's tool registry may require of `output.schema`. The
@@ -48,7 +49,7 @@ export function isInSchemaSubset(schema: unknown): boolean {
 }
 
 function visit(node: unknown, path: string, out: string[], ancestors: Set<object>): void {
-  if (!isRecord(node)) {
+  if (!isPlainRecord(node)) {
     out.push(`${path} must be a schema object`)
     return
   }
@@ -110,14 +111,14 @@ function checkNode(node: Record<string, unknown>, path: string, out: string[], a
 function checkObject(node: Record<string, unknown>, path: string, out: string[], ancestors: Set<object>): void {
   const properties = node.properties
   if (Object.hasOwn(node, 'properties')) {
-    if (!isRecord(properties)) out.push(`${path}.properties must be an object of schemas`)
+    if (!isPlainRecord(properties)) out.push(`${path}.properties must be an object of schemas`)
     else for (const [key, child] of Object.entries(properties)) visit(child, `${path}.properties.${key}`, out, ancestors)
   }
   if (Object.hasOwn(node, 'required')) {
     const required = node.required
     if (!Array.isArray(required) || required.some((entry) => typeof entry !== 'string')) out.push(`${path}.required must be an array of strings`)
     else {
-      const declared = isRecord(properties) ? properties : {}
+      const declared = isPlainRecord(properties) ? properties : {}
       for (const key of required as string[]) if (!Object.hasOwn(declared, key)) out.push(`${path}.required names "${key}" which is not in properties`)
     }
   }
@@ -158,11 +159,5 @@ function isJson(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
   if (typeof value === 'number') return isJsonNumber(value)
   if (Array.isArray(value)) return value.every(isJson)
-  return isRecord(value) && Object.values(value).every(isJson)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === null || prototype === Object.prototype
+  return isPlainRecord(value) && Object.values(value).every(isJson)
 }

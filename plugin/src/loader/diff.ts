@@ -1,4 +1,5 @@
 import type { Entry } from './types.ts'
+import { isRecord } from '../records.ts'
 
 /**
  * How a running entry changes:
@@ -81,8 +82,4 @@ export function changedPaths(a: unknown, b: unknown, prefix = ''): string[] {
   if (!isRecord(a) || !isRecord(b)) return [prefix || '(config)']
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()
   return keys.flatMap((key) => changedPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key))
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -2,6 +2,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type YAMLError } from 'yaml'
 import { pluginKey } from './names.ts'
 import { referenceTags, resolveReferences } from './references.ts'
 import type { Entry, LoaderIssue } from './types.ts'
+import { isRecord } from '../records.ts'
 
 export interface ParseOptions {
   /** Absolute directory of the file: `!path` values and plugin paths are resolved against it. */
@@ -132,8 +133,4 @@ export function parseConfig(text: string, options: ParseOptions): ParseOutcome {
 
 function firstLine(error: YAMLError): string {
   return error.message.split('\n')[0]!.replace(/:$/, '')
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

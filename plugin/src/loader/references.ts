@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { ScalarTag } from 'yaml'
+import { isPlainRecord } from '../records.ts'
 
 /**
  * cordis.yml values that depend on the host: environment variables and paths relative to the file.
@@ -57,7 +58,7 @@ export function resolveReferences(value: unknown, context: ReferenceContext, fie
     }
     if (typeof node === 'string') return interpolate(node, path)
     if (Array.isArray(node)) return node.map((item, index) => walk(item, `${path}[${index}]`))
-    if (isPlainObject(node)) {
+    if (isPlainRecord(node)) {
       return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item, `${path}.${key}`)]))
     }
     return node
@@ -89,10 +90,4 @@ export function resolveReferences(value: unknown, context: ReferenceContext, fie
     })
 
   return { value: walk(value, field), issues }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
 }

@@ -17,6 +17,8 @@ export type Validation =
  * does) before Cordis sees it, so a bad config is reported against the entry and field, and a
  * running instance is never torn down for a config that cannot start.
  */
+
+import { isRecord } from '../records.ts'
 export function validateConfig(schema: unknown, config: unknown): Validation {
   const standard = (schema as Partial<StandardSchema> | undefined)?.['~standard']
   if (!standard || typeof standard.validate !== 'function') return { ok: true, value: config, ignored: [] }
@@ -47,8 +49,4 @@ function droppedKeys(input: unknown, output: unknown, path: string): string[] {
   return Object.keys(input).flatMap((key) =>
     Object.hasOwn(output, key) ? droppedKeys(input[key], output[key], `${path}.${key}`) : [`${path}.${key}`],
   )
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
