@@ -9,7 +9,7 @@
  * which tells Cordis' per-access service lookup apart from the rest of the registry's share.
  *
  * The measurement runs pinned to one CPU where it can (pinned.ts): unpinned, a stdio round trip on
- * the 2-core bench machine took 40-70 µs or 180-250 µs depending on where the scheduler placed the
+ * the 2-core bench machine took 40-85 µs or 150-260 µs depending on where the scheduler placed the
  * two processes, and that, not the client, decided the ratio. Stdio is also measured unpinned, as
  * a figure. The client's CPU time per call is reported for every variant.
  */

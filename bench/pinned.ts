@@ -1,9 +1,9 @@
 /**
  * Runs one measurement in a node child pinned to a single CPU with `taskset`, together with every
- * process it starts. A stdio round trip between two processes on different cores waits for the
+ * process it starts. A stdio round trip between two processes on different cores may wait for the
  * other core to wake up, and on a virtual machine that wake-up is slow and comes and goes with the
- * scheduler's placement: measured on the 2-core bench machine, the same raw SDK call took 40-70 µs
- * or 180-250 µs for whole batches of 500. On one core the round trip is the work both processes do
+ * scheduler's placement: measured on the 2-core bench machine, a stdio round trip took 40-85 µs
+ * or 150-260 µs for whole batches. On one core the round trip is the work both processes do
  * plus two context switches, so the ratio measures the client's cost and not where it was placed.
  */
 import { spawn, spawnSync } from 'node:child_process'
