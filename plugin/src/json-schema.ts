@@ -1,5 +1,6 @@
 import Ajv from 'ajv'
 import Ajv2020 from 'ajv/dist/2020.js'
+import { isRecord } from './records.ts'
 
 /** Violations as readable lines, or an empty list when the value conforms. */
 export type Validate = (value: unknown) => string[]
@@ -104,9 +105,9 @@ const MAX_PLAIN_DEPTH = 16
  */
 function withinPlainKeywords(node: unknown, depth: number): boolean {
   if (typeof node === 'boolean') return true
-  if (typeof node !== 'object' || node === null || Array.isArray(node) || depth > MAX_PLAIN_DEPTH) return false
+  if (!isRecord(node) || depth > MAX_PLAIN_DEPTH) return false
   for (const key of Object.keys(node)) {
-    const value = (node as Record<string, unknown>)[key]
+    const value = node[key]
     switch (key) {
       case 'type': {
         // One simple type, or a non-empty list of distinct ones.
@@ -115,7 +116,7 @@ function withinPlainKeywords(node: unknown, depth: number): boolean {
         break
       }
       case 'properties':
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+        if (!isRecord(value)) return false
         for (const property of Object.values(value)) if (!withinPlainKeywords(property, depth + 1)) return false
         break
       case 'required':

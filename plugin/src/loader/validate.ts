@@ -1,3 +1,5 @@
+import { isRecord } from '../records.ts'
+
 /** The part of Standard Schema v1 the loader uses (declared here: the spec package is not a dependency). */
 interface StandardIssue {
   message: string
@@ -17,8 +19,6 @@ export type Validation =
  * does) before Cordis sees it, so a bad config is reported against the entry and field, and a
  * running instance is never torn down for a config that cannot start.
  */
-
-import { isRecord } from '../records.ts'
 export function validateConfig(schema: unknown, config: unknown): Validation {
   const standard = (schema as Partial<StandardSchema> | undefined)?.['~standard']
   if (!standard || typeof standard.validate !== 'function') return { ok: true, value: config, ignored: [] }

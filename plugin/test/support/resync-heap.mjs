@@ -5,7 +5,7 @@
 import * as bridge from '@mcp-bridge/plugin'
 import { ToolRegistry } from '@mcp-bridge/plugin/host'
 import { Context } from 'cordis'
-import { createDefinition } from '../../dist/definition.js'
+import { PlannedTool } from '../../dist/definition.js'
 import { SchemaCompiler } from '../../dist/json-schema.js'
 import { ToolSet } from '../../dist/tool-set.js'
 
@@ -28,7 +28,6 @@ async function resync(round) {
       description: `tool ${i} of generation ${round}`,
       inputSchema: { $id: 'https://example.com/in.json', type: 'object', properties: { n: { type: 'number', maximum: bound } } },
       outputSchema: { $id: 'https://example.com/out.json', type: 'object', properties: { n: { type: 'number', maximum: bound } } },
-      signature: String(round),
     }
     const options = {
       serverName: 'heap',
@@ -40,7 +39,9 @@ async function resync(round) {
       },
       compiler,
     }
-    return { name: tool.publicName, signature: tool.signature, create: () => createDefinition(tool, options) }
+    // The entry sync() builds: its signature differs from the registered one (the description and
+    // the schemas' bounds change every round), so every tool is replaced.
+    return new PlannedTool(tool, options)
   })
   tools.swap(entries)
   // Calls compile the registry's argument validators (lazily, per registration batch).
