@@ -170,10 +170,6 @@ class BridgedDefinition implements ToolDefinition {
   }
 }
 
-export function createDefinition(tool: BridgedTool, options: DefinitionOptions): ToolDefinition {
-  return new BridgedDefinition(tool, options)
-}
-
 /**
  * A planned tool as its generation's entry (tool-set.ts). One record per tool and no closures,
  * and the signature is computed only when asked: a swap asks only for tools that are registered

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { declaresToolTasks, drainToolPages, planTools, toolSignature, type ToolPage } from '../src/discovery.ts'
-import { createDefinition } from '../src/definition.ts'
+import { PlannedTool } from '../src/definition.ts'
 import { publicToolName } from '../src/naming.ts'
 
 const limits = { maxPages: 5, maxTools: 100, maxDescriptionChars: 20, maxSchemaChars: 200 }
@@ -95,7 +95,7 @@ describe('re-sync signatures', () => {
     const plan = planTools('s', listed, { maxDescriptionChars: 100, maxSchemaChars: 10_000 }, { serverSupportsTasks: true, preferTaskCalls: false })
     expect(plan.tools).toHaveLength(3)
     for (const tool of plan.tools) {
-      const definition = createDefinition(tool, { serverName: 's', invoke: async () => ({}), limits: { maxResultTextChars: 100, maxResultBytes: 1000 }, imageServices: () => ({}), warn: () => {} })
+      const definition = new PlannedTool(tool, { serverName: 's', invoke: async () => ({}), limits: { maxResultTextChars: 100, maxResultBytes: 1000 }, imageServices: () => ({}), warn: () => {} }).create()
       expect((definition as unknown as { signature: string }).signature).toBe(toolSignature(tool))
     }
     // Anything the bridge uses changes it.

@@ -7,7 +7,7 @@
  * definition's side of each contract under the Node the rest of the suite uses.
  */
 import { describe, expect, it } from 'vitest'
-import { createDefinition } from '../src/definition.ts'
+import { PlannedTool } from '../src/definition.ts'
 import type { BridgedTool } from '../src/discovery.ts'
 import type { ContentBlock, ImageRef, ToolExecution, ToolResult } from '../src/index.ts'
 import { isInSchemaSubset } from '../src/schema-subset.ts'
@@ -49,13 +49,13 @@ function services(modalities: string[]) {
 function definitionWith(modalities: string[]) {
   const s = services(modalities)
   const sent: unknown[] = []
-  const definition = createDefinition(tool, {
+  const definition = new PlannedTool(tool, {
     serverName: 'cam',
     invoke: async (_raw, args) => (sent.push(args), structuredClone(answer)),
     limits: { maxResultTextChars: 10_000, maxResultBytes: 1 << 20 },
     imageServices: s.imageServices,
     warn: () => {},
-  })
+  }).create()
   return { definition, sent, ...s }
 }
 
