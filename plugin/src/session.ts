@@ -48,6 +48,8 @@ export interface SessionHooks {
 export class Session {
   private closing?: Promise<void>
   private lostReported = false
+  /** Set when the transport closed: only then is a -32000 "Connection closed" the SDK's own verdict. */
+  private transportClosed = false
 
   private constructor(
     private readonly client: Client,
@@ -64,7 +66,10 @@ export class Session {
     const session = new Session(client, handle, config, hooks, redact)
     // Registered before connect so a list_changed that races the first sync is queued, not lost.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
-    client.onclose = () => session.reportLost('the connection closed')
+    client.onclose = () => {
+      session.transportClosed = true
+      session.reportLost('the connection closed')
+    }
     // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
     // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
     client.onerror = (error) => {
@@ -138,6 +143,7 @@ export class Session {
     // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
     const scope = new CallScope(exec.signal, maxTotalTimeoutMs, `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`)
+    const started = performance.now()
     try {
       return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
         signal: scope.signal,
@@ -152,7 +158,10 @@ export class Session {
           cause: safeCause(error, this.redact),
         })
       }
+      // The SDK's timer fires toolCallTimeoutMs after the request (or its last progress) at the
+      // earliest: a -32001 before that is the server's own answer, not a timeout of ours.
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        if (performance.now() - started < toolCallTimeoutMs) throw this.serverFailure(error, rawName)
         throw new BridgeError(`${rawName} did not answer within ${toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', {
           cause: safeCause(error, this.redact),
         })
@@ -172,15 +181,26 @@ export class Session {
     }
     if (isCredentialRefusal(error)) return this.explain(error, `${rawName} failed: no accepted credentials`)
     if (isOversized(error)) return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
-    if (isConnectionLoss(error)) {
+    if (isConnectionLoss(error) && !this.answeredWithClosedCode(error)) {
       this.reportLost(this.quote(errorMessage(error)))
       return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
     }
     // The server answered, with a JSON-RPC error: the call failed on its side, the session is fine.
-    if (isServerAnswer(error)) {
-      return new BridgeError(`${rawName} failed on the server (JSON-RPC error ${error.code}): ${this.quote(errorMessage(error))}`, 'TOOL_ERROR', { cause: safeCause(error, this.redact) })
-    }
+    if (isServerAnswer(error) || this.answeredWithClosedCode(error)) return this.serverFailure(error, rawName)
     return this.explain(error, `${rawName} failed`)
+  }
+
+  private serverFailure(error: McpError, rawName: string): BridgeError {
+    return new BridgeError(`${rawName} failed on the server (JSON-RPC error ${error.code}): ${this.quote(errorMessage(error))}`, 'TOOL_ERROR', { cause: safeCause(error, this.redact) })
+  }
+
+  /**
+   * -32000 is the SDK's "Connection closed" and also the first code of JSON-RPC's "server error"
+   * range, which servers use for their own failures. The SDK's comes only once the transport has
+   * closed; while it is open, the code came in a response.
+   */
+  private answeredWithClosedCode(error: unknown): error is McpError {
+    return error instanceof McpError && error.code === ErrorCode.ConnectionClosed && !this.transportClosed
   }
 
   /** A tools/call as a task (task-call.ts); its errors are told apart like a plain call's. */
