@@ -301,6 +301,8 @@ export class FixtureEngine {
     if (tool.delayMs) await this.timers.sleep(tool.delayMs, extra.signal)
     if (tool.progress) await this.reportProgress(tool.progress, extra)
     if (tool.hang || extra.signal.aborted) return never()
+    // Past the SDK's types on purpose: the point of rawResult is a result no client can accept.
+    if (tool.rawResult !== undefined) return tool.rawResult as ServerResult
     const outcome = this.outcome(tool, name, args)
     if ('error' in outcome) throw new ScriptedError(outcome.error.code, outcome.error.message, outcome.error.data)
     return outcome.result as ServerResult

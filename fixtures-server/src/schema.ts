@@ -102,6 +102,12 @@ const toolShape = {
   annotations: JsonObject.optional(),
   execution: z.strictObject({ taskSupport: z.enum(['forbidden', 'optional', 'required']) }).optional(),
   result: ResultSchema.optional(),
+  /**
+   * Answer with this JSON as the response's `result`, as is: an array, null, a string or a number
+   * make a response no client can accept (a result MUST be an object), so a client's handling of
+   * an unusable answer can be tested.
+   */
+  rawResult: z.json().optional(),
   /** Answer with this JSON-RPC error instead of a result. */
   error: z.strictObject({ code: z.int(), message: z.string(), data: z.json().optional() }).optional(),
   delayMs: ms.optional(),

@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
 /**
  * The SDK's own rule for what a JSON-RPC message is (`JSONRPCMessageSchema`), with a shortcut for
@@ -31,4 +31,43 @@ export function deserializeMessage(text: string): JSONRPCMessage {
 /** Whether the SDK would accept `value` as a JSON-RPC message. */
 export function isMessage(value: unknown): value is JSONRPCMessage {
   return isPlainResult(value) || JSONRPCMessageSchema.safeParse(value).success
+}
+
+/** Marks the JSON-RPC error a transport puts in place of an answer the SDK would refuse (see refusedAnswer). */
+export const MALFORMED_MARK = 'mcp-bridge/malformed'
+
+/**
+ * What is wrong with a parsed line that the SDK refuses, when it still names a request: it has an
+ * `id` and no `method`, so it is meant as that request's answer. The SDK would drop it and leave
+ * the request to its timeout; a transport answers the request with this error instead, at once.
+ * Undefined for anything that is not such an answer.
+ */
+export function refusedAnswer(value: unknown): { id: string | number; problem: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const message = value as Record<string, unknown>
+  const { id } = message
+  if ('method' in message || (typeof id !== 'string' && typeof id !== 'number')) return undefined
+  return { id, problem: answerProblem(message) }
+}
+
+/** The JSON-RPC error a transport delivers in place of a refused answer: it fails that request alone, at once. */
+export function malformedAnswer(refused: { id: string | number; problem: string }): JSONRPCMessage {
+  const message = `the server's answer is not a valid JSON-RPC response: ${refused.problem}`
+  return { jsonrpc: '2.0', id: refused.id, error: { code: ErrorCode.InternalError, message, data: { [MALFORMED_MARK]: true } } }
+}
+
+function answerProblem(message: Record<string, unknown>): string {
+  if (message.jsonrpc !== '2.0') return 'its "jsonrpc" is not "2.0"'
+  const hasResult = 'result' in message
+  const hasError = 'error' in message
+  if (hasResult && hasError) return 'it has both "result" and "error"'
+  if (hasResult) return `its "result" is ${kindOf(message.result)}, not an object`
+  if (hasError) return '"error" is not an object with an integer "code" and a string "message"'
+  return 'it has neither "result" nor "error"'
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return `a ${typeof value}`
 }

@@ -1,6 +1,6 @@
 import { onAbort } from './abort-listeners.ts'
 import { BridgeError } from './errors.ts'
-import { isMessage } from './json-rpc-message.ts'
+import { isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 
 /**
@@ -185,7 +185,8 @@ class EventReader {
    * per call on Node 20 (bench/README.md, issue 20), so such an answer is handed to it as the JSON
    * body it is equivalent to: the SDK delivers the same messages in the same order either way.
    * Anything else goes to the SDK as the stream it is, from its first byte (`undefined` here): an
-   * event id or retry (resumption needs them), a message the SDK would refuse, no response to this
+   * event id or retry (resumption needs them), a message the SDK would refuse (but for an unusable
+   * answer to this request, which becomes the error that fails it: parseMessage), no response to this
    * request, a stream that has not ended by the time its response has been read, or an answer
    * larger than PLAIN_ANSWER_MAX_BYTES.
    */
@@ -292,9 +293,9 @@ function plainMessages(text: string, requestId: string | number): string[] | und
     if (line === '') {
       if (data.length) {
         if (answered) return undefined
-        const json = data.join('\n')
-        const message = parseMessage(json)
-        if (!message) return undefined
+        const parsed = parseMessage(data.join('\n'), requestId)
+        if (!parsed) return undefined
+        const { message, json } = parsed
         answered = 'id' in message && message.id === requestId && ('result' in message || 'error' in message)
         messages.push(json)
       }
@@ -311,13 +312,23 @@ function plainMessages(text: string, requestId: string | number): string[] | und
   return answered ? messages : undefined
 }
 
-function parseMessage(json: string): Record<string, unknown> | undefined {
+/**
+ * A message the SDK accepts, as is; or, for an answer to this request that the SDK would drop (a
+ * "result" that is an array, say), the error that fails the request at once in its place
+ * (json-rpc-message.ts' refusedAnswer).
+ */
+function parseMessage(json: string, requestId: string | number): { message: Record<string, unknown>; json: string } | undefined {
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(json)
-    return isMessage(value) ? (value as Record<string, unknown>) : undefined
+    value = JSON.parse(json)
   } catch {
     return undefined
   }
+  if (isMessage(value)) return { message: value as Record<string, unknown>, json }
+  const refused = refusedAnswer(value)
+  if (refused?.id !== requestId) return undefined
+  const answer = malformedAnswer(refused)
+  return { message: answer as Record<string, unknown>, json: JSON.stringify(answer) }
 }
 
 function concat(chunks: Uint8Array[], bytes: number): Uint8Array {

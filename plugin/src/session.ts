@@ -10,6 +10,7 @@ import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
+import { MALFORMED_MARK } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
@@ -180,7 +181,7 @@ export class Session {
       })
     }
     if (isCredentialRefusal(error)) return this.explain(error, `${rawName} failed: no accepted credentials`)
-    if (isOversized(error)) return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
+    if (isRefusedAnswer(error)) return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
     if (isConnectionLoss(error) && !this.answeredWithClosedCode(error)) {
       this.reportLost(this.quote(errorMessage(error)))
       return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
@@ -282,11 +283,14 @@ export function isCredentialRefusal(error: unknown): boolean {
   return error instanceof OAuthError || error instanceof UnauthorizedError
 }
 
-/** The request failed because its answer was over limits.maxResultBytes (see response-limits.ts). */
-export function isOversized(error: unknown): boolean {
+/**
+ * The request failed because the bridge refused its answer: over limits.maxResultBytes (see
+ * response-limits.ts), or not a JSON-RPC response at all (json-rpc-message.ts' refusedAnswer).
+ */
+export function isRefusedAnswer(error: unknown): boolean {
   if (BridgeError.is(error)) return error.code === 'INVALID_RESULT'
   const data = error instanceof McpError ? (error.data as Record<string, unknown> | undefined) : undefined
-  return typeof data === 'object' && data !== null && data[OVERSIZED_MARK] === true
+  return typeof data === 'object' && data !== null && (data[OVERSIZED_MARK] === true || data[MALFORMED_MARK] === true)
 }
 
 /**

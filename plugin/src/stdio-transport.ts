@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { signalGroup, spawnGroup } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
-import { deserializeMessage } from './json-rpc-message.ts'
+import { deserializeMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import type { Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { LineReader, oversizedResponseId } from './line-reader.ts'
@@ -209,6 +209,7 @@ export class StdioChildTransport implements Transport {
       try {
         message = deserializeMessage(event.text)
       } catch (error) {
+        if (this.answerRefused(event.text)) continue
         // A line that is not JSON-RPC (stray output on stdout) is reported and skipped.
         this.onerror?.(error as Error)
         continue
@@ -233,6 +234,25 @@ export class StdioChildTransport implements Transport {
     this.outstanding.delete(id)
     const message = `the answer was ${bytes} bytes, above the ${limit}-byte limit (limits.maxResultBytes plus the JSON-RPC envelope); it was skipped`
     this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { [OVERSIZED_MARK]: true, bytes, limit } } })
+  }
+
+  /**
+   * A line the SDK refuses that is meant as the answer to a request in flight (a "result" that is
+   * an array, say) fails that request at once with what is wrong, where the SDK would drop it and
+   * leave the call to its timeout. True when the line was such an answer.
+   */
+  private answerRefused(text: string): boolean {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return false
+    }
+    const refused = refusedAnswer(value)
+    if (!refused || !this.outstanding.has(refused.id)) return false
+    this.outstanding.delete(refused.id)
+    this.onmessage?.(malformedAnswer(refused))
+    return true
   }
 
   /** Requests sent and not yet answered or cancelled: the only ids an oversized line may answer. */

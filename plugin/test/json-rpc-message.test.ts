@@ -2,7 +2,7 @@ import { deserializeMessage as sdkDeserialize } from '@modelcontextprotocol/sdk/
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deserializeMessage, isMessage, isPlainResult } from '../src/json-rpc-message.ts'
+import { deserializeMessage, isMessage, isPlainResult, MALFORMED_MARK, malformedAnswer, refusedAnswer } from '../src/json-rpc-message.ts'
 
 /** Values shaped like JSON-RPC messages, near misses included: every key optional, odd values. */
 const odd = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.array(fc.jsonValue(), { maxLength: 2 }), fc.constant(2 ** 60))
@@ -55,5 +55,31 @@ describe('the JSON-RPC message rule', () => {
     )
     // The shortcut was exercised, not only the schema.
     expect(shortcuts).toBeGreaterThan(100)
+  })
+})
+
+describe('refusedAnswer: a line the SDK refuses that still answers a request', () => {
+  it('names the request and what is wrong', () => {
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 4, result: [1] })).toEqual({ id: 4, problem: 'its "result" is an array, not an object' })
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 'a', result: null })?.problem).toBe('its "result" is null, not an object')
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 4, result: 'ok' })?.problem).toBe('its "result" is a string, not an object')
+    expect(refusedAnswer({ jsonrpc: '1.0', id: 4, result: {} })?.problem).toBe('its "jsonrpc" is not "2.0"')
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 4, result: {}, error: { code: 1, message: 'x' } })?.problem).toBe('it has both "result" and "error"')
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 4, error: 'broken' })?.problem).toBe('"error" is not an object with an integer "code" and a string "message"')
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 4 })?.problem).toBe('it has neither "result" nor "error"')
+  })
+
+  it('is undefined for what answers no request: a request or notification, no id, an id of another type, not an object', () => {
+    expect(refusedAnswer({ jsonrpc: '2.0', id: 4, method: 'ping', result: [] })).toBeUndefined()
+    expect(refusedAnswer({ jsonrpc: '2.0', result: [] })).toBeUndefined()
+    expect(refusedAnswer({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })).toBeUndefined()
+    expect(refusedAnswer([{ jsonrpc: '2.0', id: 4, result: {} }])).toBeUndefined()
+    expect(refusedAnswer('text')).toBeUndefined()
+  })
+
+  it('becomes an error response the SDK accepts, marked as the bridge\'s refusal', () => {
+    const answer = malformedAnswer({ id: 4, problem: 'its "result" is an array, not an object' })
+    expect(JSONRPCMessageSchema.safeParse(answer).success).toBe(true)
+    expect(answer).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32603, message: expect.stringContaining('"result" is an array'), data: { [MALFORMED_MARK]: true } } })
   })
 })

@@ -4,8 +4,9 @@ import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '../src/errors.ts'
+import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { OVERSIZED_MARK } from '../src/response-limits.ts'
-import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isOversized, isServerAnswer, isServerGone } from '../src/session.ts'
+import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isServerAnswer, isServerGone } from '../src/session.ts'
 
 // How the session tells one failure from another decides what the host sees: a refusal that stops
 // retrying, a lost connection that reconnects, the server's own answer, an oversized result. Each
@@ -36,17 +37,18 @@ describe('isCredentialRefusal: the authorization server or the SDK refused the c
   })
 })
 
-describe('isOversized: an answer over limits.maxResultBytes', () => {
-  it("is the bridge's INVALID_RESULT, or an McpError whose data carries the oversized mark as true", () => {
-    expect(isOversized(new BridgeError('too big', 'INVALID_RESULT'))).toBe(true)
-    expect(isOversized(new BridgeError('other', 'TOOL_ERROR'))).toBe(false)
-    expect(isOversized(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: true }))).toBe(true)
-    expect(isOversized(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: 'true' }))).toBe(false)
-    expect(isOversized(mcp(ErrorCode.InternalError, { other: true }))).toBe(false)
-    expect(isOversized(mcp(ErrorCode.InternalError, null))).toBe(false)
-    expect(isOversized(mcp(ErrorCode.InternalError))).toBe(false)
+describe('isRefusedAnswer: an answer over limits.maxResultBytes, or not a JSON-RPC response', () => {
+  it("is the bridge's INVALID_RESULT, or an McpError whose data carries the oversized or the malformed mark as true", () => {
+    expect(isRefusedAnswer(new BridgeError('too big', 'INVALID_RESULT'))).toBe(true)
+    expect(isRefusedAnswer(new BridgeError('other', 'TOOL_ERROR'))).toBe(false)
+    expect(isRefusedAnswer(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: true }))).toBe(true)
+    expect(isRefusedAnswer(mcp(ErrorCode.InternalError, { [MALFORMED_MARK]: true }))).toBe(true)
+    expect(isRefusedAnswer(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: 'true' }))).toBe(false)
+    expect(isRefusedAnswer(mcp(ErrorCode.InternalError, { other: true }))).toBe(false)
+    expect(isRefusedAnswer(mcp(ErrorCode.InternalError, null))).toBe(false)
+    expect(isRefusedAnswer(mcp(ErrorCode.InternalError))).toBe(false)
     // The mark counts only on the SDK's error, not on any object that carries it.
-    expect(isOversized(Object.assign(new Error('x'), { data: { [OVERSIZED_MARK]: true } }))).toBe(false)
+    expect(isRefusedAnswer(Object.assign(new Error('x'), { data: { [OVERSIZED_MARK]: true } }))).toBe(false)
   })
 })
 

@@ -3,6 +3,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { redactSecrets } from '../src/redact.ts'
+import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { fetchWithLimits } from '../src/response-limits.ts'
 import { afterTest } from './support/cleanup.ts'
 
@@ -81,7 +82,7 @@ describe('an SSE answer to a request', () => {
     ['an event id (resumption needs it)', `id: 1\n${event(answer(7))}`],
     ['a retry field', `retry: 1000\n${event(answer(7))}`],
     ['another event type', `event: other\ndata: ${answer(7)}\n\n`],
-    ['a message the SDK would refuse', event('{"jsonrpc":"1.0","id":7,"result":{}}')],
+    ['a message the SDK would refuse that answers no request of this stream', event('{"jsonrpc":"1.0","id":8,"result":{}}')],
     ['no response to this request', event(answer(8))],
     ['an event after the response', `${event(answer(7))}${event(progress)}`],
     ['more than 16 KiB (a JSON.parse more costs more than the event pipeline saves)', event(answer(7, 'x'.repeat(20_000)))],
@@ -90,6 +91,20 @@ describe('an SSE answer to a request', () => {
     const response = await post(url).response
     expect(response.headers.get('content-type')).toBe('text/event-stream')
     expect(await response.text()).toBe(sent)
+  })
+
+  it.each([
+    ['a "result" that is an array', '{"jsonrpc":"2.0","id":7,"result":[1,2]}', '"result" is an array'],
+    ['a "result" that is null', '{"jsonrpc":"2.0","id":7,"result":null}', '"result" is null'],
+    ['"jsonrpc" 1.0', '{"jsonrpc":"1.0","id":7,"result":{}}', '"jsonrpc" is not "2.0"'],
+    ['both "result" and "error"', '{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}', 'both "result" and "error"'],
+  ])('that is an answer to this request with %s reaches the SDK as the error that fails the request at once', async (_, sent, problem) => {
+    const url = await serve((res) => res.end(`${event(progress)}${event(sent)}`))
+    const response = await post(url).response
+    expect(response.headers.get('content-type')).toBe('application/json')
+    const [first, second] = (await response.json()) as Array<Record<string, unknown>>
+    expect(first).toEqual(JSON.parse(progress))
+    expect(second).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: expect.stringContaining(problem), data: { [MALFORMED_MARK]: true } } })
   })
 
   it('does not hold a notification back until the response comes', async () => {
