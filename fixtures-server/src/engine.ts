@@ -123,11 +123,12 @@ export class FixtureEngine {
    * client has a stream for them (HTTP).
    */
   async connect(transport: Transport, holdStandalone = false): Promise<TapTransport> {
-    const { name, version, instructions, listChanged } = this.behaviour
+    const { name, version, instructions, listChanged, declareTools } = this.behaviour
+    const tools = listChanged?.capability ? { listChanged: true } : {}
     const server = new Server(
       { name, version },
       {
-        capabilities: { tools: listChanged?.capability ? { listChanged: true } : {}, ...(this.tasks && { tasks: TASKS_CAPABILITY }) },
+        capabilities: { ...(declareTools && { tools }), ...(this.tasks && { tasks: TASKS_CAPABILITY }) },
         instructions,
       },
     )
@@ -141,6 +142,8 @@ export class FixtureEngine {
       },
       holdStandalone,
     )
+    // Server refuses tools handlers without the capability; declareTools: false serves them anyway.
+    if (!declareTools) Object.assign(server, { assertRequestHandlerCapability: () => {} })
     server.setRequestHandler(ListToolsRequestSchema, (request) => this.listTools(request.params?.cursor))
     // Server checks tools/call results against the SDK schema; registering on Protocol directly
     // lets a script send invalid base64 or unknown block types exactly as written.

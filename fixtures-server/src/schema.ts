@@ -324,6 +324,11 @@ export const BehaviourSchema = z.strictObject({
     .refine((p) => p.afterMs === undefined || p.afterCalls === undefined, 'choose afterMs or afterCalls')
     .optional(),
   seed: z.int().default(1),
+  /**
+   * false: the initialize result declares no `tools` capability, though tools/list and tools/call
+   * are still served (as a careless server might): a client should not ask for tools at all.
+   */
+  declareTools: z.boolean().default(true),
   tools: z.array(ToolSchema).default([]),
   pagination: PaginationSchema.optional(),
   listChanged: ListChangedSchema.optional(),

@@ -62,6 +62,8 @@ export class ServerConnection {
   private resyncQueued = false
   /** The unmatched tool-filter entries last warned about, so a re-sync does not repeat them. */
   private unmatchedFilters = ''
+  /** The session already told it declares no tools: said once per session, not at every re-sync. */
+  private toollessSession?: Session
   private readonly listChanged: Debouncer
   private readonly clock: Clock
   private readonly redact: Redact
@@ -291,6 +293,15 @@ export class ServerConnection {
     const session = this.session
     if (!session || this.disposed) return
     const { config } = this.options
+    // "Both parties MUST ... Only use capabilities that were successfully negotiated" (MCP
+    // 2025-11-25 §basic/lifecycle Operation): a server without `tools` is not asked for any, and
+    // its refusal cannot pass for a failed connection that a respawn might mend.
+    if (!session.declaresTools) {
+      if (this.toollessSession !== session) this.log.warn('server "%s" does not declare the tools capability: it has no tools to register', config.serverName)
+      this.toollessSession = session
+      this.options.tools.swap([])
+      return
+    }
     const signal = deadline ?? AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), this.disposing.signal])
     const listed = await session.listTools(signal)
     // A sync that outlived its session must not overwrite the newer generation.

@@ -129,6 +129,11 @@ export class Session {
     }
   }
 
+  /** The server declared the tools capability: without it, tools/list is not for this client to send. */
+  get declaresTools(): boolean {
+    return this.client.getServerCapabilities()?.tools !== undefined
+  }
+
   /** The server declared task-augmented tools/call (MCP 2025-11-25 capabilities.tasks.requests.tools.call). */
   get supportsToolTasks(): boolean {
     return declaresToolTasks(this.client.getServerCapabilities())
