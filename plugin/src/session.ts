@@ -31,6 +31,8 @@ const CLOSE_MARGIN_MS = 2_000
 /** HTTP has no kill grace: the session's DELETE gets as long as a stdio child's default EOF grace. */
 const HTTP_CLOSE_MS = 2_000
 const QUOTE_MARGIN_CHARS = 500
+/** serverInfo's name and version as states show them: a name and a version, not a document. */
+const SERVER_INFO_MAX_CHARS = 200
 
 export interface SessionHooks {
   onToolListChanged(): void
@@ -102,9 +104,10 @@ export class Session {
     return this.handle.pid
   }
 
+  /** What the server says it is, for states and logs: its own words, so redacted and bounded. */
   get serverVersion(): string {
     const info = this.client.getServerVersion()
-    return info ? `${info.name} ${info.version}` : 'unknown server'
+    return info ? quoteUntrusted(`${info.name} ${info.version}`, SERVER_INFO_MAX_CHARS, this.redact) : 'unknown server'
   }
 
   /** Drains tools/list under the given deadline. */

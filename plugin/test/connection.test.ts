@@ -44,6 +44,8 @@ interface LineServer {
   leakEnv?: string
   /** Print a line that is not JSON-RPC on stdout at start. */
   strayLine?: boolean
+  /** The initialize result's serverInfo, in place of line 1.2.3. */
+  serverInfo?: { name: string; version: string }
 }
 
 /**
@@ -64,7 +66,7 @@ function lineServer(options: LineServer = {}): string {
     let listings = 0
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
-      if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'line', version: '1.2.3' } } })
+      if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: options.serverInfo ?? { name: 'line', version: '1.2.3' } } })
       if (m.method === 'tools/list') {
         const listing = ++listings
         process.stderr.write('list ' + listing + '\\n')
@@ -126,6 +128,20 @@ const exec = () => ({ signal: new AbortController().signal }) as ToolExecution
 const starts = () => `${tempDir('connection-starts-')}/starts`
 
 describe('ServerConnection states', () => {
+  it("quotes the server's own name and version redacted and bounded: they are the server's words", async () => {
+    const secret = 'sk-proj-' + 'Q7xkLm2Pz9'.repeat(4)
+    const name = `evil Authorization: Bearer ${secret} ${'x'.repeat(20_000)}`
+    const { states, connection } = await supervise(stdio(lineServer({ serverInfo: { name, version: '9' } })))
+    await connection.ready
+    const [state] = states.at(-1)!
+    expect(state.kind).toBe('connected')
+    const server = (state as { server: string }).server
+    expect(server).toMatch(/^evil Authorization: /)
+    expect(server).not.toContain(secret)
+    expect(server).toMatch(/\[cut: showed \d+ of 200\d\d characters\]$/)
+    expect(server.length).toBeLessThan(300)
+  })
+
   it("tells every state, with the stdio child's pid while connected and none once disposed", async () => {
     const { root, states, connection } = await supervise(stdio(lineServer()))
     expect(states).toEqual([[{ kind: 'connecting' }, undefined]])
