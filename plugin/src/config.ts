@@ -8,6 +8,12 @@ import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
+/**
+ * Server names that would make `mcp__<serverName>__<rawName>` ambiguous between servers. Without
+ * "__" and a trailing "_", the serverName is everything up to the first "__" after `mcp__`, so
+ * every public name (hashed ones keep that prefix whole: naming.ts) belongs to one server alone.
+ */
+const AMBIGUOUS_SERVER_NAME = /__|_$/
 
 export interface ReconnectConfig {
   enabled: boolean
@@ -259,6 +265,13 @@ function refuseInlineSecrets(auth: unknown): void {
 export function checkConfig(config: Config): Config {
   if (!SERVER_NAME_PATTERN.test(config.serverName)) {
     fail('serverName', `${describeValue(config.serverName)} is invalid: use 1-32 characters from A-Z a-z 0-9 _ - (for example "github").`)
+  }
+  if (AMBIGUOUS_SERVER_NAME.test(config.serverName)) {
+    const suggestion = config.serverName.replace(/_+/g, '_').replace(/_+$/, '') || 'github'
+    fail(
+      'serverName',
+      `${describeValue(config.serverName)} is invalid: it may not contain "__" or end with "_", or two servers' tools could share a public name (server "a" with tool "b__c" and server "a__b" with tool "c" are both mcp__a__b__c); use "${suggestion}", say.`,
+    )
   }
   if (config.transport === 'stdio') checkStdio(config)
   else {

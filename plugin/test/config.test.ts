@@ -28,6 +28,8 @@ describe('Config', () => {
   it.each([
     [{ ...stdio, serverName: 'has space' }, /serverName "has space" is invalid.*A-Z a-z 0-9 _ -/],
     [{ ...stdio, serverName: 'x'.repeat(33) }, /serverName .* 1-32 characters/],
+    [{ ...stdio, serverName: 'a__b' }, /serverName "a__b" is invalid: it may not contain "__" or end with "_".*mcp__a__b__c.*use "a_b"/],
+    [{ ...stdio, serverName: 'git_' }, /serverName "git_" is invalid: it may not contain "__" or end with "_".*use "git"/],
     [{ ...stdio, command: undefined }, /command is required with transport "stdio"/],
     [{ transport: 'streamable-http', serverName: 'web' }, /url is required with transport "streamable-http"/],
     [{ transport: 'streamable-http', serverName: 'web', url: 'not a url' }, /url "not a url" is not a valid URL/],

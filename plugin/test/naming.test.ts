@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { parseConfig } from '../src/config.ts'
 import { publicToolName } from '../src/index.ts'
 
 const serverName = fc.stringMatching(/^[A-Za-z0-9_-]{1,32}$/)
@@ -43,6 +44,27 @@ describe('publicToolName', () => {
 
   it('is deterministic', () => {
     fc.assert(fc.property(serverName, rawName, (s, r) => publicToolName(s, r) === publicToolName(s, r)))
+  })
+
+  it('belongs to one server alone: every server name the config accepts is the text between mcp__ and the next __', () => {
+    const accepted = (name: string) => {
+      try {
+        return parseConfig({ transport: 'stdio', serverName: name, command: 'node' }).serverName === name
+      } catch {
+        return false
+      }
+    }
+    const underscored = fc.string({ minLength: 1, maxLength: 32, unit: fc.constantFrom('a', 'b', '_', '-') })
+    fc.assert(
+      fc.property(fc.oneof(serverName, underscored).filter(accepted), rawName, (s, r) => {
+        const rest = publicToolName(s, r).slice('mcp__'.length)
+        expect(rest.slice(0, rest.indexOf('__'))).toBe(s)
+      }),
+      { numRuns: 2000 },
+    )
+    // The audit's pair, which shared mcp__a__b__c: the config now refuses the second name.
+    expect(accepted('a')).toBe(true)
+    expect(accepted('a__b')).toBe(false)
   })
 
   it('is injective over distinct (serverName, rawName) identities', () => {
