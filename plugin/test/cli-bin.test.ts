@@ -1,12 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fixtureCommand } from '@mcp-bridge/fixtures-server'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { stringify } from 'yaml'
 
 const require = createRequire(import.meta.url)
@@ -157,6 +158,39 @@ describe('mcp-bridge tools / call', () => {
     expect(unknown.stderr).toMatch(/no tool is named "mcp__nope__x"; run "mcp-bridge --config .* tools" to list them/)
   })
 
+  it('a server that cannot start makes tools exit 1, naming the entry on stderr; the others still list', async () => {
+    const missing = join(dir, 'missing-command.yml')
+    await writeFile(missing, stringify([servers()[0], { id: 'gone', name: 'mcp-client', config: { serverName: 'gone', transport: 'stdio', command: 'no-such-binary-for-mcp-bridge-test' } }]))
+    const run = await runCli(['--config', missing, 'tools'])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/^mcp__everything__echo$/m)
+    expect(run.stderr).toMatch(/^mcp-bridge: server "gone" is not connected: .*no-such-binary-for-mcp-bridge-test/m)
+    // call names the server that is down rather than suggesting a typo in the tool's name
+    const call = await runCli(['--config', missing, 'call', 'mcp__gone__x'])
+    expect(call.code).toBe(1)
+    expect(call.stderr).toMatch(/^mcp-bridge: server "gone" is not connected/m)
+    expect(call.stderr).not.toMatch(/no tool is named/)
+    expect(taggedPids(run.tag)).toEqual([])
+  })
+
+  it('SIGINT during a call aborts the call: the result is ABORTED, not a lost server, and the exit code 130', async () => {
+    const wireLog = join(dir, 'stuck-wire.jsonl')
+    const fixture = fixtureCommand({ tools: [{ name: 'stuck', hang: true }] })
+    const file = join(dir, 'stuck.yml')
+    const entry = { serverName: 'fx', transport: 'stdio', command: fixture.command, args: [...fixture.args, '--wire', wireLog], env: { MCP_BRIDGE_TEST_RUN: TAG } }
+    await writeFile(file, stringify([{ id: 'fx', name: '@mcp-bridge/plugin', config: entry }]))
+    const child = spawn(process.execPath, [bin, '--config', file, 'call', 'mcp__fx__stuck'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    // The fixture's wire log shows the call arriving: only then is it in flight.
+    await vi.waitFor(() => expect(existsSync(wireLog) ? readFileSync(wireLog, 'utf8') : '').toMatch(/"tools\/call"/), { timeout: 15_000, interval: 20 })
+    child.kill('SIGINT')
+    expect(await exited).toBe(130)
+    expect(stdout).toMatch(/--- error \(ABORTED\) ---/)
+    expect(taggedPids(TAG)).toEqual([])
+  })
+
   it('an entry that fails to load is named on stderr and makes tools exit 1; the others still list', async () => {
     const broken = join(dir, 'broken.yml')
     await writeFile(broken, stringify([servers()[0], { id: 'bad', name: 'mcp-client', config: { serverName: 'no spaces allowed', transport: 'stdio', command: 'x' } }]))
@@ -164,6 +198,30 @@ describe('mcp-bridge tools / call', () => {
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/^mcp__everything__echo$/m)
     expect(run.stderr).toMatch(/\[error\] loader: .*broken\.yml:\d+: entry "bad": config: serverName "no spaces allowed" is invalid/)
+  })
+})
+
+describe('mcp-bridge without cordis installed', () => {
+  it('says in one line that cordis, an optional peer npm does not install, is needed, and how to install it', async () => {
+    // The real bin and package.json, beside a dist that imports cordis as the built one does, in a
+    // directory from which no node_modules is reachable.
+    const alone = await mkdtemp(join(tmpdir(), 'cli-no-cordis-'))
+    try {
+      await mkdir(join(alone, 'bin'))
+      await mkdir(join(alone, 'dist', 'cli'), { recursive: true })
+      await writeFile(join(alone, 'bin', 'mcp-bridge.js'), readFileSync(bin))
+      await writeFile(join(alone, 'package.json'), readFileSync(fileURLToPath(new URL('../package.json', import.meta.url))))
+      await writeFile(join(alone, 'dist', 'cli', 'main.js'), "import { Context } from 'cordis'\nnew Context()\n")
+      const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(process.execPath, [join(alone, 'bin', 'mcp-bridge.js'), 'tools'], { cwd: alone }, (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code) : 0, stderr }),
+        ),
+      )
+      expect(run.code).toBe(1)
+      expect(run.stderr).toBe('mcp-bridge: the CLI runs a Cordis host and needs cordis ^4.0.0-rc.10, which npm does not install with it: npm install cordis@4.0.0-rc.10\n')
+    } finally {
+      await rm(alone, { recursive: true, force: true })
+    }
   })
 })
 

@@ -56,9 +56,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   })
   try {
     switch (command.kind) {
-      case 'tools':
+      case 'tools': {
         io.stdout(command.json ? toolsJson(host.tools.list()) : formatTools(host.tools.list()))
-        return host.loaded.ok ? 0 : 1
+        const down = unconnected(host)
+        for (const line of down) io.stderr(`mcp-bridge: ${line}`)
+        return host.loaded.ok && !down.length ? 0 : 1
+      }
       case 'call':
         return await call(host, command, io)
       case 'watch':
@@ -69,11 +72,33 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
 }
 
+/**
+ * The entries whose server is not connected once the file has loaded: checking a cordis.yml is
+ * what `tools` is for, and a server that cannot start is the first thing such a check must catch.
+ */
+function unconnected(host: FileHost): string[] {
+  return host.status.list().flatMap(({ serverName, state }) => {
+    if (state.kind === 'connected') return []
+    const why = state.kind === 'stopped' ? state.reason : state.kind === 'reconnecting' ? `its first connection failed (the log above says why)` : state.kind
+    return [`server "${serverName}" is not connected: ${why}`]
+  })
+}
+
 async function call(host: FileHost, command: Extract<Command, { kind: 'call' }>, io: CliIo): Promise<number> {
-  const result = await host.tools.execute(command.tool, command.args)
+  // A stop request during the call aborts it, so it ends as aborted rather than as a lost server.
+  const interrupted = new AbortController()
+  const offStop = io.onStop(() => interrupted.abort('interrupted (SIGINT or SIGTERM)'))
+  let result
+  try {
+    result = await host.tools.execute(command.tool, command.args, { signal: interrupted.signal })
+  } finally {
+    offStop()
+  }
   io.stdout(command.json ? resultJson(result) : formatResult(result))
   if (result.isError && result.error.code === 'UNKNOWN_TOOL') {
-    io.stderr(`mcp-bridge: no tool is named "${command.tool}"; run "mcp-bridge --config ${command.config} tools" to list them`)
+    const down = unconnected(host)
+    if (down.length) for (const line of down) io.stderr(`mcp-bridge: ${line}`)
+    else io.stderr(`mcp-bridge: no tool is named "${command.tool}"; run "mcp-bridge --config ${command.config} tools" to list them`)
   }
   return result.isError ? 1 : 0
 }
