@@ -1,7 +1,7 @@
 /** Table tests for the pure verdict modules: no servers, just observations in and checks out. */
 import { describe, expect, it } from 'vitest'
 import { excerpt } from '../src/server/check.ts'
-import { invalidArgumentsFor, judgeInvalidArguments, judgeUnknownTool, judgeUserCall, unknownToolName } from '../src/server/evaluate/calls.ts'
+import { invalidArgumentsFor, judgeInvalidArguments, judgeUncallable, judgeUnknownTool, judgeUserCall, unknownToolName } from '../src/server/evaluate/calls.ts'
 import { judgeInitialize, judgeUnsupportedVersion } from '../src/server/evaluate/lifecycle.ts'
 import { judgeList, pageShapes, type ListObservation } from '../src/server/evaluate/lists.ts'
 import { judgeProjection, judgeSchemaSize, projectTools } from '../src/server/evaluate/projection.ts'
@@ -182,7 +182,9 @@ describe('tools/call verdicts depend on the negotiated revision', () => {
     const caps = { tasks: { requests: { tools: { call: {} } } } }
     expect(judgeUserCall('q', taskOnly, error(-32601), '2025-11-25', caps)[0]?.status).toBe('pass')
     expect(judgeUserCall('q', taskOnly, result({ content: [], isError: true }), '2025-11-25', caps)[0]?.status).toBe('fail')
-    expect(judgeUserCall('missing', undefined, undefined, '2025-11-25', {})[0]).toMatchObject({ status: 'fail', message: expect.stringMatching(/^Not testable/) })
+    // A name the server never listed is the user's to fix, not a verdict on the server.
+    expect(judgeUncallable('missing', { kind: 'not-listed', listed: ['t', 'q'] }, '2025-11-25')).toMatchObject({ status: 'error', message: expect.stringMatching(/^--call "missing": tools\/list does not list this tool \(it lists "t", "q"\); check the --call name against the listed tools$/) })
+    expect(judgeUncallable('missing', { kind: 'undeclared', servedAnyway: false }, '2025-11-25').status).toBe('error')
   })
 
   it('results are validated with the SDK’s schemas, naming the path and the value found there', () => {
@@ -220,11 +222,12 @@ describe('lists and pagination', () => {
   it.each([
     [obs({}), 'pass', 'skip'],
     [obs({ pages: [result({ tools: [], nextCursor: 'c' }), result({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] })], cursors: ['c'], items: [{ name: 'a' }] }), 'pass', 'pass'],
-    [obs({ stop: 'repeated-cursor', cursors: ['c', 'c'] }), 'pass', 'fail'],
-    [obs({ stop: 'page-cap' }), 'pass', 'fail'],
+    [obs({ stop: 'repeated-cursor', cursors: ['c', 'c'] }), 'pass', 'warn'],
+    [obs({ stop: 'page-cap' }), 'pass', 'skip'],
     [obs({ pages: [result({ tools: [{ title: 'no name', inputSchema: { type: 'object' } }] })], items: [{ title: 'no name' }] }), 'fail', 'skip'],
-    [obs({ pages: [result({ tools: [], nextCursor: 7 })], stop: 'bad-page' }), 'fail', 'fail'],
-    [obs({ stop: 'failed', pages: [error(-32603)] }), 'fail', 'fail'],
+    // What the list check reports is not reported again: pagination is not testable, naming tools/list.
+    [obs({ pages: [result({ tools: [], nextCursor: 7 })], stop: 'bad-page' }), 'fail', 'skip'],
+    [obs({ stop: 'failed', pages: [error(-32603)] }), 'fail', 'skip'],
   ])('%# list=%s pagination=%s', (observation, list, pagination) => {
     expect(byId(judgeList(observation, '2025-11-25'))).toEqual({ 'tools/list': list, 'tools/pagination': pagination })
   })

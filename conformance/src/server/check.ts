@@ -5,6 +5,7 @@
 import type { CheckResult, CheckStatus, SpecRef } from '../model.ts'
 import { breachStatus, cite, firstRevision, ruleFor, type CheckDef } from './registry/types.ts'
 import { knownRevision } from './spec.ts'
+import type { RpcOutcome } from './wire/types.ts'
 
 export interface Evidence {
   spec?: SpecRef
@@ -20,9 +21,21 @@ export function verdict(id: string, title: string, status: CheckStatus, message:
   return result
 }
 
-/** A prerequisite the check needs did not hold: a failure with a stable prefix, never a skip. */
-export function notTestable(id: string, title: string, why: string, evidence: Evidence = {}): CheckResult {
-  return verdict(id, title, 'fail', `Not testable: ${why}`, evidence)
+/**
+ * A "Not testable" skip names the check that reports the failure it could not be judged past. It
+ * stands only if that check does report a fail or warn in the same run (settle.ts decides, once
+ * the run is over); otherwise the fallback is reported: the failure, at most at the check's own
+ * keyword, so a SHOULD check never fails and a bridge check never rises above skip.
+ */
+export interface Dependency {
+  prerequisite: string
+  fallback: CheckResult
+}
+
+const DEPENDENCIES = new WeakMap<CheckResult, Dependency>()
+
+export function dependencyOf(check: CheckResult): Dependency | undefined {
+  return DEPENDENCIES.get(check)
 }
 
 /** Evidence without the citation: a judge cites the rule itself. */
@@ -43,7 +56,11 @@ export interface Judge {
   skip(message: string, observed?: Observed): CheckResult
   /** An observation the spec attaches no requirement to: a skip that says so. */
   info(message: string, observed?: Observed): CheckResult
-  notTestable(why: string, observed?: Observed): CheckResult
+  /**
+   * A prerequisite did not hold. `prerequisite`: the id of the check that reports that failure
+   * (undefined when none does: then the check reports it itself, at most at its own keyword).
+   */
+  notTestable(prerequisite: string | undefined, why: string, observed?: Observed): CheckResult
   /** The skip for a revision that lacks the rule. */
   notInRevision(): CheckResult
   /** A breach the kit reports one step below its keyword, for the reason the registry's `note` gives. */
@@ -81,8 +98,15 @@ export function judge(def: CheckDef, revision: string, params: Record<string, st
     },
     info: (message, observed) => verdict(id, title, 'skip', `${INFORMATION}${message}`, with_(observed)),
     skip: (message, observed) => verdict(id, title, 'skip', message, with_(observed)),
-    // The bridge's own checks never fail a server, not even for a missing prerequisite.
-    notTestable: (why, observed) => (def.scope === 'bridge' ? verdict(id, title, 'skip', `Not testable: ${why}`, with_(observed)) : notTestable(id, title, why, with_(observed))),
+    notTestable: (prerequisite, why, observed) => {
+      // The bridge's own checks never fail a server, not even for a missing prerequisite.
+      const own: CheckStatus = main && def.scope !== 'bridge' ? breachStatus(main.keyword, def.scope) : 'skip'
+      const fallback = verdict(id, title, own, `Not testable: ${why}`, with_(observed))
+      if (prerequisite === undefined) return fallback
+      const check = verdict(id, title, 'skip', `Not testable: ${why}; ${prerequisite} reports the failure`, with_(observed))
+      DEPENDENCIES.set(check, { prerequisite, fallback })
+      return check
+    },
     notInRevision: () => {
       const since = firstRevision(def)
       return verdict(id, title, 'skip', `not part of the negotiated revision ${v}: the rule arrived in ${since}`)
@@ -93,6 +117,15 @@ export function judge(def: CheckDef, revision: string, params: Record<string, st
     },
     error: (message, observed) => verdict(id, title, 'error', message, with_(observed)),
   }
+}
+
+/**
+ * An answer whose envelope is broken (both a result and an error, or neither) answers nothing the
+ * kit can judge: the jsonrpc check named in the outcome reports it, once, and `j` is not testable.
+ */
+export function unreadable(j: Judge, what: string, outcome: RpcOutcome | undefined): CheckResult | undefined {
+  if (outcome?.kind !== 'malformed' || outcome.envelope === undefined) return undefined
+  return j.notTestable(outcome.envelope, `the answer to ${what} ${outcome.reason}`, { wire: outcome.wire })
 }
 
 interface Limits {

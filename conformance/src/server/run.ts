@@ -15,6 +15,7 @@ import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { probeTools, toolsNotDeclared, type ToolCall } from './probe/tools.ts'
+import { CheckLog } from './settle.ts'
 import { LATEST_REVISION, UNSUPPORTED_REVISION, type Revision } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
@@ -57,15 +58,11 @@ export function initializeParams(protocolVersion: string): Record<string, unknow
 export async function runServerSuite(target: ServerTarget, overrides: Partial<ServerRunOptions> = {}): Promise<SuiteResult> {
   const options = { ...DEFAULT_SERVER_OPTIONS, ...overrides }
   const started = performance.now()
-  const checks: CheckResult[] = []
   // Redacted where it enters the report model, so the console line and every report agree.
   const redact = createRedactor(targetSecrets(target))
+  const log = new CheckLog((check) => redactCheck(check, redact), options.onCheck)
   const emit = (...items: CheckResult[]) => {
-    for (const item of items) {
-      const clean = redactCheck(item, redact)
-      checks.push(clean)
-      options.onCheck?.(clean)
-    }
+    for (const item of items) log.add(item)
   }
   let negotiation: Negotiation = {}
   try {
@@ -74,6 +71,7 @@ export async function runServerSuite(target: ServerTarget, overrides: Partial<Se
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
     emit(verdict('harness/unexpected', 'the harness completed the run', 'error', `the harness failed: ${message.slice(0, 1_000)}`))
   }
+  const checks = log.finish()
   const suite: ServerSuite = {
     id: options.revision ? `server@${options.revision}` : 'server',
     title: redact(`Server checks${options.revision ? ` (${options.revision})` : ''}: ${describeTarget(target)}`),
@@ -130,11 +128,18 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     if (session) {
       version = session.version
       await runSession(wire, target, session, options, emit)
+    } else {
+      // Whatever the server did send is judged by the envelope rules, so a broken reply to
+      // initialize is named as what it is. A pinned run that stopped judges nothing else for
+      // its revision, so it reports only the rules the server broke.
+      const ledger = ledgerOf(wire)
+      if (ledger && ledger.counts.messages > 0) emit(...judgeEnvelope([ledger], version, stopped !== undefined))
     }
   } finally {
     if (wire instanceof StdioWire) {
       const shutdown = await wire.shutdown(options.exitGraceMs)
-      const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, shutdown, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
+      const utf8 = { invalidUtf8Count: wire.invalidUtf8Count, invalidUtf8: wire.invalidUtf8 }
+      const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
       emit(...judgeStdio(observation, version))
     } else await wire.close()
   }
@@ -146,11 +151,12 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   const timeout = options.requestTimeoutMs
   if (wire instanceof HttpWire) wire.protocolVersion = v
   const initialized = await wire.notify('notifications/initialized')
-  emit(judgePing(await wire.request('ping', undefined, timeout), v))
+  const ping = judgePing(await wire.request('ping', undefined, timeout), v)
+  emit(ping)
 
   const cancelled = await wire.notify('notifications/cancelled', { requestId: 'mcp-conformance-never-sent', reason: 'conformance probe' })
   const pingAfter = await wire.request('ping', undefined, timeout)
-  emit(judgeCancelUnknown(cancelled, pingAfter, v))
+  emit(judgeCancelUnknown(cancelled, pingAfter, v, ping.status))
 
   const second = await unsupportedVersion(target, options)
   emit(judgeUnsupportedVersion(second.outcome, second.why, v))

@@ -40,6 +40,7 @@ export const SECTIONS = {
   'tools#error-handling': ['server/tools#error-handling', 'tools: error handling'],
   'tools#security-considerations': ['server/tools#security-considerations', 'tools: security considerations'],
   pagination: ['server/utilities/pagination', 'pagination'],
+  'pagination#implementation-guidelines': ['server/utilities/pagination#implementation-guidelines', 'pagination: implementation guidelines'],
   'resources#capabilities': ['server/resources#capabilities', 'resources: capabilities'],
   'resources#listing-resources': ['server/resources#listing-resources', 'resources: listing resources'],
   'resources#reading-resources': ['server/resources#reading-resources', 'resources: reading resources'],
@@ -54,6 +55,8 @@ export const SECTIONS = {
   'completion#error-handling': ['server/utilities/completion#error-handling', 'completion: error handling'],
   'logging#capabilities': ['server/utilities/logging#capabilities', 'logging: capabilities'],
   'logging#setting-log-level': ['server/utilities/logging#setting-log-level', 'logging: setting log level'],
+  /** The page's opening paragraph, before its first section. */
+  transports: ['basic/transports', 'transports'],
   'transports#stdio': ['basic/transports#stdio', 'transports: stdio'],
   'transports#security-warning': ['basic/transports#security-warning', 'transports: security warning'],
   'transports#sending-messages-to-the-server': ['basic/transports#sending-messages-to-the-server', 'transports: sending messages to the server'],
@@ -68,6 +71,8 @@ export const SECTIONS = {
   /** JSON-RPC 2.0, which every MCP message MUST follow (base protocol: messages). */
   'jsonrpc#response-object': ['', 'JSON-RPC 2.0 response object'],
   'jsonrpc#notification': ['', 'JSON-RPC 2.0 notification'],
+  /** The "jsonrpc" member, defined alike for the request and the response object. */
+  'jsonrpc#version': ['', 'JSON-RPC 2.0 request and response objects'],
   /** Not the spec: what a client like ours (the mcp-bridge plugin) does with a server's tools. */
   bridge: ['', 'mcp-bridge naming contract (DESIGN.md "Naming")'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
@@ -80,6 +85,7 @@ export function sectionUrl(revision: Revision, topic: SpecTopic): string | undef
   if (topic === 'schema') return `https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/${revision}/schema.ts`
   if (topic === 'jsonrpc#response-object') return 'https://www.jsonrpc.org/specification#response_object'
   if (topic === 'jsonrpc#notification') return 'https://www.jsonrpc.org/specification#notification'
+  if (topic === 'jsonrpc#version') return 'https://www.jsonrpc.org/specification#request_object'
   let path: string = SECTIONS[topic][0]
   if (revision === '2024-11-05' && path.startsWith('basic#') && topic !== 'base#json-schema-usage') path = path.replace('basic#', 'basic/messages#')
   return `${BASE}/${revision}/${path}`

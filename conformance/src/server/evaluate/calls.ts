@@ -4,7 +4,7 @@
  */
 import { declaresToolTasks } from '@mcp-bridge/plugin'
 import type { CheckResult } from '../../model.ts'
-import { isObject, judge, list, show } from '../check.ts'
+import { isObject, judge, list, show, unreadable } from '../check.ts'
 import { INVALID_ARGUMENTS, STRUCTURED_CONTENT, UNKNOWN_TOOL, USER_CALL } from '../registry/tools.ts'
 import { compileSchema } from '../schema.ts'
 import { validateShape } from '../shapes.ts'
@@ -28,6 +28,8 @@ export function unknownToolName(names: string[]): string {
 export function judgeUnknownTool(name: string, outcome: RpcOutcome, version: string): CheckResult {
   const j = judge(UNKNOWN_TOOL, version)
   const wire = outcome.wire
+  const blocked = unreadable(j, `tools/call ${show(name)}`, outcome)
+  if (blocked) return blocked
   if (outcome.kind === 'error') {
     const code = outcome.error.code
     return j.pass(`JSON-RPC error ${String(code)}${code === -32602 ? '' : ' (the spec example uses -32602)'} for ${show(name)}`, { wire })
@@ -66,6 +68,8 @@ export function judgeInvalidArguments(tool: string, why: string, outcome: RpcOut
   const j = judge(INVALID_ARGUMENTS, version)
   const observed = { wire: outcome.wire, details: { tool, arguments: why } }
   const what = `calling ${show(tool)} with arguments that ${why}`
+  const blocked = unreadable(j, what, outcome)
+  if (blocked) return blocked
   if (outcome.kind === 'result' && isErrorResult(outcome.result)) return j.pass(`${what} returned an isError result the model can act on`, observed)
   // Both are rejections; which of the two mechanisms the spec files input errors under is not a requirement.
   if (outcome.kind === 'error') return j.pass(`${what} returned JSON-RPC error ${String(outcome.error.code)}`, observed)
@@ -73,18 +77,43 @@ export function judgeInvalidArguments(tool: string, why: string, outcome: RpcOut
   return j.breach(`${what} got ${describeOutcome(outcome)}`, observed, unanswered(outcome) ? 'reply' : undefined)
 }
 
-/** Verdicts for one user-allowed call: the result's shape and, with an outputSchema, its structured content. */
-export function judgeUserCall(name: string, tool: Tool | undefined, outcome: RpcOutcome | undefined, version: string, capabilities: Record<string, unknown>): CheckResult[] {
+/** Why a --call could not be made: the tool list failed, does not hold the tool, or tools are not declared at all. */
+export type Uncallable =
+  | { kind: 'list-failed'; prerequisite: string }
+  | { kind: 'not-listed'; listed: string[] }
+  | { kind: 'undeclared'; servedAnyway: boolean }
+
+/** A --call the kit could not make. Only a failure of the server's makes it "not testable"; a name the server never offered is the user's to fix. */
+export function judgeUncallable(name: string, why: Uncallable, version: string): CheckResult {
   const j = judge(USER_CALL, version, { name })
-  if (!tool || !outcome) return [j.notTestable(`tool ${show(name)} is not in tools/list`)]
+  switch (why.kind) {
+    case 'list-failed':
+      return j.notTestable(why.prerequisite, `the kit cannot tell whether ${show(name)} is a tool without a tool list`)
+    case 'not-listed': {
+      const listed = why.listed.length ? `it lists ${list(why.listed.map((n) => show(n, 40)))}` : 'it lists no tools'
+      return j.error(`--call ${show(name)}: tools/list does not list this tool (${listed}); check the --call name against the listed tools`)
+    }
+    case 'undeclared':
+      if (why.servedAnyway) return j.notTestable('tools/undeclared', `the server serves tools without declaring the tools capability, so ${show(name)} was not called`)
+      return j.error(`--call ${show(name)}: the server does not declare the tools capability, so it has no tools to call; check the --call against the server`)
+  }
+}
+
+/** Verdicts for one user-allowed call: the result's shape and, with an outputSchema, its structured content. */
+export function judgeUserCall(name: string, tool: Tool, outcome: RpcOutcome, version: string, capabilities: Record<string, unknown>): CheckResult[] {
+  const j = judge(USER_CALL, version, { name })
   const wire = outcome.wire
+  const blocked = unreadable(j, `tools/call ${show(name)}`, outcome)
+  if (blocked) return [blocked]
   if (requiresTask(tool) && declaresToolTasks(capabilities) && atLeast(version, '2025-11-25')) {
     if (outcome.kind === 'error' && outcome.error.code === -32601) return [j.pass('a task-only tool called without a task was refused with -32601', { wire })]
     const got = outcome.kind === 'result' ? (isErrorResult(outcome.result) ? `an isError result (${show(resultText(outcome.result), 100)})` : 'a result') : describeOutcome(outcome)
     return [j.breach(`the tool requires task execution, so a plain call must get JSON-RPC error -32601; got ${got}`, { wire }, 'task-only')]
   }
-  if (unanswered(outcome)) return [j.breach(`the call got ${describeOutcome(outcome)}`, { wire }, 'reply')]
-  if (outcome.kind !== 'result') return [j.notTestable(`the call got ${describeOutcome(outcome)}`, { wire })]
+  // No JSON-RPC response at all (none, or an HTTP answer without one) breaks the reply rule.
+  if (outcome.kind === 'timeout' || outcome.kind === 'closed' || outcome.kind === 'malformed') return [j.breach(`the call got ${describeOutcome(outcome)}`, { wire }, 'reply')]
+  // A protocol error is one of the two ways the spec lets a tool call fail: there is no result to judge.
+  if (outcome.kind === 'error') return [j.breach(`the call was answered with ${describeOutcome(outcome)}, a protocol error; there is no result to judge`, { wire }, 'protocol-error')]
   const { issues, unjudged } = validateShape('CallToolResult', outcome.result, version)
   const blocks = isObject(outcome.result) && Array.isArray(outcome.result.content) ? outcome.result.content : []
   const kinds = blocks.map((b) => (isObject(b) ? String(b.type) : typeof b)).join(', ') || 'no content'
@@ -106,7 +135,7 @@ function judgeStructured(name: string, outputSchema: Record<string, unknown>, re
   if (!isObject(structured)) return j.breach('the tool declares an outputSchema but returned no structuredContent object', { wire })
   const compiled = compileSchema(outputSchema, version)
   if (compiled.ok === 'unjudged') return j.skip(`the outputSchema could not be judged: ${compiled.reason}`, { wire })
-  if (!compiled.ok) return j.notTestable(`the outputSchema is invalid: ${compiled.reason.slice(0, 200)}`, { wire })
+  if (!compiled.ok) return j.notTestable('tools/output-schema', `the outputSchema is invalid (${compiled.reason.slice(0, 200)}), so there is nothing to hold structuredContent to`, { wire })
   const errors = compiled.validate(structured)
   if (errors.length) return j.breach(`structuredContent violates the outputSchema: ${errors.slice(0, 3).join('; ')}`, { wire, details: { errors } })
   const blocks = isObject(result) && Array.isArray(result.content) ? result.content : []

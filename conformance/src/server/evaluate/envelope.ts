@@ -5,11 +5,12 @@
 import type { CheckResult } from '../../model.ts'
 import { count, isObject, judge, list, show } from '../check.ts'
 import { EARLY_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from '../registry/lifecycle.ts'
-import { ERROR_RESPONSES, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
+import { ERROR_RESPONSES, JSONRPC_VERSION, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
 import type { CheckDef } from '../registry/types.ts'
 import type { EnvelopeRule, Finding, Ledger, ServerNotification, ServerRequest } from '../wire/ledger.ts'
 
 const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
+  ['version', JSONRPC_VERSION],
   ['error-responses', ERROR_RESPONSES],
   ['result-or-error', RESULT_OR_ERROR],
   ['response-ids', RESPONSE_IDS],
@@ -17,17 +18,23 @@ const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
   ['request-ids', REQUEST_IDS],
 ]
 
-/** Which sentence of the error-responses check a finding breaks. */
-const caseOf = (finding: Finding) => (finding.rule === 'error-responses' && /error message|not an object/.test(finding.message) ? 'message' : undefined)
+/** Which sentence of its check a finding breaks. */
+function caseOf(finding: Finding): string | undefined {
+  if (finding.rule === 'version') return 'value'
+  return finding.rule === 'error-responses' && /error message|not an object/.test(finding.message) ? 'message' : undefined
+}
 
-export function judgeEnvelope(ledgers: Ledger[], version: string): CheckResult[] {
+/** `onlyBreaches`: report only the rules something broke (a run that ends after initialize judges nothing else). */
+export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches = false): CheckResult[] {
   const findings = ledgers.flatMap((l) => l.findings)
+  const messages = ledgers.reduce((n, l) => n + l.counts.messages, 0)
   const responses = ledgers.reduce((n, l) => n + l.counts.responses, 0)
   const errors = ledgers.reduce((n, l) => n + l.counts.errorResponses, 0)
   const notificationsSent = ledgers.reduce((n, l) => n + l.counts.notificationsSent, 0)
   const requests = ledgers.reduce((n, l) => n + l.serverRequests.length, 0)
   // What each rule needs to have seen before a pass means something.
   const seen: Record<EnvelopeRule, [number, string]> = {
+    version: [messages, `${count(messages, 'message')}, each with "jsonrpc": "2.0"`],
     'error-responses': [errors, `${count(errors, 'error response')} with integer codes and string messages`],
     'result-or-error': [responses, `${count(responses, 'response')}, each with exactly one of result and error`],
     'response-ids': [responses, `${count(responses, 'response')}, each answering a request the kit sent, once`],
@@ -35,18 +42,20 @@ export function judgeEnvelope(ledgers: Ledger[], version: string): CheckResult[]
     'request-ids': [requests, `${count(requests, 'server request')} with distinct string or integer ids`],
   }
   const nothing: Record<EnvelopeRule, string> = {
+    version: 'the server sent no message; nothing to judge',
     'error-responses': 'the server sent no error response; nothing to judge',
     'result-or-error': 'the server sent no response; nothing to judge',
     'response-ids': 'the server sent no response; nothing to judge',
     'no-response-to-notifications': 'the kit sent no notification; nothing to judge',
     'request-ids': 'the server sent no request; nothing to judge',
   }
-  return ENVELOPE.map(([rule, def]) => {
+  const rules = onlyBreaches ? ENVELOPE.filter(([rule]) => findings.some((f) => f.rule === rule)) : ENVELOPE
+  return rules.map(([rule, def]) => {
     const j = judge(def, version)
     const mine = findings.filter((f) => f.rule === rule)
     if (mine.length) {
       const first = mine[0]!
-      return j.breach(`${first.message}${mine.length > 1 ? ` (and ${count(mine.length - 1, 'more')})` : ''}`, { wire: mine.slice(0, 4).flatMap((f) => f.wire), details: { findings: mine.slice(0, 20).map((f) => f.message) } }, caseOf(first))
+      return j.breach(`${first.message}${mine.length > 1 ? ` (and ${mine.length - 1} more)` : ''}`, { wire: mine.slice(0, 4).flatMap((f) => f.wire), details: { findings: mine.slice(0, 20).map((f) => f.message) } }, caseOf(first))
     }
     const [n, summary] = seen[rule]
     return n > 0 ? j.pass(summary) : j.skip(nothing[rule])
@@ -58,6 +67,9 @@ export function judgeServerRequests(ledgers: Ledger[], version: string): CheckRe
   const requests = ledgers.flatMap((l) => l.serverRequests)
   return [judgeUndeclaredRequests(requests, version), judgeEarlyRequests(requests, version)]
 }
+
+/** Nothing sent is nothing to judge: no pass for a rule that was never put to the test. */
+const NO_REQUESTS = 'nothing to judge: the server sent no requests'
 
 const wireOf = (request: ServerRequest) => [
   { dir: 'server→client', message: request.message },
@@ -73,7 +85,7 @@ function judgeUndeclaredRequests(requests: ServerRequest[], version: string): Ch
   }
   const pings = requests.filter((r) => r.method === 'ping').length
   const other = requests.length - pings
-  if (requests.length === 0) return j.pass('the server sent no requests to the client')
+  if (requests.length === 0) return j.skip(NO_REQUESTS)
   return j.pass(`${count(pings, 'ping')} answered with {}${other ? `, ${count(other, 'request')} for methods outside any capability answered with -32601` : ''}`, { wire: requests.slice(0, 2).flatMap(wireOf) })
 }
 
@@ -81,6 +93,7 @@ function judgeEarlyRequests(requests: ServerRequest[], version: string): CheckRe
   const j = judge(EARLY_REQUESTS, version)
   const early = requests.filter((r) => r.early && r.method !== 'ping' && !r.method.startsWith('logging/'))
   if (early.length) return j.breach(`${list([...new Set(early.map((r) => show(r.method, 40)))], 3)} arrived before notifications/initialized`, { wire: early.slice(0, 3).flatMap(wireOf) })
+  if (requests.length === 0) return j.skip(NO_REQUESTS)
   return j.pass(requests.some((r) => r.early) ? 'only pings arrived before notifications/initialized' : 'no request arrived before notifications/initialized')
 }
 
@@ -116,7 +129,7 @@ export function judgeServerNotifications(ledgers: Ledger[], capabilities: Record
     const text = bad.map((x) => `${x.n.method} without ${x.needed!.need}`)
     return j.breach(`the server sent ${list([...new Set(text)], 3)}`, { wire: bad.slice(0, 3).map((x) => ({ dir: 'server→client', message: x.n.message })) }, first.needed!.ruleCase)
   }
-  if (notifications.length === 0) return j.pass('the server sent no notifications')
+  if (notifications.length === 0) return j.skip('nothing to judge: the server sent no notifications')
   const methods = [...new Set(notifications.map((n) => n.method))]
   return j.pass(`${count(notifications.length, 'notification')} (${list(methods.map((m) => show(m, 50)), 4)}), each within what was negotiated`)
 }

@@ -1,6 +1,6 @@
 /** Pure verdicts on the declared features' own methods: reads, prompts, templates, subscriptions, completion, logging. */
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, judge, list, show } from '../check.ts'
+import { count, isObject, judge, list, show, unreadable } from '../check.ts'
 import { COMPLETE, PROMPTS_GET, RESOURCE_TEMPLATES, RESOURCES_READ, RESOURCES_SUBSCRIBE, SET_LEVEL } from '../registry/features.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { validateShape, type ShapeName } from '../shapes.ts'
@@ -17,6 +17,8 @@ const INVALID_PARAMS = -32602
 function judgeFeatureCall(def: CheckDef, version: string, what: string, outcome: RpcOutcome, shape: ShapeName, summary: (result: unknown) => string, madeUpInputs = false): CheckResult {
   const j = judge(def, version)
   const wire = outcome.wire
+  const blocked = unreadable(j, what, outcome)
+  if (blocked) return blocked
   if (unanswered(outcome)) return j.breach(`${what} got ${describeOutcome(outcome)}`, { wire }, 'reply')
   if (outcome.kind === 'error' && madeUpInputs && outcome.error.code === INVALID_PARAMS) {
     return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server rejects the values the kit had to make up, as the spec suggests`, { wire }, 'invalid-params')
@@ -35,22 +37,25 @@ const counted = (field: string, noun: string) => (result: unknown) => {
   return count(Array.isArray(found) ? found.length : 0, noun)
 }
 
-export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string): CheckResult {
+/** `listFailedAt`: the check that reports why there is no resource list, when there is none. */
+export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefined, listFailedAt: string | undefined, version: string): CheckResult {
   const j = judge(RESOURCES_READ, version)
-  if (listFailed) return j.notTestable('resources/list failed')
+  if (listFailedAt !== undefined) return j.notTestable(listFailedAt, 'there is no resource list to read from')
   if (uri === undefined || !outcome) return j.skip('resources/list returned no resources to read')
   return judgeFeatureCall(RESOURCES_READ, version, `reading ${show(uri)}`, outcome, 'ReadResourceResult', counted('contents', 'content item'))
 }
 
-export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailed: boolean, version: string, madeUp: string[] = [], sentArguments = true): CheckResult {
+/** `listFailedAt`: the check that reports why there is no prompt list, when there is none. */
+export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | undefined, listFailedAt: string | undefined, version: string, madeUp: string[] = [], sentArguments = true): CheckResult {
   const j = judge(PROMPTS_GET, version)
-  if (listFailed) return j.notTestable('prompts/list failed')
+  if (listFailedAt !== undefined) return j.notTestable(listFailedAt, 'there is no prompt list to get a prompt from')
   if (name === undefined || !outcome) return j.skip('prompts/list returned no prompts to get')
-  // Named, because a server that needs `arguments` even when none is required breaks the schema's "arguments?".
-  const bare = sentArguments ? '' : ' without "arguments" (none is required, and GetPromptRequest makes it optional)'
+  // Named, because the prompt the server listed needs no argument, so the request as sent is one it offered to serve.
+  const bare = sentArguments ? '' : ' without "arguments" (the prompt lists none as required)'
   const what = `getting ${show(name)}${madeUp.length ? ` with made-up ${madeUp.map((a) => show(a, 30)).join(', ')}` : bare}`
   if (!sentArguments && outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) {
-    return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the schema allows the request as sent`, { wire: outcome.wire }, 'arguments-optional')
+    // GetPromptRequest is the client's type and binds no server; the declared capability is what fails here.
+    return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server declared prompts, and getting a listed prompt as the listing describes it fails`, { wire: outcome.wire })
   }
   return judgeFeatureCall(PROMPTS_GET, version, what, outcome, 'GetPromptResult', counted('messages', 'message'), madeUp.length > 0)
 }

@@ -60,6 +60,10 @@ const described = (p: Probe) => (status(p) === undefined ? (p.response.timedOut 
 /** Streamable HTTP arrived in 2025-03-26; a server that negotiates an older revision over it is judged by 2025-03-26. */
 const transportRevision = (v: string) => (atLeast(v, '2025-03-26') ? v : '2025-03-26')
 
+/**
+ * A missing probe or answer below is "not testable" with no other check to point at (the probes
+ * always run once initialize worked), so such a check reports it itself, at its own keyword.
+ */
 export function judgeHttp(obs: HttpObservation): CheckResult[] {
   const v = transportRevision(obs.version)
   return [
@@ -84,7 +88,7 @@ function judgePostResponses(obs: HttpObservation, v: string): CheckResult {
   const answered = obs.posts.filter((p) => p.kind === 'request' && p.status !== undefined && p.status < 300)
   const bad = answered.filter((p) => !/^(application\/json|text\/event-stream)\b/i.test(p.contentType ?? ''))
   const details = { posts: obs.posts }
-  if (answered.length === 0) return j.notTestable('no request was answered with a 2xx status', { details })
+  if (answered.length === 0) return j.notTestable(undefined, 'no request was answered with a 2xx status', { details })
   if (bad.length) return j.breach(`wrong Content-Type for ${list(bad.map((p) => `${p.method} (${p.contentType ?? 'none'})`))}`, { details })
   const types = [...new Set(answered.map((p) => (p.contentType ?? '').split(';')[0]))]
   return j.pass(`${answered.length} requests answered as ${types.join(' / ')}`, { details })
@@ -130,7 +134,7 @@ function judgeUnknownSession(obs: HttpObservation, v: string): CheckResult {
 function judgeVersionHeader(probe: Probe | undefined, v: string): CheckResult {
   const j = judge(VERSION_HEADER, v)
   if (!j.applies) return j.notInRevision()
-  if (!probe) return j.notTestable('the probe did not run')
+  if (!probe) return j.notTestable(undefined, 'the probe did not run')
   const wire = probeWire(probe)
   if (ok(probe) && probe.response.messages.some((m) => isObject(m) && 'result' in m)) return j.pass(`ping with MCP-Protocol-Version: ${v} answered`, { wire })
   return j.breach(`ping with MCP-Protocol-Version: ${v} got ${described(probe)}`, { wire })
@@ -139,7 +143,7 @@ function judgeVersionHeader(probe: Probe | undefined, v: string): CheckResult {
 function judgeInvalidVersionHeader(probe: Probe | undefined, v: string): CheckResult {
   const j = judge(VERSION_HEADER_INVALID, v)
   if (!j.applies) return j.notInRevision()
-  if (!probe) return j.notTestable('the probe did not run')
+  if (!probe) return j.notTestable(undefined, 'the probe did not run')
   const wire = probeWire(probe)
   if (status(probe) === 400) return j.pass('HTTP 400 for MCP-Protocol-Version: 1999-01-01', { wire })
   if (ok(probe)) return j.breach('a request with MCP-Protocol-Version: 1999-01-01 was served', { wire })
@@ -174,7 +178,7 @@ function judgeResumption(obs: HttpObservation, v: string): CheckResult {
 function judgeBatch(probe: Probe | undefined, v: string): CheckResult {
   const j = judge(BATCH, v)
   if (!j.applies) return j.notInRevision()
-  if (!probe) return j.notTestable('the probe did not run')
+  if (!probe) return j.notTestable(undefined, 'the probe did not run')
   const wire = probeWire(probe)
   const messages = probe.response.messages.flatMap((m) => (Array.isArray(m) ? m : [m]))
   const served = ok(probe) && messages.filter((m) => isObject(m) && 'result' in m).length === 2
@@ -187,7 +191,7 @@ function judgeBatch(probe: Probe | undefined, v: string): CheckResult {
 
 function judgeOrigin(probe: Probe | undefined, v: string): CheckResult {
   const j = judge(ORIGIN, v)
-  if (!probe) return j.notTestable('the probe did not run')
+  if (!probe) return j.notTestable(undefined, 'the probe did not run')
   const wire = probeWire(probe)
   if (status(probe) === 403) return j.pass('HTTP 403 for Origin: http://evil.example', { wire })
   if (ok(probe)) return j.breach('served a request from Origin: http://evil.example, which a DNS-rebinding page would send', { wire })
@@ -199,7 +203,7 @@ function judgeOrigin(probe: Probe | undefined, v: string): CheckResult {
 
 function judgeGetStream(probe: Probe | undefined, v: string): CheckResult {
   const j = judge(GET_STREAM, v)
-  if (!probe) return j.notTestable('the probe did not run')
+  if (!probe) return j.notTestable(undefined, 'the probe did not run')
   const wire = probeWire(probe)
   if (status(probe) === 405) return j.pass('GET → 405: the server offers no stream at this endpoint', { wire })
   const type = probe.response.contentType ?? ''
@@ -214,7 +218,7 @@ function judgeDelete(obs: HttpObservation, v: string): CheckResult {
   const wire = [...probeWire(del), ...(after ? probeWire(after) : [])]
   if (status(del) === 405) return j.skip('DELETE → 405: the server does not let clients end sessions (allowed)', { wire })
   if (!ok(del)) return j.breach(`DELETE got ${described(del)}; the session may still be open`, { wire }, 'refused')
-  if (!after) return j.notTestable('no request followed the DELETE', { wire })
+  if (!after) return j.notTestable(undefined, 'no request followed the DELETE', { wire })
   if (status(after) === 404) return j.pass(`DELETE → ${status(del)}, then HTTP 404 for the ended session`, { wire })
   return j.breach(`after DELETE → ${status(del)}, a request with the ended session got ${described(after)}; it must get 404`, { wire })
 }

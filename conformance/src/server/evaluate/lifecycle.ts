@@ -1,6 +1,6 @@
 /** Pure verdicts on the initialize handshake, ping and cancellation. */
-import type { CheckResult } from '../../model.ts'
-import { isObject, judge, list, show } from '../check.ts'
+import type { CheckResult, CheckStatus } from '../../model.ts'
+import { isObject, judge, list, show, unreadable } from '../check.ts'
 import { CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
 import { validateShape, type ShapeIssue } from '../shapes.ts'
 import { isKnownRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
@@ -40,6 +40,8 @@ export interface InitializeVerdict {
 export function judgeInitialize(outcome: RpcOutcome, requested: string, pinned = false): InitializeVerdict {
   const j = judge(INITIALIZE, requested)
   const wire = outcome.wire
+  const blocked = unreadable(j, 'initialize', outcome)
+  if (blocked) return { checks: [blocked] }
   if (outcome.kind !== 'result') {
     // An unreachable URL is the caller's problem, not a verdict on the server.
     if (outcome.kind === 'closed' && outcome.unreachable) return { checks: [j.error(`initialize got ${describeOutcome(outcome)}`, { wire })] }
@@ -126,8 +128,11 @@ function judgeCapabilities(capabilities: Record<string, unknown>, issues: ShapeI
 /** Asking for a revision nobody supports must yield a counter-offer, not an echo. */
 export function judgeUnsupportedVersion(outcome: RpcOutcome | undefined, why: string | undefined, version: string): CheckResult {
   const j = judge(UNSUPPORTED_VERSION, version)
-  if (!outcome) return j.notTestable(why ?? 'no second connection could be opened')
+  // No other check carries a second connection that could not be opened: this one reports it.
+  if (!outcome) return j.notTestable(undefined, why ?? 'no second connection could be opened')
   const wire = outcome.wire
+  const blocked = unreadable(j, `initialize for ${UNSUPPORTED_REVISION}`, outcome)
+  if (blocked) return blocked
   if (outcome.kind === 'error') return j.softened(`the server refused with ${describeOutcome(outcome)} instead of offering a revision it supports`, { wire })
   if (outcome.kind !== 'result') return j.breach(`initialize got ${describeOutcome(outcome)}`, { wire }, unanswered(outcome) ? 'reply' : undefined)
   const offered = isObject(outcome.result) ? outcome.result.protocolVersion : undefined
@@ -139,6 +144,8 @@ export function judgeUnsupportedVersion(outcome: RpcOutcome | undefined, why: st
 export function judgePing(outcome: RpcOutcome, version: string): CheckResult {
   const j = judge(PING, version)
   const wire = outcome.wire
+  const blocked = unreadable(j, 'ping', outcome)
+  if (blocked) return blocked
   if (unanswered(outcome)) return j.breach(`ping got ${describeOutcome(outcome)}`, { wire }, 'reply')
   if (outcome.kind !== 'result') return j.breach(`ping was answered with ${describeOutcome(outcome)}, not an empty result`, { wire })
   if (!isObject(outcome.result)) return j.breach(`the ping result is ${show(outcome.result)}, not an empty object`, { wire })
@@ -150,12 +157,18 @@ export function judgePing(outcome: RpcOutcome, version: string): CheckResult {
 /**
  * A cancellation for a request id the server never saw must be ignored, and the server keeps
  * answering. A response to the notification itself is the envelope's to judge
- * (jsonrpc/no-response-to-notifications), so it is not double-counted here.
+ * (jsonrpc/no-response-to-notifications), so it is not double-counted here. `pingStatus`: the
+ * verdict of lifecycle/ping; a server that cannot answer ping at all has not stopped answering.
  */
-export function judgeCancelUnknown(sent: NotifyOutcome, ping: RpcOutcome, version: string): CheckResult {
+export function judgeCancelUnknown(sent: NotifyOutcome, ping: RpcOutcome, version: string, pingStatus: CheckStatus = 'pass'): CheckResult {
   const j = judge(CANCEL_UNKNOWN, version)
   const wire = [...sent.wire, ...ping.wire]
   if (!sent.ok) return j.breach(`the notification was refused: ${sent.reason ?? 'unknown reason'}`, { wire })
+  const blocked = unreadable(j, 'the ping after it', ping)
+  if (blocked) return blocked
+  if (ping.kind !== 'result' && (pingStatus === 'fail' || pingStatus === 'warn')) {
+    return j.notTestable(PING.id, `the ping after it got ${describeOutcome(ping)}, but the server does not answer ping properly before it either`, { wire })
+  }
   if (ping.kind === 'error') return j.breach(`a ping right after it was answered with ${describeOutcome(ping)}`, { wire })
   if (ping.kind !== 'result') return j.breach(`the server stopped answering: a ping right after it got ${describeOutcome(ping)}`, { wire })
   return j.pass('ignored, and a ping right after it was answered', { wire })

@@ -4,7 +4,7 @@
  * that ends.
  */
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, judge, list, show } from '../check.ts'
+import { count, isObject, judge, list, show, unreadable } from '../check.ts'
 import { PROMPTS_LIST, PROMPTS_PAGINATION, RESOURCES_LIST, RESOURCES_PAGINATION } from '../registry/features.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { TOOLS_LIST, TOOLS_PAGINATION } from '../registry/tools.ts'
@@ -82,6 +82,20 @@ export function pageShapes(obs: ListObservation, version: string): PageShapes {
   return { issues, unjudged }
 }
 
+/** Whether the list could not be read to its end, so nothing built on it can be judged. */
+export function listFailed(obs: ListObservation): boolean {
+  return obs.stop === 'failed' || obs.stop === 'bad-page'
+}
+
+/**
+ * The check that reports why the list could not be read, for the "Not testable" of what needs it:
+ * the list's own check, or the jsonrpc check that reports a page's broken envelope.
+ */
+export function listPrerequisite(obs: ListObservation): string {
+  const last = obs.pages[obs.pages.length - 1]
+  return last?.kind === 'malformed' && last.envelope !== undefined ? last.envelope : `${obs.kind}/list`
+}
+
 /** The definitions judgeList reports, for skips when the area is not declared. */
 export function listChecks(kind: ListKind): CheckDef[] {
   return [DEFS[kind].list, DEFS[kind].pagination]
@@ -97,8 +111,8 @@ export function judgeList(obs: ListObservation, version: string, shapes = pageSh
   const last = obs.pages[obs.pages.length - 1]
   if (obs.stop === 'failed' && last) {
     const noAnswer = last.kind === 'timeout' || last.kind === 'closed'
-    const failed = j.breach(`page ${obs.pages.length} got ${describeOutcome(last)}`, { wire }, noAnswer ? 'reply' : undefined)
-    return [failed, judge(DEFS[obs.kind].pagination, version).notTestable(`${obs.kind}/list failed`)]
+    const failed = unreadable(j, `${obs.kind}/list (page ${obs.pages.length})`, last) ?? j.breach(`page ${obs.pages.length} got ${describeOutcome(last)}`, { wire }, noAnswer ? 'reply' : undefined)
+    return [failed, judge(DEFS[obs.kind].pagination, version).notTestable(listPrerequisite(obs), 'there are no pages to follow')]
   }
   const problems = shapes.issues.filter((issue) => !claimed(issue)).map((issue) => issue.text)
   const summary = `${count(obs.items.length, obs.kind.slice(0, -1))} on ${count(obs.pages.length, 'page')}`
@@ -113,10 +127,16 @@ function judgePagination(obs: ListObservation, version: string, wire: unknown[])
   const details = { pages: obs.pages.length, cursors: obs.cursors }
   if (obs.stop === 'repeated-cursor') {
     const repeated = obs.cursors[obs.cursors.length - 1]
-    return j.breach(`nextCursor ${show(repeated)} came back a second time: following the cursors never ends`, { details, wire: wire.slice(-4) })
+    // cursors[i] is the nextCursor of page i + 1.
+    const first = obs.cursors.indexOf(repeated!) + 1
+    return j.breach(`page ${obs.pages.length} returned nextCursor ${show(repeated)}, which page ${first} had returned already: a client that follows the cursors asks for the same pages again, so the listing never ends`, { details, wire: wire.slice(-4) })
   }
-  if (obs.stop === 'page-cap') return j.breach(`still returning a nextCursor after ${obs.pageCap} pages (the harness's cap)`, { details, wire: wire.slice(-4) })
-  if (obs.stop === 'bad-page') return j.notTestable(`page ${obs.pages.length} is malformed`, { details })
+  if (obs.stop === 'page-cap') {
+    // A long list is no fault: the spec sets no page limit, so what the kit saw so far is all it can say.
+    const items = count(obs.items.length, obs.kind.slice(0, -1))
+    return j.skip(`the kit stopped following nextCursor after ${obs.pageCap} pages (its own cap; the spec sets no page limit): ${items} on ${count(obs.pages.length, 'page')}, every cursor distinct, judged; the rest not seen`, { details, wire: wire.slice(-4) })
+  }
+  if (obs.stop === 'bad-page') return j.notTestable(`${obs.kind}/list`, `page ${obs.pages.length} is malformed, so its cursor cannot be followed`, { details })
   if (obs.pages.length === 1) return j.skip('the server returned everything on one page; pagination was not exercised', { details })
   return j.pass(`followed ${count(obs.pages.length - 1, 'cursor')} to the last page`, { details })
 }

@@ -30,7 +30,29 @@ const wireOf = (items: ServerNotification[]) => items.slice(0, 3).map((n) => ({ 
 
 export function judgeNotifications(ledgers: Ledger[], version: string): CheckResult[] {
   const all = ledgers.flatMap((l) => l.notifications)
-  return [...KNOWN.map(({ method, def, shape }) => judgeMethod(def, shape, method, all.filter((n) => n.method === method), version)), judgeOther(all.filter((n) => !KNOWN.some((k) => k.method === n.method)), version)]
+  const judged = KNOWN.map(({ method, def, shape }) => judgeMethod(def, shape, method, all.filter((n) => n.method === method), version))
+  const progress = judged.findIndex((check) => check.id === PROGRESS.id)
+  // Well-formed progress must also go up: judged per connection, where tokens live.
+  if (judged[progress]?.status === 'pass') judged[progress] = judgeProgressOrder(ledgers, version) ?? judged[progress]!
+  return [...judged, judgeOther(all.filter((n) => !KNOWN.some((k) => k.method === n.method)), version)]
+}
+
+/** The first token, per connection, whose progress value did not increase; undefined when all did. */
+function judgeProgressOrder(ledgers: Ledger[], version: string): CheckResult | undefined {
+  for (const ledger of ledgers) {
+    const last = new Map<string, { value: number; notification: ServerNotification }>()
+    for (const notification of ledger.notifications.filter((n) => n.method === 'notifications/progress')) {
+      const params = notification.params as { progressToken: unknown; progress: number }
+      const token = `${typeof params.progressToken}:${String(params.progressToken)}`
+      const before = last.get(token)
+      if (before && params.progress <= before.value) {
+        const text = `progress for token ${show(params.progressToken, 60)} went from ${before.value} to ${params.progress}; each notification must increase it`
+        return judge(PROGRESS, version).breach(text, { wire: wireOf([before.notification, notification]) }, 'increase')
+      }
+      last.set(token, { value: params.progress, notification })
+    }
+  }
+  return undefined
 }
 
 interface Invalid {

@@ -1,20 +1,36 @@
 /** Pure verdicts on the stdio transport: what reached stdout, and how the process ended. */
 import type { CheckResult } from '../../model.ts'
 import { judge } from '../check.ts'
-import { EXIT_ON_STDIN_CLOSE, NO_ORPHANS, STDOUT_ONLY_JSONRPC } from '../registry/transports.ts'
+import { EXIT_ON_STDIN_CLOSE, NO_ORPHANS, STDIO_UTF8, STDOUT_ONLY_JSONRPC } from '../registry/transports.ts'
 import type { NoiseLine, StdioShutdown } from '../wire/stdio.ts'
 
 export interface StdioObservation {
   linesSeen: number
   noiseCount: number
   noise: NoiseLine[]
+  invalidUtf8Count: number
+  /** The first lines that were not valid UTF-8, decoded with replacement characters. */
+  invalidUtf8: NoiseLine[]
   shutdown: StdioShutdown
   graceMs: number
   stderrTail: string
 }
 
 export function judgeStdio(obs: StdioObservation, version: string): CheckResult[] {
-  return [judgeStdout(obs, version), judgeExit(obs, version), judgeOrphans(obs, version)]
+  return [judgeStdout(obs, version), judgeUtf8(obs, version), judgeExit(obs, version), judgeOrphans(obs, version)]
+}
+
+function judgeUtf8(obs: StdioObservation, version: string): CheckResult {
+  const j = judge(STDIO_UTF8, version)
+  if (!j.applies) return j.notInRevision()
+  if (obs.linesSeen === 0) return j.skip('the server wrote nothing to stdout; nothing to judge')
+  if (obs.invalidUtf8Count === 0) return j.pass(`all ${obs.linesSeen} stdout lines were valid UTF-8`)
+  const first = obs.invalidUtf8[0]
+  const sample = first ? `; first line ${first.line}: ${JSON.stringify(first.text.slice(0, 80))} (each invalid byte shown as U+FFFD)` : ''
+  return j.breach(`${obs.invalidUtf8Count} of ${obs.linesSeen} stdout lines were not valid UTF-8${sample}`, {
+    details: { lines: obs.invalidUtf8 },
+    wire: obs.invalidUtf8.map((n) => ({ dir: 'server→client', message: n.text })),
+  })
 }
 
 function judgeStdout(obs: StdioObservation, version: string): CheckResult {

@@ -7,7 +7,7 @@ import type { CheckResult } from '../../model.ts'
 import { isObject, judge } from '../check.ts'
 import { completionValues, judgeComplete, judgeGetPrompt, judgeRead, judgeSetLevel, judgeSubscribe, judgeTemplates, notDeclared } from '../evaluate/features.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
-import { judgeList, listChecks, namedItems } from '../evaluate/lists.ts'
+import { judgeList, listChecks, listFailed, listPrerequisite, namedItems } from '../evaluate/lists.ts'
 import { judgeUndeclared } from '../evaluate/undeclared.ts'
 import {
   COMPLETE,
@@ -50,10 +50,10 @@ async function probeResources(wire: Wire, session: Session, timeoutMs: number): 
   const checks = [judge(RESOURCES_UNDECLARED, v).skip('the server declares the resources capability')]
   const obs = await drainList(wire, 'resources', timeoutMs)
   checks.push(...judgeList(obs, v))
-  const failed = obs.stop === 'failed' || obs.stop === 'bad-page'
+  const failedAt = listFailed(obs) ? listPrerequisite(obs) : undefined
   const first = obs.items.find((item): item is Record<string, unknown> => isObject(item) && typeof item.uri === 'string')
-  const uri = failed ? undefined : (first?.uri as string | undefined)
-  checks.push(judgeRead(uri, uri === undefined ? undefined : await wire.request('resources/read', { uri }, timeoutMs), failed, v))
+  const uri = failedAt !== undefined ? undefined : (first?.uri as string | undefined)
+  checks.push(judgeRead(uri, uri === undefined ? undefined : await wire.request('resources/read', { uri }, timeoutMs), failedAt, v))
   const templatesOutcome = await wire.request('resources/templates/list', {}, timeoutMs)
   checks.push(judgeTemplates(templatesOutcome, v))
   const templates = templatesOutcome.kind === 'result' && isObject(templatesOutcome.result) && Array.isArray(templatesOutcome.result.resourceTemplates) ? templatesOutcome.result.resourceTemplates : []
@@ -70,7 +70,8 @@ interface PromptList {
   checks: CheckResult[]
   items: Record<string, unknown>[]
   declared: boolean
-  failed: boolean
+  /** The check that reports why there is no prompt list, when there is none. */
+  failedAt?: string
 }
 
 async function listPrompts(wire: Wire, session: Session, timeoutMs: number): Promise<PromptList> {
@@ -78,11 +79,12 @@ async function listPrompts(wire: Wire, session: Session, timeoutMs: number): Pro
   if (!isObject(session.capabilities.prompts)) {
     const outcome = await wire.request('prompts/list', {}, timeoutMs)
     const undeclared = judgeUndeclared(PROMPTS_UNDECLARED, v, 'prompts/list', 'prompts', outcome, arrayAt('prompts'))
-    return { checks: [undeclared, ...notDeclared('prompts', listChecks('prompts'), v)], items: [], declared: false, failed: false }
+    return { checks: [undeclared, ...notDeclared('prompts', listChecks('prompts'), v)], items: [], declared: false }
   }
   const obs = await drainList(wire, 'prompts', timeoutMs)
-  const failed = obs.stop === 'failed' || obs.stop === 'bad-page'
-  return { checks: [judge(PROMPTS_UNDECLARED, v).skip('the server declares the prompts capability'), ...judgeList(obs, v)], items: failed ? [] : namedItems(obs), declared: true, failed }
+  const checks = [judge(PROMPTS_UNDECLARED, v).skip('the server declares the prompts capability'), ...judgeList(obs, v)]
+  if (listFailed(obs)) return { checks, items: [], declared: true, failedAt: listPrerequisite(obs) }
+  return { checks, items: namedItems(obs), declared: true }
 }
 
 type Complete = (ref: Record<string, unknown>, argument: string, context: Record<string, string>) => Promise<string | undefined>
@@ -130,7 +132,7 @@ async function getPrompt(wire: Wire, session: Session, prompts: PromptList, comp
     const rejectedMadeUp = outcome.kind === 'error' && outcome.error.code === -32602 && madeUp.length > 0
     if (!rejectedMadeUp) break
   }
-  return judgeGetPrompt(last?.name, last?.outcome, prompts.failed, v, last?.madeUp, last?.sent)
+  return judgeGetPrompt(last?.name, last?.outcome, prompts.failedAt, v, last?.madeUp, last?.sent)
 }
 
 async function probeLogging(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {

@@ -1,19 +1,16 @@
 /** Resources, prompts, completion and logging: declared → exercised, undeclared → not served. */
-import { REPLY, rule, type CheckDef, type Rule } from './rules.ts'
+import { PAGINATION_HOW, REPLY, rule, STABLE_CURSORS, type CheckDef, type Rule } from './rules.ts'
 
 /** The capability was declared, so its method is there to be used; its failure is the server's. */
 const declared = (feature: string): Rule =>
   rule('2024-11-05', 'lifecycle#capability-negotiation', 'DECLARED', `Client and server capabilities establish which optional protocol features will be available during the session. (${feature})`)
-
-const page = (kind: string): Rule =>
-  rule('2024-11-05', 'pagination', 'SCHEMA', `PaginatedResult.nextCursor: An opaque token representing the pagination position after the last returned result. If present, there may be more results available. (${kind}/list)`)
 
 export const RESOURCES_UNDECLARED: CheckDef = {
   id: 'resources/undeclared',
   title: 'resources are not served without the resources capability',
   scope: 'server',
   how: 'only when resources is not declared: resources/list, which must not list resources',
-  rules: [rule('2024-11-05', 'resources#capabilities', 'MUST', 'Servers that support resources MUST declare the resources capability')],
+  rules: [rule('2024-11-05', 'resources#capabilities', 'MUST', 'Servers that support resources MUST declare the resources capability'), REPLY],
 }
 
 export const RESOURCES_LIST: CheckDef = {
@@ -28,8 +25,8 @@ export const RESOURCES_PAGINATION: CheckDef = {
   id: 'resources/pagination',
   title: 'resources/list pagination ends',
   scope: 'server',
-  how: 'follows nextCursor: no cursor may repeat, at most 100 pages',
-  rules: [page('resources')],
+  how: PAGINATION_HOW,
+  rules: [STABLE_CURSORS],
 }
 
 export const RESOURCES_READ: CheckDef = {
@@ -69,7 +66,7 @@ export const PROMPTS_UNDECLARED: CheckDef = {
   title: 'prompts are not served without the prompts capability',
   scope: 'server',
   how: 'only when prompts is not declared: prompts/list, which must not list prompts',
-  rules: [rule('2024-11-05', 'prompts#capabilities', 'MUST', 'Servers that support prompts MUST declare the prompts capability during initialization')],
+  rules: [rule('2024-11-05', 'prompts#capabilities', 'MUST', 'Servers that support prompts MUST declare the prompts capability during initialization'), REPLY],
 }
 
 export const PROMPTS_LIST: CheckDef = {
@@ -84,22 +81,21 @@ export const PROMPTS_PAGINATION: CheckDef = {
   id: 'prompts/pagination',
   title: 'prompts/list pagination ends',
   scope: 'server',
-  how: 'follows nextCursor: no cursor may repeat, at most 100 pages',
-  rules: [page('prompts')],
+  how: PAGINATION_HOW,
+  rules: [STABLE_CURSORS],
 }
 
 export const PROMPTS_GET: CheckDef = {
   id: 'prompts/get',
   title: 'prompts/get of a listed prompt returns messages',
   scope: 'server',
-  how: 'prompts/get of a listed prompt, preferring one without required arguments; required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for and not a failure; the result validated with the SDK’s GetPromptResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
+  how: 'prompts/get of a listed prompt, preferring one without required arguments (sent without "arguments"; refusing that is a failure of the declared capability); required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for and not a failure; the result validated with the SDK’s GetPromptResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
   rules: [
     declared('prompts'),
     rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | EmbeddedResource }', 'shape', '2024-11-05'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | AudioContent | EmbeddedResource }', 'shape', '2025-03-26'),
     rule('2025-06-18', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
     rule('2024-11-05', 'prompts#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
-    rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptRequest { params: { name: string; arguments?: { [key: string]: string } } }', 'arguments-optional'),
     REPLY,
   ],
 }
@@ -109,7 +105,7 @@ export const COMPLETIONS_UNDECLARED: CheckDef = {
   title: 'completion/complete is not served without the completions capability',
   scope: 'server',
   how: 'only when completions is not declared, and there is a prompt argument or a template to complete: completion/complete, which must not return values',
-  rules: [rule('2025-03-26', 'completion#capabilities', 'MUST', 'Servers that support completions MUST declare the completions capability')],
+  rules: [rule('2025-03-26', 'completion#capabilities', 'MUST', 'Servers that support completions MUST declare the completions capability'), REPLY],
 }
 
 export const COMPLETE: CheckDef = {

@@ -58,7 +58,7 @@ export const CANCEL_UNKNOWN: CheckDef = {
   id: 'lifecycle/cancel-unknown-request',
   title: 'notifications/cancelled for an unknown request is ignored',
   scope: 'server',
-  how: 'notifications/cancelled naming a request id the kit never sent, then a ping; an answer to the notification itself is judged by jsonrpc/no-response-to-notifications',
+  how: 'notifications/cancelled naming a request id the kit never sent, then a ping; an answer to the notification itself is judged by jsonrpc/no-response-to-notifications. When the server cannot answer ping at all (lifecycle/ping fails), the ping afterwards proves nothing: not testable',
   rules: [rule('2024-11-05', 'cancellation', 'SHOULD', 'Invalid cancellation notifications SHOULD be ignored: Unknown request IDs; Already completed requests')],
 }
 
@@ -75,7 +75,7 @@ export const SERVER_REQUESTS: CheckDef = {
   id: 'lifecycle/server-requests',
   title: 'the server sends only requests for capabilities the client declared',
   scope: 'server',
-  how: 'every request the server sends, on every connection; the kit declares no client capabilities, answers ping with {} and anything else with a JSON-RPC error',
+  how: 'every request the server sends, on every connection; the kit declares no client capabilities, answers ping with {} and anything else with a JSON-RPC error; no request sent is nothing to judge',
   rules: [rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION)],
 }
 
@@ -83,7 +83,7 @@ export const EARLY_REQUESTS: CheckDef = {
   id: 'lifecycle/requests-before-initialized',
   title: 'no requests but ping and logging before notifications/initialized',
   scope: 'server',
-  how: 'requests the server sends between the initialize response and the notifications/initialized the kit sends',
+  how: 'requests the server sends between the initialize response and the notifications/initialized the kit sends; no request sent at all is nothing to judge',
   rules: [
     rule('2024-11-05', 'lifecycle#initialization', 'SHOULD NOT', 'The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification.'),
   ],
@@ -93,7 +93,7 @@ export const SERVER_NOTIFICATIONS: CheckDef = {
   id: 'lifecycle/server-notifications',
   title: 'the server sends only notifications it negotiated',
   scope: 'server',
-  how: 'every notification the server sends: list_changed needs the listChanged sub-capability, resources/updated needs subscribe, notifications/message needs logging, notifications/progress needs the progressToken of a request still in progress (the kit sends one with each --call)',
+  how: 'every notification the server sends: list_changed needs the listChanged sub-capability, resources/updated needs subscribe, notifications/message needs logging, notifications/progress needs the progressToken of a request still in progress (the kit sends one with each --call); no notification sent is nothing to judge',
   rules: [
     rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION),
     rule('2024-11-05', 'logging#capabilities', 'MUST', 'Servers that emit log message notifications MUST declare the logging capability', 'logging'),

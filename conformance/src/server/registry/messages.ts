@@ -6,6 +6,18 @@ import { rule, type CheckDef } from './rules.ts'
 
 const EVERY = 'every message the server sends on the main and the second connection'
 
+export const JSONRPC_VERSION: CheckDef = {
+  id: 'jsonrpc/version',
+  title: 'every message carries "jsonrpc": "2.0"',
+  scope: 'server',
+  how: `${EVERY}, the initialize exchange included: each request, notification and response has "jsonrpc" exactly "2.0". A message with another value (or none) is still read as what it is, so this check alone reports it`,
+  rules: [
+    rule('2024-11-05', 'base#messages', 'MUST', 'All messages in MCP MUST follow the JSON-RPC 2.0 specification.', undefined, '2024-11-05'),
+    rule('2025-03-26', 'base#messages', 'MUST', 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.'),
+    rule('2024-11-05', 'jsonrpc#version', 'MUST', 'jsonrpc: A String specifying the version of the JSON-RPC protocol. MUST be exactly "2.0".', 'value'),
+  ],
+}
+
 export const ERROR_RESPONSES: CheckDef = {
   id: 'jsonrpc/error-responses',
   title: 'error responses carry an integer code and a message',
@@ -23,7 +35,7 @@ export const RESULT_OR_ERROR: CheckDef = {
   id: 'jsonrpc/result-or-error',
   title: 'every response carries either a result or an error, never both',
   scope: 'server',
-  how: EVERY,
+  how: `${EVERY}; a response with both or neither is not read as an answer, so the check that sent the request reports it as not testable`,
   rules: [
     rule('2024-11-05', 'base#responses', 'MUST', 'Either a result or an error MUST be set. A response MUST NOT set both.', undefined, '2025-06-18'),
     // 2025-11-25 splits result and error responses into two types and leaves "not both" to JSON-RPC.
@@ -35,7 +47,7 @@ export const RESPONSE_IDS: CheckDef = {
   id: 'jsonrpc/response-ids',
   title: 'every response answers a request the client sent, once',
   scope: 'server',
-  how: `${EVERY}: a response id must be one the kit used for a request, answered only once; an id-less response counts too, as the kit sends no malformed request`,
+  how: `${EVERY}, the initialize exchange included: a response id must be one the kit used for a request, of the same type, answered only once; an id-less response counts too, as the kit sends no malformed request. A string id that spells the number of a pending request is still read as its answer (as the SDK's client does), so only this check reports it`,
   rules: [
     rule('2024-11-05', 'base#responses', 'MUST', 'Responses MUST include the same ID as the request they correspond to.', undefined, '2025-06-18'),
     rule('2025-11-25', 'base#responses', 'MUST', 'Result responses MUST include the same ID as the request they correspond to. Error responses MUST include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).'),
@@ -64,4 +76,4 @@ export const REQUEST_IDS: CheckDef = {
 }
 
 /** In the order the docs list them. */
-export const MESSAGE_CHECKS: CheckDef[] = [ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS]
+export const MESSAGE_CHECKS: CheckDef[] = [JSONRPC_VERSION, ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS]

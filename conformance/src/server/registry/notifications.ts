@@ -27,10 +27,11 @@ export const PROGRESS: CheckDef = {
   id: 'notifications/progress',
   title: 'notifications/progress payloads are ProgressNotifications',
   scope: 'server',
-  how: how('notifications/progress', 'ProgressNotificationSchema'),
+  how: `${how('notifications/progress', 'ProgressNotificationSchema')}; the progress values of one token, in the order they arrived on one connection, must increase`,
   rules: [
     rule('2024-11-05', 'schema', 'SCHEMA', 'ProgressNotification { method: "notifications/progress"; params: { progressToken: ProgressToken; progress: number; total?: number } }', undefined, '2024-11-05'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'ProgressNotification { method: "notifications/progress"; params: { progressToken: ProgressToken; progress: number; total?: number; message?: string } }'),
+    rule('2024-11-05', 'progress', 'MUST', 'The progress value MUST increase with each notification, even if the total is unknown.', 'increase'),
   ],
 }
 

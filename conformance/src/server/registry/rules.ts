@@ -20,3 +20,13 @@ export const REPLY: Rule = rule(
   'When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.',
   'reply',
 )
+
+/**
+ * A cursor chain that loops never ends. The spec sets no page limit and states no requirement on
+ * nextCursor itself, so the one sentence a loop breaks is the pagination page's server guideline.
+ */
+export const STABLE_CURSORS: Rule = rule('2024-11-05', 'pagination#implementation-guidelines', 'SHOULD', 'Servers SHOULD: Provide stable cursors')
+
+/** What the three pagination checks (tools, resources, prompts) do. */
+export const PAGINATION_HOW =
+  'follows nextCursor to the last page; a cursor that comes back is a loop, so the listing never ends. The spec sets no page limit: the kit stops following after 100 pages with a skip that says what it judged'

@@ -1,9 +1,8 @@
 /** The tools checks: declaration, listing, definitions, and the calls the kit makes. */
-import { REPLY, rule, type CheckDef } from './rules.ts'
+import { PAGINATION_HOW, REPLY, rule, STABLE_CURSORS, type CheckDef } from './rules.ts'
 
 const DECLARE = 'Servers that support tools MUST declare the tools capability'
 const LIST = 'ListToolsResult { tools: Tool[]; nextCursor?: Cursor }; Tool { name: string; inputSchema: { type: "object"; … } }'
-const PAGE = 'PaginatedResult.nextCursor: An opaque token representing the pagination position after the last returned result. If present, there may be more results available.'
 const VALID_SCHEMA = 'Schemas MUST be valid according to their declared or default dialect'
 
 export const TOOLS_UNDECLARED: CheckDef = {
@@ -11,7 +10,7 @@ export const TOOLS_UNDECLARED: CheckDef = {
   title: 'tools are not served without the tools capability',
   scope: 'server',
   how: 'only when tools is not declared: tools/list, which must not list tools',
-  rules: [rule('2024-11-05', 'tools#capabilities', 'MUST', DECLARE)],
+  rules: [rule('2024-11-05', 'tools#capabilities', 'MUST', DECLARE), REPLY],
 }
 
 export const TOOLS_LIST: CheckDef = {
@@ -26,8 +25,8 @@ export const TOOLS_PAGINATION: CheckDef = {
   id: 'tools/pagination',
   title: 'tools/list pagination ends',
   scope: 'server',
-  how: 'follows nextCursor: no cursor may repeat, at most 100 pages',
-  rules: [rule('2024-11-05', 'pagination', 'SCHEMA', PAGE)],
+  how: PAGINATION_HOW,
+  rules: [STABLE_CURSORS],
 }
 
 export const NAMES_VALID: CheckDef = {
@@ -135,7 +134,7 @@ export const USER_CALL: CheckDef = {
   id: 'tools/call/{name}',
   title: 'tools/call {name} returns a valid CallToolResult',
   scope: 'server',
-  how: 'each --call, with a progressToken: the result validated with the SDK’s CallToolResultSchema as the negotiated revision defines it (see “Result shapes by revision”) (content is required even though the SDK defaults it); a task-only tool must refuse a plain call with -32601',
+  how: 'each --call, with a progressToken: the result validated with the SDK’s CallToolResultSchema as the negotiated revision defines it (see “Result shapes by revision”) (content is required even though the SDK defaults it); a task-only tool must refuse a plain call with -32601; a JSON-RPC error is information (no result to judge); a --call of a tool tools/list does not list is a usage error',
   rules: [
     rule('2024-11-05', 'schema', 'SCHEMA', 'CallToolResult { content: (TextContent | ImageContent | EmbeddedResource)[]; isError?: boolean }', undefined, '2024-11-05'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'CallToolResult { content: (TextContent | ImageContent | AudioContent | EmbeddedResource)[]; isError?: boolean }', undefined, '2025-03-26'),
@@ -146,6 +145,15 @@ export const USER_CALL: CheckDef = {
       'CallToolResult { content: ContentBlock[]; structuredContent?: { [key: string]: unknown }; isError?: boolean }; ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource',
     ),
     rule('2025-11-25', 'tasks#tool-level-negotiation', 'MUST', 'If execution.taskSupport is "required", clients MUST invoke the tool as a task. Servers MUST return a -32601 (Method not found) error if a client does not attempt to do so.', 'task-only'),
+    // A JSON-RPC error is one of the two ways the spec gives a tool to fail: no result, nothing to judge.
+    rule('2024-11-05', 'tools#error-handling', 'NONE', 'Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools; Invalid arguments; Server errors', 'protocol-error', '2025-06-18'),
+    rule(
+      '2025-11-25',
+      'tools#error-handling',
+      'NONE',
+      'Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools; Malformed requests (requests that fail to satisfy CallToolRequest schema); Server errors',
+      'protocol-error',
+    ),
     REPLY,
   ],
 }

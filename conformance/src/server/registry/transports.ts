@@ -10,6 +10,15 @@ export const STDOUT_ONLY_JSONRPC: CheckDef = {
   rules: [rule('2024-11-05', 'transports#stdio', 'MUST NOT', 'The server MUST NOT write anything to its stdout that is not a valid MCP message.')],
 }
 
+export const STDIO_UTF8: CheckDef = {
+  id: 'stdio/utf8',
+  title: 'stdout carries UTF-8',
+  scope: 'server',
+  transport: 'stdio',
+  how: 'every stdout line of both connections is valid UTF-8 (the kit still reads a line with invalid bytes, with replacement characters, so only this check reports them)',
+  rules: [rule('2025-03-26', 'transports', 'MUST', 'MCP uses JSON-RPC to encode messages. JSON-RPC messages MUST be UTF-8 encoded.')],
+}
+
 const SHUTDOWN = 'For the stdio transport, the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM'
 
 export const EXIT_ON_STDIN_CLOSE: CheckDef = {
@@ -206,6 +215,7 @@ export const SSE_RESUMPTION: CheckDef = {
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
+  STDIO_UTF8,
   EXIT_ON_STDIN_CLOSE,
   NO_ORPHANS,
   POST_RESPONSE_TYPE,

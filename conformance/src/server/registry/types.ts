@@ -11,9 +11,10 @@ import { atLeast, KNOWN_REVISIONS, OLDEST_REVISION, sectionLabel, sectionUrl, ty
  * calls the schema "the source of truth for all protocol messages and structures"). DECLARED: the
  * server declared the capability in initialize, which establishes that the feature "will be
  * available during the session", and the feature's own method then fails. NONE: the spec
- * describes the behaviour without requiring it; a deviation is reported as information.
+ * describes the behaviour without requiring it; a deviation is reported as information. BRIDGE:
+ * not the spec at all but the mcp-bridge plugin's own rule (its design doc), so a breach warns.
  */
-export type Keyword = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'SCHEMA' | 'DECLARED' | 'NONE'
+export type Keyword = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'SCHEMA' | 'DECLARED' | 'NONE' | 'BRIDGE'
 
 export interface Rule {
   /** First revision that states the sentence; `until` is the last (absent: still in force). */
@@ -42,7 +43,8 @@ export interface CheckDef {
 }
 
 const FAIL: Keyword[] = ['MUST', 'MUST NOT', 'SCHEMA', 'DECLARED']
-const WARN: Keyword[] = ['SHOULD', 'SHOULD NOT']
+// A rule of our own client is worth a warning, never a failure of someone else's server.
+const WARN: Keyword[] = ['SHOULD', 'SHOULD NOT', 'BRIDGE']
 
 /** The status a breach of a sentence with `keyword` gets; information is a `skip` that says so. */
 export function breachStatus(keyword: Keyword, scope: CheckDef['scope']): CheckStatus {
@@ -75,6 +77,6 @@ export function firstRevision(def: CheckDef): Revision {
 export function cite(rule: Rule, revision: Revision): SpecRef {
   const url = sectionUrl(revision, rule.topic)
   const where = sectionLabel(revision, rule.topic)
-  const keyword = rule.keyword === 'NONE' ? 'no requirement' : rule.keyword
+  const keyword = rule.keyword === 'NONE' ? 'no requirement' : rule.keyword === 'BRIDGE' ? 'the bridge’s own rule, not the spec' : rule.keyword
   return { ref: `${where}: ${keyword}`, ...(url ? { url } : {}), keyword: rule.keyword, quote: rule.quote }
 }

@@ -3,7 +3,7 @@
  * managed by hand so the HTTP checks can see (and vary) exactly what is sent.
  */
 import { exchange, normaliseHeaders, type HttpResponseInfo } from './http-post.ts'
-import { classify } from './jsonrpc.ts'
+import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import { needsResume, resume, type Resumption } from './resume.ts'
 import type { HttpMeta, NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
@@ -130,7 +130,7 @@ export class HttpWire implements Wire {
 
 function isResponseTo(value: unknown, id: number): boolean {
   const incoming = classify(value)
-  return incoming.kind === 'response' && incoming.id === id
+  return incoming.kind === 'response' && answers(incoming.id, id)
 }
 
 function meta(method: string, info: HttpResponseInfo): HttpMeta {
@@ -150,7 +150,7 @@ function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeou
   for (const value of info.messages) {
     wire.push({ dir: 'server→client', message: value, http })
     const incoming = classify(value)
-    if (incoming.kind === 'response' && incoming.id === id) response = incoming.message
+    if (incoming.kind === 'response' && answers(incoming.id, id)) response = incoming.message
     else if (incoming.kind === 'stray') loneError = incoming.message
     else if (incoming.kind === 'response') strays.push(value)
   }
@@ -162,12 +162,9 @@ function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeou
   // A JSON-RPC error without an id in an HTTP error body is the transport's refusal of this request.
   const answer = response ?? (info.status !== undefined && info.status >= 400 ? loneError : undefined)
   if (answer) {
-    if ('error' in answer) {
-      const error = (typeof answer.error === 'object' && answer.error !== null ? answer.error : {}) as Record<string, unknown>
-      return { kind: 'error', error: { code: error.code, message: error.message, data: error.data }, wire, http }
-    }
-    if (info.status !== undefined && info.status >= 400) return { kind: 'malformed', reason: `HTTP ${info.status} with a result body`, wire, http }
-    return { kind: 'result', result: answer.result, wire, http }
+    const outcome = responseOutcome(answer, wire, http)
+    if (outcome.kind === 'result' && info.status !== undefined && info.status >= 400) return { kind: 'malformed', reason: `HTTP ${info.status} with a result body`, wire, http }
+    return outcome
   }
   if (loneError) strays.push(loneError)
   if (info.text !== undefined) wire.push({ dir: 'server→client', message: info.text, http })

@@ -5,7 +5,7 @@
  */
 import type { WireEntry } from './types.ts'
 
-export type EnvelopeRule = 'error-responses' | 'result-or-error' | 'response-ids' | 'no-response-to-notifications' | 'request-ids'
+export type EnvelopeRule = 'version' | 'error-responses' | 'result-or-error' | 'response-ids' | 'no-response-to-notifications' | 'request-ids'
 
 export interface Finding {
   rule: EnvelopeRule
@@ -37,6 +37,8 @@ export interface ServerNotification {
 }
 
 export interface LedgerCounts {
+  /** Every JSON-RPC message (request, notification or response) the server sent. */
+  messages: number
   responses: number
   errorResponses: number
   notificationsSent: number
@@ -59,7 +61,7 @@ export class Ledger {
   readonly findings: Finding[] = []
   readonly serverRequests: ServerRequest[] = []
   readonly notifications: ServerNotification[] = []
-  readonly counts: LedgerCounts = { responses: 0, errorResponses: 0, notificationsSent: 0 }
+  readonly counts: LedgerCounts = { messages: 0, responses: 0, errorResponses: 0, notificationsSent: 0 }
   private readonly sentRequests = new Map<string, { method: string; message: unknown }>()
   private readonly answered = new Set<string>()
   /** Request ids named inside notifications the kit sent (a cancellation's requestId). */
@@ -98,14 +100,24 @@ export class Ledger {
     return undefined
   }
 
+  /** Every JSON-RPC message the server sends is counted, and its "jsonrpc" member judged. */
+  private envelope(message: Record<string, unknown>, label: string, entry: WireEntry): void {
+    this.counts.messages++
+    if (message.jsonrpc === '2.0') return
+    const found = 'jsonrpc' in message ? `"jsonrpc": ${JSON.stringify(message.jsonrpc)}` : 'no "jsonrpc" member'
+    this.findings.push({ rule: 'version', message: `${label} has ${found}, not "jsonrpc": "2.0"`, wire: [entry] })
+  }
+
   private request(message: Record<string, unknown>): Record<string, unknown> | undefined {
     const method = message.method as string
     const id = message.id
+    const entry: WireEntry = { dir: 'server→client', message }
     if (id === undefined) {
+      this.envelope(message, `${method} notification`, entry)
       this.notifications.push({ method, params: message.params, message, ...this.notificationContext(method, message.params) })
       return undefined
     }
-    const entry: WireEntry = { dir: 'server→client', message }
+    this.envelope(message, `${method} request with id ${JSON.stringify(id)}`, entry)
     if (id === null || !(typeof id === 'string' || Number.isInteger(id))) {
       this.findings.push({ rule: 'request-ids', message: `${method} request with id ${JSON.stringify(id)}, not a string or an integer`, wire: [entry] })
     } else if (this.serverIds.has(key(id))) {
@@ -145,6 +157,7 @@ export class Ledger {
     this.counts.responses++
     const to = message.id === undefined || message.id === null ? undefined : this.sentRequests.get(key(message.id))
     const label = `response ${message.id === undefined ? 'without an id' : `id ${JSON.stringify(message.id)}`}${to ? ` (to ${to.method})` : ''}`
+    this.envelope(message, label, entry)
     if (hasResult === hasError) {
       this.findings.push({ rule: 'result-or-error', message: `${label} has ${hasResult ? 'both a result and an error' : 'neither a result nor an error'}`, wire: [entry] })
     }
@@ -175,6 +188,15 @@ export class Ledger {
       const after = this.lastNotification
       const blame = after ? `; the last notification the kit sent was ${describe(after)}, which must get no response` : ''
       this.findings.push({ rule: after ? 'no-response-to-notifications' : 'response-ids', message: `${label}, although every request the kit sent had a readable id${blame}`, wire: after ? [{ dir: 'client→server', message: after }, entry] : [entry] })
+      return
+    }
+    const loose = typeof id === 'string' && /^\d+$/.test(id) ? key(Number(id)) : undefined
+    if (!this.sentRequests.has(key(id)) && loose !== undefined && this.sentRequests.has(loose)) {
+      // The wire still reads it as the answer (as the SDK's client would), so this is its only report.
+      const request = this.sentRequests.get(loose)!
+      this.findings.push({ rule: 'response-ids', message: `${label} answers request ${id} (${request.method}), whose id is the number ${id}, not a string`, wire: [{ dir: 'client→server', message: request.message }, entry] })
+      if (this.answered.has(loose)) return
+      this.answered.add(loose)
       return
     }
     const k = key(id)

@@ -3,9 +3,10 @@
  * the stdio checks judge (non-JSON lines, stray responses, a server that ignores EOF), so the
  * harness reads the child's stdout itself and keeps every line it could not accept.
  */
+import { isUtf8 } from 'node:buffer'
 import type { ChildProcess } from 'node:child_process'
 import { groupGone, groupsSupported, onShutdown, signalGroup, spawnGroup } from '@mcp-bridge/process'
-import { classify } from './jsonrpc.ts'
+import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 import { redactSecrets } from '@mcp-bridge/plugin'
@@ -53,6 +54,9 @@ export class StdioWire implements Wire {
   /** Lines on stdout that were not MCP messages (the first few, truncated). */
   readonly noise: NoiseLine[] = []
   noiseCount = 0
+  /** Lines that were not valid UTF-8 (the first few, decoded with replacement characters). */
+  readonly invalidUtf8: NoiseLine[] = []
+  invalidUtf8Count = 0
   linesSeen = 0
   private stderr = ''
   private parts: Buffer[] = []
@@ -228,7 +232,7 @@ export class StdioWire implements Wire {
       const line = this.parts.length ? Buffer.concat([...this.parts, piece]) : piece
       this.parts = []
       this.partBytes = 0
-      this.onLine(line.toString('utf8'))
+      this.onLine(line)
     }
     const rest = chunk.subarray(start)
     if (rest.length === 0 || this.discarding) return
@@ -244,9 +248,15 @@ export class StdioWire implements Wire {
     this.partBytes += rest.length
   }
 
-  private onLine(raw: string): void {
+  private onLine(bytes: Buffer): void {
     this.linesSeen++
+    const raw = bytes.toString('utf8')
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    // Read on with replacement characters, as a lenient client would: the encoding is stdio/utf8's alone to judge.
+    if (!isUtf8(bytes)) {
+      this.invalidUtf8Count++
+      if (this.invalidUtf8.length < MAX_NOISE_KEPT) this.invalidUtf8.push({ line: this.linesSeen, text: text.slice(0, 300), reason: 'not valid UTF-8' })
+    }
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -272,19 +282,16 @@ export class StdioWire implements Wire {
         if (answer) this.write(answer)
         return
       case 'response': {
-        const entry = typeof incoming.id === 'number' ? this.pending.get(incoming.id) : undefined
-        if (!entry) {
+        const id = [...this.pending.keys()].find((pending) => answers(incoming.id, pending))
+        const entry = id === undefined ? undefined : this.pending.get(id)
+        if (id === undefined || !entry) {
           this.strays.push(value)
           this.appendToPending(value)
           return
         }
-        this.pending.delete(incoming.id as number)
+        this.pending.delete(id)
         entry.wire.push({ dir: 'server→client', message: value })
-        const message = incoming.message
-        if ('error' in message) {
-          const error = (typeof message.error === 'object' && message.error !== null ? message.error : {}) as Record<string, unknown>
-          entry.resolve({ kind: 'error', error: { code: error.code, message: error.message, data: error.data }, wire: entry.wire })
-        } else entry.resolve({ kind: 'result', result: message.result, wire: entry.wire })
+        entry.resolve(responseOutcome(incoming.message, entry.wire))
       }
     }
   }

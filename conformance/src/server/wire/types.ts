@@ -38,8 +38,11 @@ export type RpcOutcome =
   | (OutcomeBase & { kind: 'timeout'; afterMs: number })
   /** The peer went away or could not be reached (process exited, connection refused). */
   | (OutcomeBase & { kind: 'closed'; reason: string; unreachable?: boolean })
-  /** Something came back, but not a JSON-RPC response to this request. */
-  | (OutcomeBase & { kind: 'malformed'; reason: string })
+  /**
+   * Something came back, but not a JSON-RPC response to this request. `envelope`: the id of the
+   * jsonrpc/* check that reports what is wrong with it (a response with both a result and an error).
+   */
+  | (OutcomeBase & { kind: 'malformed'; reason: string; envelope?: string })
 
 export interface NotifyOutcome {
   ok: boolean
