@@ -42,6 +42,18 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
+ * The message, with the network reason when there is one: fetch's own is only "fetch failed",
+ * and the reason a connection could not be made (ECONNREFUSED, ENOTFOUND, "bad port") is in
+ * its `cause`.
+ */
+export function errorMessageWithCause(error: unknown): string {
+  const cause: unknown = error instanceof Error ? error.cause : undefined
+  if (!(cause instanceof Error)) return errorMessage(error)
+  const code = (cause as Error & { code?: unknown }).code
+  return [errorMessage(error), typeof code === 'string' && !cause.message.includes(code) ? code : '', cause.message].filter(Boolean).join(': ')
+}
+
+/**
  * Without stack frames: for errors about the configuration or the server, where a trace of the
  * plugin's internals says nothing the message does not (hosts such as Cordis print `stack`).
  */

@@ -7,11 +7,12 @@ import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
-import { BridgeError, errorMessage, safeCause } from './errors.ts'
+import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 import { MALFORMED_MARK } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
+import { stderrExcerpt } from './stderr-tail.ts'
 import { OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
@@ -94,7 +95,7 @@ export class Session {
       )
     } catch (error) {
       await session.close()
-      throw session.explain(error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined)
+      throw session.explain(error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined, true)
     }
     return session
   }
@@ -128,7 +129,7 @@ export class Session {
         () => deadlineError(deadline, `tools/list did not complete within connectTimeoutMs (${this.config.connectTimeoutMs} ms)`),
       )
     } catch (error) {
-      throw BridgeError.is(error) ? error : this.explain(error, 'tools/list failed')
+      throw BridgeError.is(error) ? error : this.explain(error, 'tools/list failed', undefined, true)
     }
   }
 
@@ -243,7 +244,7 @@ export class Session {
     if (this.closing || this.lostReported) return
     this.lostReported = true
     const tail = this.handle.stderrTail()
-    this.hooks.onLost(tail.length ? `${reason}; last stderr lines: ${tail.slice(-5).join(' | ')}` : reason)
+    this.hooks.onLost(tail.length ? `${reason}; last stderr lines: ${stderrExcerpt(tail).join(' | ')}` : reason)
   }
 
   /**
@@ -258,19 +259,21 @@ export class Session {
   /**
    * Wraps an SDK error, quoting the child's last stderr lines when it has any. The SDK's text may
    * embed what the server sent, so it is redacted and bounded like any server output; errors the
-   * bridge raised itself (a configuration error, an oversized answer) pass through.
+   * bridge raised itself (a configuration error, an oversized answer) pass through. `withCause`:
+   * for a connection that could not be made, the network reason too (errors.ts).
    */
-  private explain(error: unknown, what: string, fix?: string): BridgeError {
+  private explain(error: unknown, what: string, fix?: string, withCause = false): BridgeError {
     if (BridgeError.is(error)) return error
     const tail = this.handle.stderrTail()
-    const quoted = tail.length ? ` (server stderr: ${tail.slice(-5).join(' | ')})` : ''
+    const quoted = tail.length ? ` (server stderr: ${stderrExcerpt(tail).join(' | ')})` : ''
     const code = isAuthFailure(error) || isCredentialRefusal(error)
       ? 'UNAUTHORIZED'
       : error instanceof McpError && error.code === ErrorCode.RequestTimeout
         ? 'CONNECT_TIMEOUT'
         : 'SERVER_UNAVAILABLE'
     const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? ` (HTTP ${error.code})` : ''
-    return new BridgeError(`${what}${status}: ${this.quote(errorMessage(error))}${quoted}${fix ? `; ${fix}` : ''}`, code, { cause: safeCause(error, this.redact) })
+    const message = withCause ? errorMessageWithCause(error) : errorMessage(error)
+    return new BridgeError(`${what}${status}: ${this.quote(message)}${quoted}${fix ? `; ${fix}` : ''}`, code, { cause: safeCause(error, this.redact) })
   }
 }
 

@@ -80,3 +80,22 @@ export class StderrTail {
 
 /** Kept beyond a line's limit so that a secret crossing the limit is still recognised and removed. */
 const LINE_MARGIN = 2048
+
+/** A line that says what went wrong: `Error: ...`, `TypeError [CODE]: ...`, a Python `...Error:`, a panic. */
+const REASON_LINE = /^\s*(?:(?:Uncaught )?[A-Za-z_.]*(?:Error|Exception)\b(?: \[[^\]]*\])?:|panic:|fatal:|FATAL\b)/
+
+/**
+ * The last `count` lines of a stderr tail, for quoting in an error. A crashing runtime ends with
+ * its stack and version (Node's `Cannot find module ...` is then six or more lines up), so when
+ * the line that names the failure is further up than that, it leads the excerpt in place of the
+ * oldest line kept, and the lines skipped between are counted.
+ */
+export function stderrExcerpt(tail: readonly string[], count = 5): string[] {
+  if (tail.length <= count) return [...tail]
+  const last = tail.slice(-count)
+  if (last.some((line) => REASON_LINE.test(line))) return last
+  const reason = tail.findLastIndex((line, i) => i < tail.length - count && REASON_LINE.test(line))
+  if (reason < 0) return last
+  const skipped = tail.length - (count - 1) - reason - 1
+  return [tail[reason]!, ...(skipped ? [`… ${skipped} more line${skipped === 1 ? '' : 's'} …`] : []), ...tail.slice(-(count - 1))]
+}

@@ -3,7 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { BridgeError } from '../src/errors.ts'
+import { BridgeError, errorMessageWithCause } from '../src/errors.ts'
 import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { OVERSIZED_MARK } from '../src/response-limits.ts'
 import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isServerAnswer, isServerGone } from '../src/session.ts'
@@ -106,5 +106,17 @@ describe('isConnectionLoss: the server is gone rather than one request failing',
     expect(isConnectionLoss(new Error('not connected'))).toBe(false)
     expect(isConnectionLoss(new Error('fetch failed'))).toBe(false)
     expect(isConnectionLoss(new Error('terminated'))).toBe(false)
+  })
+})
+
+describe('errorMessageWithCause: the network reason fetch keeps in its cause', () => {
+  it('adds the cause and its code, once', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })
+    expect(errorMessageWithCause(new TypeError('fetch failed', { cause: refused }))).toBe('fetch failed: connect ECONNREFUSED 127.0.0.1:9')
+    const dns = Object.assign(new Error('getaddrinfo failed'), { code: 'ENOTFOUND' })
+    expect(errorMessageWithCause(new TypeError('fetch failed', { cause: dns }))).toBe('fetch failed: ENOTFOUND: getaddrinfo failed')
+    expect(errorMessageWithCause(new TypeError('fetch failed', { cause: new Error('bad port') }))).toBe('fetch failed: bad port')
+    expect(errorMessageWithCause(new TypeError('fetch failed'))).toBe('fetch failed')
+    expect(errorMessageWithCause('plain')).toBe('plain')
   })
 })
