@@ -1,6 +1,6 @@
 /** The bin shim end to end, as a user runs it: list, and a client run that writes its reports. */
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createServer } from 'node:net'
@@ -62,6 +62,24 @@ describe('bin/mcp-conformance.js', () => {
     // The default run accepts its own options: the complaint is about the bad value, not --report-dir.
     const bad = await run(['--report-dir', 'out', '--transport', 'ws'], dir)
     expect(bad).toMatchObject({ code: 2, stderr: 'mcp-conformance: --transport must be stdio, http or all, not "ws"\nrun `mcp-conformance --help` for usage\n' })
+  })
+
+  it('what would fail only after the run is refused before it: exit 2, one line, no report', async () => {
+    const typo = await run(['client', '--report-dir', 'pre', '--scenario', 'dotted-name'], dir)
+    expect(typo).toEqual({ code: 2, stdout: '', stderr: 'mcp-conformance: no scenario with id "dotted-name"; did you mean "dotted-names"? (see: mcp-conformance list)\n' })
+    await expect(readFile(join(dir, 'pre', 'results.json'), 'utf8')).rejects.toThrow(/ENOENT/)
+    const file = join(dir, 'a-file')
+    await writeFile(file, 'not a directory')
+    const reports = await run(['client', '--report-dir', join(file, 'sub'), '--scenario', 'dotted-names'], dir)
+    expect(reports).toMatchObject({ code: 2, stderr: `mcp-conformance: cannot write reports to ${join(file, 'sub')}: a part of the path is a file, not a directory (choose another --report-dir)\n` })
+    const wire = await run(['judge', '--report-dir', 'pre', '--wire', 'nope.jsonl'], dir)
+    expect(wire).toMatchObject({ code: 2, stderr: expect.stringMatching(/^mcp-conformance: --wire .*nope\.jsonl does not exist: start the fixture with --wire/) })
+    const snapshots = await new Promise<{ code: number; stderr: string }>((done) =>
+      execFile(process.execPath, [BIN, 'client', '--report-dir', 'pre', '--scenario', 'dotted-names', '--update-snapshots'], { cwd: dir, env: { ...process.env, CI: 'true' } }, (error, _stdout, stderr) =>
+        done({ code: error ? Number(error.code) : 0, stderr }),
+      ),
+    )
+    expect(snapshots).toEqual({ code: 2, stderr: 'mcp-conformance: --update-snapshots is refused when CI=true: update snapshots locally and commit them\n' })
   })
 
   it('--help and --version answer on stdout with exit 0', async () => {

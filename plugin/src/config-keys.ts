@@ -5,6 +5,7 @@
  * loaders use them for their own options).
  */
 
+import { nearestWord } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
 
 /** Known keys; a nested object's keys under its own name. */
@@ -29,30 +30,8 @@ export function unknownKey(value: unknown, known: KeyTree, elsewhere: Record<str
 function describe(path: string[], candidates: string[], otherTransport: string | undefined): string {
   const key = path.join('.')
   if (otherTransport) return `"${key}" only applies to transport "${otherTransport}": remove it, or set transport to "${otherTransport}".`
-  const nearest = nearestKey(path[path.length - 1]!, candidates)
+  const nearest = nearestWord(path[path.length - 1]!, candidates)
   const parent = path.slice(0, -1).join('.')
   const suggestion = nearest ? `did you mean "${parent ? `${parent}.` : ''}${nearest}"?` : `known keys${parent ? ` of ${parent}` : ''}: ${candidates.join(', ')}.`
   return `unknown key "${key}": ${suggestion}`
-}
-
-/** The candidate closest to `key` by edit distance (case-insensitive), when it is close enough to be a typo. */
-export function nearestKey(key: string, candidates: string[]): string | undefined {
-  let best: { candidate: string; distance: number } | undefined
-  for (const candidate of candidates) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase())
-    if (!best || distance < best.distance) best = { candidate, distance }
-  }
-  return best && best.distance <= Math.max(1, Math.floor(key.length / 3)) ? best.candidate : undefined
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length]!
 }

@@ -37,3 +37,28 @@ export function integerOption(name: string, text: string, min: number, max: numb
   if (Number.isSafeInteger(n) && n >= min && n <= max) return n
   return `--${name} must be a whole number from ${min} to ${max}${unit ? ` (${unit})` : ''}, not ${JSON.stringify(text)}`
 }
+
+/**
+ * The candidate closest to `word` by edit distance (case-insensitive), when it is close enough to
+ * be a typo of it: the "did you mean" of a config key, a scenario id, a command.
+ */
+export function nearestWord(word: string, candidates: readonly string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase())
+    if (!best || distance < best.distance) best = { candidate, distance }
+  }
+  return best && best.distance <= Math.max(1, Math.floor(word.length / 3)) ? best.candidate : undefined
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}

@@ -3,8 +3,9 @@
  * load the baseline, run the suites, write the reports, print the summary. Loaded on demand by
  * cli.ts, so the runners (the SDK, the plugin, the fixtures) cost nothing until a run needs them.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { InputFileError, readInputFile } from '@mcp-bridge/process'
+import { constants } from 'node:fs'
+import { access, mkdir, stat, writeFile } from 'node:fs/promises'
+import { InputFileError, nearestWord, readInputFile } from '@mcp-bridge/process'
 import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadBaseline, type BaselineEntry } from '../baseline.ts'
@@ -55,6 +56,11 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
     }
     previous = loaded
   }
+  const refused = await preflight(command)
+  if (refused) {
+    io.stderr(`mcp-conformance: ${refused}\n`)
+    return EXIT.usage
+  }
   const merged: MergedRun[] = []
   for (const { label, path } of command.merge) {
     const loaded = await loadPrevious(path)
@@ -78,6 +84,59 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
   })
   const comparison = previous && command.compare ? compareRuns(previous, report, shortPath(command.compare, io.cwd)) : undefined
   return await publish(report, command, io, comparison)
+}
+
+/**
+ * What would only fail after the run, checked before it (a default run takes a minute or more):
+ * the report directory can be written, the scenarios named exist, snapshots may be written, the
+ * wire log to judge exists. A reason to refuse, or undefined.
+ */
+async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 'list' }>): Promise<string | undefined> {
+  const unwritable = await unwritableDirectory(command.reportDir)
+  if (unwritable) return `cannot write reports to ${command.reportDir}: ${unwritable} (choose another --report-dir)`
+  if (command.summaryMd) {
+    const dir = dirname(command.summaryMd)
+    const problem = await unwritableDirectory(dir)
+    if (problem) return `cannot write the Markdown summary to ${command.summaryMd}: ${dir} ${problem}`
+  }
+  if (command.kind === 'client') {
+    if (command.options.updateSnapshots && process.env.CI === 'true') return '--update-snapshots is refused when CI=true: update snapshots locally and commit them'
+    const known = (await listScenarios()).map((scenario) => scenario.id)
+    const unknown = command.options.scenarioIds.filter((id) => !known.includes(id))
+    if (unknown.length) return `${unknown.map((id) => `no scenario with id ${JSON.stringify(id)}${didYouMean(id, known)}`).join('; ')} (see: mcp-conformance list)`
+  }
+  if (command.kind === 'judge') {
+    const missing = await stat(command.wire).then(
+      (info) => (info.isFile() ? undefined : 'is not a file'),
+      () => 'does not exist',
+    )
+    if (missing) return `--wire ${command.wire} ${missing}: start the fixture with --wire ${command.wire} and let the client work first`
+    if (command.scenario !== undefined) {
+      const known = (await listScenarios()).map((scenario) => scenario.id)
+      if (!known.includes(command.scenario)) return `no scenario with id ${JSON.stringify(command.scenario)}${didYouMean(command.scenario, known)} (see: mcp-conformance list)`
+    }
+  }
+  return undefined
+}
+
+/** Why reports cannot go to `dir` (created if missing), or undefined. */
+async function unwritableDirectory(dir: string): Promise<string | undefined> {
+  try {
+    await mkdir(dir, { recursive: true })
+    const info = await stat(dir)
+    if (!info.isDirectory()) return 'it is not a directory'
+    await access(dir, constants.W_OK)
+    return undefined
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    return code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file, not a directory' : code === 'EACCES' ? 'permission denied' : messageOf(error)
+  }
+}
+
+/** `; did you mean "x"?` for a known id close enough to be a typo of `id`, or nothing. */
+function didYouMean(id: string, known: readonly string[]): string {
+  const nearest = nearestWord(id, known)
+  return nearest ? `; did you mean ${JSON.stringify(nearest)}?` : ''
 }
 
 /** A results.json (of --compare or --merge): bounded, and never a FIFO or a device that would block the run. */
