@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { schemaProblem } from '../src/json-schema.ts'
+import { MAX_VIOLATION_CHARS, MAX_VIOLATIONS, SchemaCompiler, schemaProblem } from '../src/json-schema.ts'
 
 /** Ajv's own meta-schema verdict, from an instance of the test's own. */
 const reference = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
@@ -63,5 +63,38 @@ describe('schemaProblem', () => {
     } finally {
       validateSchema.mockRestore()
     }
+  })
+})
+
+describe('SchemaCompiler validation of hostile schemas and values', () => {
+  const compile = (schema: Record<string, unknown>) => {
+    const compiled = new SchemaCompiler().compile(schema)
+    if (!compiled.ok) throw new Error(compiled.reason)
+    return compiled.validate
+  }
+
+  it('a schema that refers to itself without end is a violation, not a thrown RangeError', () => {
+    // Ajv compiles it; validating recurses until the stack overflows.
+    const validate = compile({ type: 'object', $ref: '#' })
+    expect(() => validate({})).not.toThrow()
+    expect(validate({})).toEqual(['(root) could not be checked: the schema recurses without end (or the value is nested too deep to check)'])
+    // The compiler stays usable afterwards.
+    expect(compile({ type: 'object', required: ['a'] })({})).toEqual(["(root) must have required property 'a'"])
+  })
+
+  it('lists at most MAX_VIOLATIONS violations, then how many more', () => {
+    const validate = compile({ type: 'object', additionalProperties: { type: 'string' } })
+    const value = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]))
+    const violations = validate(value)
+    expect(violations).toHaveLength(MAX_VIOLATIONS + 1)
+    expect(violations[0]).toBe('/k0 must be string')
+    expect(violations.at(-1)).toBe(`and ${10_000 - MAX_VIOLATIONS} more`)
+  })
+
+  it('cuts each violation at MAX_VIOLATION_CHARS: an instance path is a key of untrusted data', () => {
+    const validate = compile({ type: 'object', additionalProperties: { type: 'string' } })
+    const [line] = validate({ ['k'.repeat(1_000_000)]: 1 })
+    expect(line).toHaveLength(MAX_VIOLATION_CHARS)
+    expect(line).toMatch(/^\/k+…$/)
   })
 })
