@@ -2,6 +2,8 @@ import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ToolRegistry } from '../src/host/index.ts'
 import type { ToolDefinition } from '../src/index.ts'
+import { MAX_VIOLATION_CHARS, MAX_VIOLATIONS } from '../src/json-schema.ts'
+import { startHost } from './support/host.ts'
 
 let root: Context | undefined
 afterEach(() => {
@@ -130,5 +132,53 @@ describe('ToolRegistry', () => {
     ctx.tools.register(echo('two'))
     await Promise.resolve()
     expect(seen).toEqual([['one', 'two']])
+  })
+
+  it('never rejects: whatever throws in validation, execute, render, a policy or finalizeContent, the call settles with a ToolResult', async () => {
+    const ctx = await registry()
+    const boom = () => {
+      throw new Error('kaput')
+    }
+    ctx.tools.register(echo('selfref', { parameters: { type: 'object', $ref: '#' } }))
+    // A host's own definition object, whose schema getter throws.
+    ctx.tools.register(Object.defineProperty(echo('getter'), 'parameters', { get: () => boom() }))
+    ctx.tools.register(echo('sync_throw', { execute: boom }))
+    ctx.tools.register(echo('render_throws', { output: { render: boom } }))
+    ctx.tools.register(echo('finalize_throws', { finalizeContent: boom }))
+    ctx.tools.register(echo('odd_throw', { execute: () => Promise.reject(Object.create(null)) }))
+    const call = (name: string) => ctx.tools.execute(name, { text: 'hi' })
+    expect(await call('selfref')).toMatchObject({ isError: true, error: { code: 'INVALID_ARGS', message: 'invalid arguments for "selfref": (root) could not be checked: the schema recurses without end (or the value is nested too deep to check)' } })
+    expect(await call('getter')).toMatchObject({ isError: true, error: { code: 'INVALID_ARGS', message: 'arguments for "getter" could not be checked: kaput' } })
+    expect(await call('sync_throw')).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: 'sync_throw failed: kaput' } })
+    expect(await call('render_throws')).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: 'render_throws failed: kaput' } })
+    // finalizeContent is an optional richer projection: the result stands with its plain content.
+    expect(await call('finalize_throws')).toEqual({ isError: false, value: 'hi', content: [{ type: 'text', text: 'hi' }] })
+    expect(await call('odd_throw')).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: 'odd_throw failed: a value that cannot be shown' } })
+    // A policy may be a redaction: one that throws fails the call rather than being skipped.
+    ctx.tools.onPostExecute(boom)
+    expect(await call('sync_throw')).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: 'sync_throw: a post-execute policy failed: kaput' } })
+  })
+
+  it('bounds the INVALID_ARGS message however large and wrong the arguments are', async () => {
+    const ctx = await registry()
+    ctx.tools.register(echo('strings', { parameters: { type: 'object', additionalProperties: { type: 'string' } } }))
+    const args = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`${i}`.padStart(1_000, 'k'), i]))
+    const result = await ctx.tools.execute('strings', args)
+    expect(result).toMatchObject({ isError: true, error: { code: 'INVALID_ARGS' } })
+    const message = result.isError ? result.error.message : ''
+    expect(message.length).toBeLessThan((MAX_VIOLATIONS + 1) * (MAX_VIOLATION_CHARS + 2) + 100)
+    expect(message).toMatch(new RegExp(`; and ${10_000 - MAX_VIOLATIONS} more$`))
+  })
+
+  it('runs a tool whose pattern the linear engine cannot run, with that pattern unchecked and one warning naming it', async () => {
+    const host = await startHost()
+    let ran = 0
+    const parameters = { type: 'object', properties: { code: { type: 'string', pattern: '^(?=.*\\d).+$' }, n: { type: 'integer' } } }
+    host.ctx.tools.register({ name: 'lookahead', description: '', parameters, execute: async () => ++ran })
+    expect(await host.tools.execute('lookahead', { code: 'no digits' })).toMatchObject({ isError: false, value: 1 })
+    expect(await host.tools.execute('lookahead', { code: 'x', n: 1.5 })).toMatchObject({ isError: true, error: { code: 'INVALID_ARGS', message: 'invalid arguments for "lookahead": /n must be integer' } })
+    const warnings = host.logs.filter((line) => line.includes('left unchecked'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('tool "lookahead": its parameters schema: pattern "^(?=.*\\\\d).+$" left unchecked')
   })
 })

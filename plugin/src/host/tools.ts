@@ -3,7 +3,7 @@ import { Context, Service } from 'cordis'
 // Calls made without a signal share NEVER_ABORTED: following it costs no listener anywhere.
 import { NEVER_ABORTED, onAbort } from '../abort-listeners.ts'
 import { BridgeError, errorMessage } from '../errors.ts'
-import { SchemaCompiler, type CompiledSchema } from '../json-schema.ts'
+import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '../json-schema.ts'
 import type {
   ContentBlock,
   ExecuteOptions,
@@ -145,17 +145,19 @@ class RegistryState {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   }
 
+  /**
+   * Always settles with a ToolResult, never a rejection: a host awaits this from its model loop,
+   * where a rejection is an uncaught crash. Validation that throws refuses the call
+   * (INVALID_ARGS); a definition's execute or output.render that throws is a TOOL_ERROR; a
+   * post-execute policy that throws fails the call (a policy may be a redaction: its result is
+   * never skipped); a finalizeContent that throws leaves the result as it was (logged).
+   */
   async execute(name: string, args: unknown, options: ExecuteOptions): Promise<ToolResult> {
     const definition = this.definitions.get(name)
     if (!definition) return failure('UNKNOWN_TOOL', `unknown tool "${name}"`)
     const input = args ?? {}
-    const schema = this.validatorOf(definition)
-    // A tool whose arguments cannot be checked is not run unchecked.
-    if (!schema.ok) return failure('INVALID_ARGS', `"${name}" cannot be called: its parameters schema does not compile (${schema.reason})`)
-    const violations = schema.validate(input)
-    if (violations.length) {
-      return failure('INVALID_ARGS', `invalid arguments for "${name}": ${violations.join('; ')}`)
-    }
+    const refused = this.checkArguments(definition, name, input)
+    if (refused) return refused
     const signal = options.signal ?? NEVER_ABORTED
     if (signal.aborted) return failure('ABORTED', `call to "${name}" was aborted before it started`)
     const exec: ToolExecution = { callId: randomUUID(), name, arguments: input, signal, route: options.route }
@@ -166,19 +168,52 @@ class RegistryState {
       result = { isError: false, value, content: definition.output?.render(value) ?? renderJson(value) }
     } catch (error) {
       const code = signal.aborted ? 'ABORTED' : BridgeError.is(error) ? error.code : 'TOOL_ERROR'
-      result = failure(code, `${name} failed: ${errorMessage(error)}`)
+      result = failure(code, `${name} failed: ${describe(error)}`)
     }
-    if (this.postExecute.size) for (const hook of this.postExecute) result = hook(exec, result) ?? result
-    const finalized = definition.finalizeContent?.(exec, result)
+    if (this.postExecute.size) {
+      try {
+        for (const hook of this.postExecute) result = hook(exec, result) ?? result
+      } catch (error) {
+        return failure('TOOL_ERROR', `${name}: a post-execute policy failed: ${describe(error)}`)
+      }
+    }
+    let finalized: ContentBlock[] | undefined
+    try {
+      finalized = definition.finalizeContent?.(exec, result)
+    } catch (error) {
+      this.warn(`tool "${name}": finalizeContent threw, its result keeps its plain content: ${describe(error)}`)
+    }
     return finalized ? { ...result, content: finalized } : result
+  }
+
+  /**
+   * The refusal for arguments that do not match the tool's parameters schema, or undefined. The
+   * violations come bounded from json-schema.ts (at most 20 lines of 200 characters), so a huge
+   * argument cannot make a huge message. Nothing here throws: a validator never does, and a
+   * definition whose `parameters` getter throws is refused like a schema that does not compile.
+   */
+  private checkArguments(definition: ToolDefinition, name: string, input: unknown): ToolResult | undefined {
+    let violations: string[]
+    try {
+      const schema = this.validatorOf(definition)
+      // A tool whose arguments cannot be checked is not run unchecked.
+      if (!schema.ok) return failure('INVALID_ARGS', `"${name}" cannot be called: its parameters schema does not compile (${schema.reason})`)
+      violations = schema.validate(input)
+    } catch (error) {
+      return failure('INVALID_ARGS', `arguments for "${name}" could not be checked: ${describe(error)}`)
+    }
+    return violations.length ? failure('INVALID_ARGS', `invalid arguments for "${name}": ${violations.join('; ')}`) : undefined
   }
 
   private validatorOf(definition: ToolDefinition): CompiledSchema {
     let compiled = this.validators.get(definition)
     if (compiled) return compiled
-    compiled = (this.compilers.get(definition.name) ?? new SchemaCompiler()).compile(definition.parameters)
+    const { parameters } = definition
+    compiled = (this.compilers.get(definition.name) ?? new SchemaCompiler()).compile(parameters)
     this.validators.set(definition, compiled)
     if (!compiled.ok) this.warn(`tool "${definition.name}": its parameters schema does not compile, so it is refused: ${compiled.reason}`)
+    const unchecked = typeof parameters === 'object' && parameters !== null ? uncheckedPatternsWarning(parameters, compiled, `tool "${definition.name}": its parameters schema`) : undefined
+    if (unchecked) this.warn(unchecked)
     return compiled
   }
 
@@ -213,6 +248,15 @@ class RegistryState {
 
 function failure(code: string, message: string): ToolResult {
   return { isError: true, error: { message, code }, content: [{ type: 'text', text: `Error: ${message}` }] }
+}
+
+/** An error's message, even for a thrown value that cannot be made a string (`Object.create(null)`). */
+function describe(error: unknown): string {
+  try {
+    return errorMessage(error)
+  } catch {
+    return 'a value that cannot be shown'
+  }
 }
 
 function renderJson(value: unknown): ContentBlock[] {
