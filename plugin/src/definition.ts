@@ -4,7 +4,7 @@ import { BridgeError } from './errors.ts'
 import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResult } from './host/types.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
 import { jsonEqual } from './json-equal.ts'
-import { SchemaCompiler, type CompiledSchema } from './json-schema.ts'
+import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from './json-schema.ts'
 import { bridgeOutput, type BridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
 import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
@@ -26,7 +26,10 @@ export interface DefinitionOptions {
   limits: Pick<LimitsConfig, 'maxResultTextChars' | 'maxResultBytes'>
   imageServices: () => ImageServices
   warn: (message: string) => void
-  /** For the text of `isError` results, which becomes an error message. */
+  /**
+   * For the text of `isError` results and schema violation messages, which become error
+   * messages: the violations quote instance paths, that is the server's (or the model's) keys.
+   */
   redact?: Redact
   /** The generation's compiler: the outputSchema validator lives as long as the generation's definitions. */
   compiler?: SchemaCompiler
@@ -103,7 +106,7 @@ class BridgedDefinition implements ToolDefinition {
   async execute(args: unknown, exec: ToolExecution): Promise<McpResult> {
     const { options, rawName } = this
     const prepared = (this.prepared ??= this.prepare())
-    checkArguments(prepared.checkArgs, this.name, args ?? {})
+    checkArguments(prepared.checkArgs, this.name, args ?? {}, options)
     const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
     const value = toCanonical(await options.invoke(rawName, input, exec, this.asTask === true), rawName, options.limits, options.redact)
     prepared.checkStructured?.(value)
@@ -136,10 +139,11 @@ class BridgedDefinition implements ToolDefinition {
 
   private prepare(): Prepared {
     const compiler = (this.options.compiler ??= new SchemaCompiler())
-    return {
-      checkArgs: compiler.compile(this.parameters),
-      checkStructured: this.outputSchema && this.structuredValidator(this.outputSchema, compiler),
-    }
+    const checkArgs = compiler.compile(this.parameters)
+    // Once per schema object: the reference registry compiles the same inputSchema, and may have said it.
+    const unchecked = uncheckedPatternsWarning(this.parameters, checkArgs, `tool "${this.name}": its inputSchema`)
+    if (unchecked) this.options.warn(`${unchecked}; the server still checks its own inputs`)
+    return { checkArgs, checkStructured: this.outputSchema && this.structuredValidator(this.outputSchema, compiler) }
   }
 
   /**
@@ -155,6 +159,8 @@ class BridgedDefinition implements ToolDefinition {
       options.warn(`outputSchema of "${rawName}" cannot be compiled, results are not checked against it: ${compiled.reason}`)
       return undefined
     }
+    const unchecked = uncheckedPatternsWarning(schema, compiled, `tool "${this.name}": its outputSchema`)
+    if (unchecked) options.warn(unchecked)
     let warnedMissing = false
     return (value) => {
       if (value.structuredContent === undefined) {
@@ -164,7 +170,8 @@ class BridgedDefinition implements ToolDefinition {
       }
       const violations = compiled.validate(value.structuredContent)
       if (violations.length) {
-        throw new BridgeError(`${rawName} returned structuredContent that does not match its outputSchema: ${violations.join('; ')}`, 'INVALID_RESULT')
+        const message = `${rawName} returned structuredContent that does not match its outputSchema: ${violations.join('; ')}`
+        throw new BridgeError(boundedMessage(message, options), 'INVALID_RESULT')
       }
     }
   }
@@ -238,8 +245,17 @@ export function toCanonical(
  * compiler, like the registry's own check; a schema that does not compile refuses every call, as
  * the registry does.
  */
-function checkArguments(compiled: CompiledSchema, publicName: string, args: unknown): void {
+function checkArguments(compiled: CompiledSchema, publicName: string, args: unknown, options: DefinitionOptions): void {
   if (!compiled.ok) throw new BridgeError(`"${publicName}" cannot be called: its parameters schema does not compile (${compiled.reason})`, 'INVALID_ARGS')
   const violations = compiled.validate(args)
-  if (violations.length) throw new BridgeError(`invalid arguments for "${publicName}": ${violations.join('; ')}`, 'INVALID_ARGS')
+  if (violations.length) throw new BridgeError(boundedMessage(`invalid arguments for "${publicName}": ${violations.join('; ')}`, options), 'INVALID_ARGS')
+}
+
+/**
+ * A violation message as the model and the logs get it: redacted like an error result's text
+ * (a key of the data may be a token) and cut at `limits.maxResultTextChars`. The list itself is
+ * bounded already (json-schema.ts); this is the host's own limit on top.
+ */
+function boundedMessage(message: string, options: DefinitionOptions): string {
+  return quoteUntrusted(message, options.limits.maxResultTextChars, options.redact ?? redactSecrets)
 }
