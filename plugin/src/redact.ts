@@ -9,6 +9,8 @@
  *   parameters), found wherever they appear, whatever surrounds them;
  * - secret shapes, by name (key=value, key: value, JSON members, --flag value) and by value
  *   (bearer/basic credentials, URL credentials, PEM private keys, JWTs, well-known token formats).
+ *
+ * Every pattern takes time linear in the text, whatever the text: see the note above TOKEN_FORMATS.
  */
 
 export const REDACTED = '<redacted>'
@@ -32,20 +34,41 @@ const NOT_SECRET = new Set([
 
 /** `GH_PAT`, `apiKey`, `x-api-key`, `MYSQL_PWD`, `clientSecret`... but not `PWD` (the working directory). */
 export function isSecretName(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toUpperCase()
-    .split(/[^A-Z0-9]+/)
-    .filter(Boolean)
-  const joined = words.join('')
+  const words = nameWords(name)
+  const joined = joinWords(words)
   if (NOT_SECRET.has(joined)) return false
-  return SECRET_SUBSTRINGS.some((part) => joined.includes(part)) || words.some((word) => SECRET_WORDS.has(word))
+  return SECRET_SUBSTRINGS.some((part) => joined.includes(part)) || SECRET_WORD.test(words)
 }
+
+/**
+ * A name upper-cased, with `_` between camelCase humps: its words are its runs of letters and
+ * digits. Kept a string, not split into an array: a name can be 100k characters of server text.
+ */
+function nameWords(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()
+}
+
+function joinWords(words: string): string {
+  return words.replace(/[^A-Z0-9]+/g, '')
+}
+
+/** One of SECRET_WORDS as a whole word. */
+const SECRET_WORD = new RegExp(`(?<![A-Z0-9])(?:${[...SECRET_WORDS].join('|')})(?![A-Z0-9])`)
 
 /** A value carries a credential when redacting it changes it (a URL password, a token, a key...). */
 export function isSecretValue(value: string): boolean {
   return redactShapes(value) !== value
 }
+
+/*
+ * Every pattern below runs in time linear in its input: the redaction window is some 100k
+ * characters of text a server chose, and a pattern that rescans a run from each of its positions
+ * costs seconds of the host's event loop (100k backslashes took 10 s), during which no timeout
+ * fires. So a quantified run that can fail after it (a name that must be followed by `:`, a
+ * segment that must be followed by `.`) is only started where such a run begins, by a lookbehind
+ * on the run's own characters, or read by a loop of its own (quotedValue);
+ * test/redact-linear.test.ts holds each shape of text to that.
+ */
 
 /** Known token formats; each is specific enough to be removed wherever it appears, even glued to other text. */
 const TOKEN_FORMATS = [
@@ -60,7 +83,6 @@ const TOKEN_FORMATS = [
   String.raw`whsec_[A-Za-z0-9]{20,}`,
   String.raw`AIza[0-9A-Za-z_-]{35}`, // Google API keys
   String.raw`glpat-[A-Za-z0-9_-]{20,}`, // GitLab
-  String.raw`eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`, // JWT (an unsigned one has no third part)
 ]
 const NAME = String.raw`[A-Za-z][A-Za-z0-9_.-]*`
 /** A value after `=` or `:`: quoted, an auth scheme and its credential, or a run up to a delimiter. */
@@ -73,10 +95,22 @@ const SHAPES: Array<[RegExp, string]> = [
   [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@"'<>]*:)[^/\s@"'<>]+@/gi, `$1${REDACTED}@`],
   [/\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[^\s"'<>)]+/gi, `$1${REDACTED}`],
   [/\b(discord(?:app)?\.com\/api\/webhooks\/)[^\s"'<>)]+/gi, `$1${REDACTED}`],
+  // JWTs (an unsigned one has no third part), glued to other text or not. Tried only from where a
+  // run of base64url characters begins, then from its first `eyJ`: a header that fails (no `.`
+  // after the run, no `eyJ` after the `.`) fails from every later `eyJ` of the run just the same,
+  // and trying each of them again made `eyJeyJ…` quadratic. The text before it stays, for the
+  // token formats below.
+  [/(?<![A-Za-z0-9_-])((?:(?!eyJ)[A-Za-z0-9_-])*)eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, `$1${REDACTED}`],
   [new RegExp(TOKEN_FORMATS.join('|'), 'g'), REDACTED],
   // An auth scheme and its credential; a plain lower-case word after it is prose ("Basic authentication").
   [/\b([Bb]earer|[Bb]asic|[Dd]igest|BEARER|BASIC)(\s+)(?!realm=)(?![a-z]+(?![A-Za-z0-9._~+/=:-]))[A-Za-z0-9._~+/=:-]{4,}/g, `$1$2${REDACTED}`],
 ]
+
+/** A value found after a head: where it ends, and the quote kept around `<redacted>`. */
+interface Value {
+  end: number
+  quote: string
+}
 
 /**
  * Shapes found by their name: a head (the name and its separator) and, when the name is a
@@ -88,52 +122,110 @@ interface NamedShape {
   head: RegExp
   /** Whether the head names a secret. */
   secret(head: RegExpExecArray): boolean
-  /** Sticky: the value, matched where the head ends. */
-  value: RegExp
-  /** What replaces the head and the value. */
-  replace(head: RegExpExecArray, value: RegExpExecArray): string
+  /** The value that starts at `at`, where the head ends. */
+  value(text: string, at: number): Value | undefined
+  /** What replaces the head (all of its match) and the value. */
+  replace(head: RegExpExecArray, value: Value): string
 }
 
 const NAMED: NamedShape[] = [
-  // JSON members, also inside JSON that is itself a string ("{\"apiKey\":\"…\"}").
+  // JSON members, also inside JSON that is itself a string ("{\"apiKey\":\"…\"}"). The opening
+  // quote's backslashes are matched from where their run begins: the run may be longer than the
+  // closing quote's (its first backslashes escape something else), and the head proper is then
+  // its last ones; starting inside the run instead made `\\\\…` quadratic.
   {
-    head: new RegExp(String.raw`((\\*)(["'])(${NAME})\2\3\s*:\s*)`, 'g'),
-    secret: ([, , , , name]) => isSecretName(name!),
-    value: /(\\*["'])(?:(?!\1).)*\1|[^\s,}\]{[]+/y,
-    replace: ([, head], [, quote]) => `${head}${quote ?? ''}${REDACTED}${quote ?? ''}`,
+    head: new RegExp(String.raw`(?<!\\)(\\*)(["'])(${NAME})(\\*)\2\s*:\s*`, 'g'),
+    secret: ([, opening, , name, closing]) => closing!.length <= opening!.length && isSecretName(name!),
+    value: (text, at) => quotedValue(text, at) ?? stickyValue(JSON_BARE_VALUE, text, at),
+    replace: ([head], { quote }) => `${head}${quote}${REDACTED}${quote}`,
   },
-  // --password value, --token=value
+  // --password value, --token=value. From where a run of name characters begins, to its first
+  // flag (a `-` at the run's start or after a `.`); the lookahead first checks the run's end once,
+  // as a separator after it is what every flag of the run needs, and `.-a.-a…` stays linear.
   {
-    head: new RegExp(String.raw`(?<![A-Za-z0-9_-])(--?(${NAME}))(=|\s+)(?!-)`, 'g'),
-    secret: ([, , name]) => isSecretName(name!),
-    value: new RegExp(VALUE, 'y'),
-    replace: ([, flag, , separator]) => `${flag}${separator}${REDACTED}`,
+    head: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.-])(?=[A-Za-z0-9_.-]*(?:=(?!-)|\s(?!-)|\s\s))([A-Za-z0-9_.-]*?)(?<![A-Za-z0-9_-])(--?(${NAME}))(=|\s+)(?!-)`,
+      'g',
+    ),
+    secret: ([, , , name]) => isSecretFlag(name!),
+    value: (text, at) => stickyValue(FLAG_OR_KEY_VALUE, text, at),
+    replace: ([, before, flag, , separator]) => `${before}${flag}${separator}${REDACTED}`,
   },
   // key=value, key: value, ?token=…&, ;Password=…; (PWD in a connection string is a password).
   // Name, separator and value share a line: "session-expiry.snap:\nline 12" is a file and a line.
   {
     head: new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})([ \t]*(?:=|:)[ \t]*)(?!//)`, 'g'),
     secret: ([, name]) => isSecretName(name!) || /^pwd$/i.test(name!),
-    value: new RegExp(VALUE, 'y'),
+    value: (text, at) => stickyValue(FLAG_OR_KEY_VALUE, text, at),
     replace: ([, name, separator]) => `${name}${separator}${REDACTED}`,
   },
 ]
 
+const FLAG_OR_KEY_VALUE = new RegExp(VALUE, 'y')
+const JSON_BARE_VALUE = /[^\s,}\]{[]+/y
+
+function stickyValue(pattern: RegExp, text: string, at: number): Value | undefined {
+  pattern.lastIndex = at
+  return pattern.exec(text) ? { end: pattern.lastIndex, quote: '' } : undefined
+}
+
+/**
+ * A JSON string value: `\\*["']`, then up to the first place where the same backslashes and
+ * quote recur, on one line (what `(\\*["'])(?:(?!\1).)*\1` matched, without comparing the whole
+ * opening again at every character). An opening of more backslashes than a string nested five
+ * deep has is not taken for one (the bare run is), which bounds the rescans a line of
+ * ever-shorter openings with no closing quote can cause.
+ */
+function quotedValue(text: string, at: number): Value | undefined {
+  let quoteAt = at
+  while (text.charCodeAt(quoteAt) === BACKSLASH) quoteAt++
+  const quote = text[quoteAt]
+  const backslashes = quoteAt - at
+  if ((quote !== '"' && quote !== "'") || backslashes > MAX_OPENING_BACKSLASHES) return undefined
+  let run = 0
+  for (let i = quoteAt + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === BACKSLASH) {
+      run++
+      continue
+    }
+    if (text[i] === quote && run >= backslashes) return { end: i + 1, quote: text.slice(at, quoteAt + 1) }
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return undefined
+    run = 0
+  }
+  return undefined
+}
+
+const BACKSLASH = 0x5c
+const MAX_OPENING_BACKSLASHES = 31
+
+/**
+ * A flag names a secret when its name does, or the name of a flag glued after a `.` inside it
+ * (`--a.-token`: the run's first flag is the one matched). Those names are the first one's last
+ * words, so only a first name that is secret-looking but listed as no secret (`--primary.-key`)
+ * needs them looked at, and such a name has few words to look at.
+ */
+function isSecretFlag(name: string): boolean {
+  if (isSecretName(name)) return true
+  if (!NOT_SECRET.has(joinWords(nameWords(name)))) return false
+  for (const glued of name.matchAll(/\.--?(?=[A-Za-z])/g)) if (isSecretName(name.slice(glued.index + glued[0].length))) return true
+  return false
+}
+
 function replaceNamed(text: string, shape: NamedShape): string {
-  const { head, value } = shape
+  const { head } = shape
   let out = ''
   let copied = 0
   head.lastIndex = 0
   for (let match = head.exec(text); match; match = head.exec(text)) {
     // The name first: a value is read only after a secret's name, which keeps `a=a=a=…` linear.
-    value.lastIndex = match.index + match[0].length
-    const found = shape.secret(match) ? value.exec(text) : null
+    const found = shape.secret(match) ? shape.value(text, match.index + match[0].length) : undefined
     if (!found) {
       head.lastIndex = match.index + 1
       continue
     }
     out += text.slice(copied, match.index) + shape.replace(match, found)
-    copied = value.lastIndex
+    copied = found.end
     head.lastIndex = copied
   }
   return out + text.slice(copied)

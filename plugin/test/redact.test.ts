@@ -53,6 +53,37 @@ describe('secret shapes are removed from free text', () => {
   })
 })
 
+describe('patterns rewritten to run in linear time redact what they did', () => {
+  it.each([
+    // The opening quote has more backslashes than the closing one: the head is the last ones.
+    ['\\\\\\"apiKey\\":"x"', '\\\\\\"apiKey\\":"<redacted>"'],
+    // A closing quote with more backslashes than the opening one closes nothing.
+    ['\\"apiKey\\\\":"x"', '\\"apiKey\\\\":"x"'],
+    // JSON in a string in a string: three backslashes around every quote.
+    ['{\\\\\\"apiKey\\\\\\":\\\\\\"s3cret\\\\\\"}', '{\\\\\\"apiKey\\\\\\":\\\\\\"<redacted>\\\\\\"}'],
+    ['{"apiKey":"with spaces, and commas"}', '{"apiKey":"<redacted>"}'],
+    // Flags glued after a dot: the first flag of the run is matched, the secret may be a later one.
+    ['--a.-token abc', '--a.-token <redacted>'],
+    ['x.--token abc', 'x.--token <redacted>'],
+    ['--primary.-key hunter2', '--primary.-key <redacted>'],
+    ['--primary-key hunter2', '--primary-key hunter2'],
+    // A JWT glued to the text before it, or after something JWT-like.
+    ['jwt_eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc123 x', 'jwt_<redacted> x'],
+    ['eyJabc.eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.x', 'eyJabc.<redacted>'],
+    ['eyJeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.', '<redacted>'],
+    ['unsigned eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', 'unsigned <redacted>'],
+  ])('%s', (line, expected) => {
+    expect(redactSecrets(line)).toBe(expected)
+  })
+
+  it('reads a JSON value opened by more backslashes than five levels of nesting give as a bare run', () => {
+    const deep = '\\'.repeat(31)
+    expect(redactSecrets(`"apiKey":${deep}"a b${deep}"`)).toBe(`"apiKey":${deep}"<redacted>${deep}"`)
+    const deeper = '\\'.repeat(32)
+    expect(redactSecrets(`"apiKey":${deeper}"a b${deeper}"`)).toBe(`"apiKey":<redacted> b${deeper}"`)
+  })
+})
+
 describe('names and values', () => {
   it.each(['OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'GH_PAT', 'MYSQL_PWD', 'PASSPHRASE', 'API_CREDS', 'HF_HUB_TOK', 'STRIPE_SK', 'apiKey', 'x-api-key', 'clientSecret', 'SESSION_COOKIE', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL'])(
     '%s is a secret name',
