@@ -7,8 +7,9 @@
  * Two kinds of secret are removed:
  * - values the configuration declared (`headers`, `env`, URL user-info and secret-looking query
  *   parameters), found wherever they appear, whatever surrounds them;
- * - secret shapes, by name (key=value, key: value, JSON members, --flag value) and by value
- *   (bearer/basic credentials, URL credentials, PEM private keys, JWTs, well-known token formats).
+ * - secret shapes, by name (key=value, key: value, JSON members, --flag value, `x-api-key …`)
+ *   and by value (bearer/basic credentials, URL credentials, PEM private keys, JWTs, well-known
+ *   token formats).
  *
  * Every pattern takes time linear in the text, whatever the text: see the note above TOKEN_FORMATS.
  */
@@ -70,6 +71,11 @@ export function isSecretValue(value: string): boolean {
  * test/redact-linear.test.ts holds each shape of text to that.
  */
 
+/** U+2010 hyphen, U+2011 non-breaking hyphen, U+2212 minus: they look like `-` and are pasted for it. */
+const HYPHEN = String.raw`[-\u2010\u2011\u2212]`
+/** Zero-width space, non-joiner, joiner, word joiner and BOM: invisible, so they split a key unseen. */
+const ZERO_WIDTH = String.raw`[\u200B-\u200D\u2060\uFEFF]`
+
 /** Known token formats; each is specific enough to be removed wherever it appears, even glued to other text. */
 const TOKEN_FORMATS = [
   String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}`, // AWS access key ids
@@ -78,15 +84,27 @@ const TOKEN_FORMATS = [
   String.raw`npm_[A-Za-z0-9]{30,}`, // npm
   String.raw`xox[abposre]-[A-Za-z0-9-]{10,}`, // Slack
   String.raw`hf_[A-Za-z0-9]{20,}`, // Hugging Face
-  String.raw`(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}`, // OpenAI, Anthropic (sk-ant-)...; not the end of "task-…"
+  // OpenAI, Anthropic (sk-ant-)...; not the end of "task-…". Also with a look-alike hyphen or an
+  // invisible character inside, which a copy from a document or a chat brings along.
+  String.raw`(?<![A-Za-z0-9_-])s${ZERO_WIDTH}*k${ZERO_WIDTH}*${HYPHEN}${ZERO_WIDTH}*[A-Za-z0-9_\u2010\u2011\u2212\u200B-\u200D\u2060\uFEFF-]{20,}`,
   String.raw`(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}`, // Stripe
   String.raw`whsec_[A-Za-z0-9]{20,}`,
   String.raw`AIza[0-9A-Za-z_-]{35}`, // Google API keys
+  String.raw`(?<![A-Za-z0-9_-])ya29\.[A-Za-z0-9._-]{20,}`, // Google OAuth access tokens
   String.raw`glpat-[A-Za-z0-9_-]{20,}`, // GitLab
 ]
 const NAME = String.raw`[A-Za-z][A-Za-z0-9_.-]*`
+/** RFC 7235: an auth scheme is case-insensitive (`bearer`, `BEARER`, `Bearer`). */
+const SCHEME = String.raw`(?:${['bearer', 'basic', 'token', 'digest'].map(anyCase).join('|')})`
 /** A value after `=` or `:`: quoted, an auth scheme and its credential, or a run up to a delimiter. */
-const VALUE = String.raw`(?!(?:(?:Bearer|Basic|Token|Digest)\s+)?<redacted>)(?:"[^"\n]*"|'[^'\n]*'|(?:(?:Bearer|Basic|Token|Digest)\s+)?[^\s"',;&<>}\]]+)`
+const VALUE = String.raw`(?!(?:${SCHEME}\s+)?<redacted>)(?:"[^"\n]*"|'[^'\n]*'|(?:${SCHEME}\s+)?[^\s"',;&<>}\]]+)`
+const CREDENTIAL_CHAR = String.raw`[A-Za-z0-9._~+/=:-]`
+/**
+ * A credential after an auth scheme or a header name, at least `min` characters. A plain
+ * lower-case word of up to 15 letters is prose ("Bearer token", "Basic authentication"); a longer
+ * one is no English word after a scheme, but a credential that happens to be all lower case.
+ */
+const credential = (min: number) => String.raw`(?!realm=)(?![a-z]{1,15}(?!${CREDENTIAL_CHAR}))${CREDENTIAL_CHAR}{${min},}`
 
 /** [pattern, replacement]; applied in order, each to the output of the one before. */
 const SHAPES: Array<[RegExp, string]> = [
@@ -102,8 +120,10 @@ const SHAPES: Array<[RegExp, string]> = [
   // token formats below.
   [/(?<![A-Za-z0-9_-])((?:(?!eyJ)[A-Za-z0-9_-])*)eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, `$1${REDACTED}`],
   [new RegExp(TOKEN_FORMATS.join('|'), 'g'), REDACTED],
-  // An auth scheme and its credential; a plain lower-case word after it is prose ("Basic authentication").
-  [/\b([Bb]earer|[Bb]asic|[Dd]igest|BEARER|BASIC)(\s+)(?!realm=)(?![a-z]+(?![A-Za-z0-9._~+/=:-]))[A-Za-z0-9._~+/=:-]{4,}/g, `$1$2${REDACTED}`],
+  // An auth scheme, in any case, and its credential.
+  [new RegExp(String.raw`\b(${['bearer', 'basic', 'digest'].map(anyCase).join('|')})(\s+)${credential(4)}`, 'g'), `$1$2${REDACTED}`],
+  // The API-key header written with a space instead of a colon (`x-api-key: …` is a key: value below).
+  [new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${anyCase('x-api-key')}[ \t]+)(?![=:])${credential(8)}`, 'g'), `$1${REDACTED}`],
 ]
 
 /** A value found after a head: where it ends, and the quote kept around `<redacted>`. */
@@ -361,6 +381,11 @@ const WINDOW_MARGIN = 2048
 function looksRandom(value: string): boolean {
   if (value.length < 12 || /\s/.test(value) || /^(\/|[A-Za-z]:\\|\.)/.test(value)) return false
   return /[0-9]/.test(value) && /[A-Za-z]/.test(value)
+}
+
+/** `bearer` as `[Bb][Ee][Aa][Rr][Ee][Rr]`: one word of a pattern in any case, the rest of it not. */
+function anyCase(word: string): string {
+  return [...word].map((char) => (char.toLowerCase() === char.toUpperCase() ? escapeRegExp(char) : `[${char.toUpperCase()}${char.toLowerCase()}]`)).join('')
 }
 
 function escapeRegExp(text: string): string {

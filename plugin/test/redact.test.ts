@@ -53,6 +53,45 @@ describe('secret shapes are removed from free text', () => {
   })
 })
 
+describe('credentials that are easy to miss', () => {
+  it.each([
+    // RFC 7235: the scheme is case-insensitive; an all-lower-case credential is still one.
+    ['Authorization: bearer lowercasetokenvalue', 'Authorization: bearer <redacted>'],
+    ['bearer lowercasetokenvalue', 'bearer <redacted>'],
+    ['BEARER abcdefgh1234 then bEaReR abc123def', 'BEARER <redacted> then bEaReR <redacted>'],
+    ['Basic dXNlcjpwYXNz and bAsIc dXNlcjpwYXNz', 'Basic <redacted> and bAsIc <redacted>'],
+    ['google said ya29.a0AfH6SMBexampleGoogleOauthAccessTokenValue123 expired', 'google said <redacted> expired'],
+    ['x-api-key abcdef0123456789abcdef', 'x-api-key <redacted>'],
+    ['X-API-Key\tAbCdEf0123456789', 'X-API-Key\t<redacted>'],
+    ['x-api-key: abcdef0123456789abcdef', 'x-api-key: <redacted>'],
+    // A look-alike hyphen (U+2010, U+2011, U+2212) or an invisible character pasted into the key.
+    ['key sk\u2011proj\u2011AbCdEfGhIjKlMnOpQrStUvWx1234', 'key <redacted>'],
+    ['key sk\u2010AbCdEfGhIjKlMnOpQrStUvWx1234', 'key <redacted>'],
+    ['key sk\u2212AbCdEfGhIjKlMnOpQrStUvWx1234', 'key <redacted>'],
+    ...['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'].map((invisible) => [
+      `key sk-${invisible}AbCdEfGhIjKl${invisible}MnOpQrStUvWx1234`,
+      'key <redacted>',
+    ]),
+    ['key s\u200bk-AbCdEfGhIjKlMnOpQrStUvWx1234', 'key <redacted>'],
+  ])('%s', (line, expected) => {
+    expect(redactSecrets(line)).toBe(expected)
+  })
+
+  it.each([
+    'the bearer token is missing',
+    'send a bearer token in the Authorization header',
+    'Bearer tokens expire after an hour',
+    'digest authentication is not supported',
+    'the x-api-key header is required',
+    'set x-api-key to your key',
+    'a risk-free, task-based plan; ask-me-anything',
+    'risk\u2011free and task\u2011based',
+    'ask-me-anything-about-the-sk-api-and-more',
+  ])('leaves prose alone: %s', (line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe('patterns rewritten to run in linear time redact what they did', () => {
   it.each([
     // The opening quote has more backslashes than the closing one: the head is the last ones.
