@@ -11,6 +11,7 @@ export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
 export { declaresToolTasks, planTools, type TaskPolicy } from './discovery.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export { childEnvironment } from './env.ts'
+export { linearRegExp, withinMatchBudget } from './linear-regexp.ts'
 export { withCredentialsAsHeader } from './transport.ts'
 export {
   configSecrets,

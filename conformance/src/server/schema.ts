@@ -9,6 +9,7 @@ import Ajv, { type ErrorObject, type Options } from 'ajv'
 import Ajv2019 from 'ajv/dist/2019.js'
 import Ajv2020 from 'ajv/dist/2020.js'
 import Ajv04 from 'ajv-draft-04'
+import { linearRegExp, withinMatchBudget } from '@mcp-bridge/plugin'
 import { createRequire } from 'node:module'
 import { atLeast } from './spec.ts'
 
@@ -23,7 +24,11 @@ export type Compiled =
   /** The kit cannot judge it (a dialect it does not know, a reference to another document). */
   | { ok: 'unjudged'; dialect?: Dialect; reason: string }
 
-const OPTIONS: Options = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false }
+// Patterns run in linear time (the plugin's engine): a server's outputSchema and its results are
+// both the server's, and `^(a|a)*$` against 40 characters would hold the kit for hours.
+const OPTIONS: Options = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false, unicodeRegExp: true, code: { regExp: linearRegExp } }
+/** Enough to act on: a result with 20,000 bad keys tells nobody more in 20,000 lines. */
+const MAX_VIOLATIONS = 20
 
 /** The meta-schema URI each dialect is identified by (Ajv looks meta-schemas up by exactly these). */
 const META: Record<Dialect, string> = {
@@ -83,7 +88,17 @@ export function compileSchema(schema: Record<string, unknown>, revision: string)
   if (problems.length) return { ok: false, dialect, reason: `breaks the ${dialect} meta-schema: ${describe(problems)}` }
   try {
     const check = engine.compile(body)
-    const validate = (value: unknown): string[] => (check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`))
+    const validate = (value: unknown): string[] => {
+      try {
+        if (withinMatchBudget(() => check(value))) return []
+      } catch (error) {
+        // A schema that refers to itself without end overflows the stack; so does a value nested too deep.
+        return [`(root) could not be checked: ${error instanceof RangeError ? 'the schema recurses without end' : error instanceof Error ? error.message : String(error)}`]
+      }
+      const errors = check.errors ?? []
+      const lines = errors.slice(0, MAX_VIOLATIONS).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+      return errors.length > MAX_VIOLATIONS ? [...lines, `and ${errors.length - MAX_VIOLATIONS} more`] : lines
+    }
     return { ok: true, dialect, validate }
   } catch (error) {
     const missing = error as { missingRef?: unknown; missingSchema?: unknown; message?: unknown }
