@@ -5,9 +5,10 @@
 export const FORMAT_VERSION = 1
 
 /**
- * pass: the requirement holds. fail: a MUST is violated, or a prerequisite is missing.
- * warn: a SHOULD is violated. skip: not applicable (the server did not declare the feature).
- * error: the check could not run (a harness problem, not a verdict on the target).
+ * pass: the requirement holds. fail: a MUST is violated. warn: a SHOULD is violated. skip: not
+ * applicable (the server did not declare the feature), nothing to judge, or not testable because
+ * a prerequisite failed (the message names the check that reports it). error: the check could not
+ * run (a harness problem, or the user's input, not a verdict on the target).
  */
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error'
 export const CHECK_STATUSES = ['pass', 'fail', 'warn', 'skip', 'error'] as const satisfies readonly CheckStatus[]
