@@ -119,6 +119,10 @@ describe('raw node:http transport faults', () => {
     const suite = await runServerSuite({ kind: 'http', url: server.url, headers: {} })
     expect(suite.checks).toHaveLength(1)
     expect(suite.checks[0]).toMatchObject({ id: 'lifecycle/initialize', status: 'error' })
+    // A port fetch refuses to use at all is the URL's problem too.
+    const blocked = await runServerSuite({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} })
+    expect(blocked.checks).toHaveLength(1)
+    expect(blocked.checks[0]).toMatchObject({ id: 'lifecycle/initialize', status: 'error', message: expect.stringMatching(/bad port/) })
   })
 })
 

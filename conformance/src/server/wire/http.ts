@@ -155,7 +155,8 @@ function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeou
     else if (incoming.kind === 'response') strays.push(value)
   }
   if (info.networkError) {
-    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ECONNRESET/.test(info.networkError)
+    // "bad port": fetch itself refuses ports such as 9 or 6000 (the fetch standard's blocked list).
+    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ECONNRESET|bad port/.test(info.networkError)
     return { kind: 'closed', reason: `request failed: ${info.networkError}`, unreachable, wire, http }
   }
   if (info.timedOut) return { kind: 'timeout', afterMs: timeoutMs, wire, http }
