@@ -134,7 +134,11 @@ class BridgedDefinition implements ToolDefinition {
   }
 
   private render(value: unknown): ContentBlock[] {
-    return projectContent((value as McpResult).content, this.rawName, undefined, this.options.limits.maxResultTextChars)
+    const { content, structuredContent } = value as McpResult
+    // A server that answers in structuredContent alone (it SHOULD add the JSON as text, MCP
+    // 2025-06-18 §tools/Structured Content) would otherwise show the model nothing of its answer.
+    const blocks = content.length === 0 && structuredContent !== undefined ? [{ type: 'text', text: JSON.stringify(structuredContent) }] : content
+    return projectContent(blocks, this.rawName, undefined, this.options.limits.maxResultTextChars)
   }
 
   private prepare(): Prepared {
@@ -220,6 +224,10 @@ export function toCanonical(
   const { content, structuredContent, isError } = result as Record<string, unknown>
   if (content !== undefined && !Array.isArray(content)) {
     throw new BridgeError(`${rawName} returned "content" that is not an array`, 'INVALID_RESULT')
+  }
+  // "true" as a string is neither an error nor a success the bridge could vouch for.
+  if (isError !== undefined && typeof isError !== 'boolean') {
+    throw new BridgeError(`${rawName} returned "isError" that is not a boolean (${isError === null ? 'null' : typeof isError}): whether the call failed is unknown`, 'INVALID_RESULT')
   }
   if (Number.isFinite(maxResultBytes)) {
     const size = Buffer.byteLength(JSON.stringify(result))

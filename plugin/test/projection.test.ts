@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { toCanonical } from '../src/definition.ts'
+import { PlannedTool, toCanonical } from '../src/definition.ts'
+import type { ToolDefinition } from '../src/host/types.ts'
 import { projectContent } from '../src/projection.ts'
 
 const text = (t: string) => [{ type: 'text', text: t }]
@@ -182,5 +183,28 @@ describe('toCanonical', () => {
     expect(() => toCanonical({ isError: true, content: text('no such file') }, 'read')).toThrow('no such file')
     expect(() => toCanonical('nope', 'read')).toThrow(/not an object/)
     expect(() => toCanonical({ content: 'nope' }, 'read')).toThrow(/not an array/)
+  })
+
+  it('refuses an isError that is not a boolean: "true" as a string is neither a failure nor a success', () => {
+    for (const isError of ['true', 1, null]) {
+      expect(() => toCanonical({ isError, content: text('done') }, 'read')).toThrow(expect.objectContaining({ code: 'INVALID_RESULT', message: expect.stringMatching(/"isError" that is not a boolean/) }))
+    }
+    expect(toCanonical({ isError: false, content: text('done') }, 'read').content).toEqual(text('done'))
+  })
+})
+
+describe("what the model sees of a bridged tool's result", () => {
+  const definition = new PlannedTool(
+    { rawName: 'stats', publicName: 'mcp__s__stats', description: '', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+    { serverName: 's', invoke: async () => ({}), limits: { maxResultTextChars: 1000, maxResultBytes: 1 << 20 }, imageServices: () => ({}), warn: () => {} },
+  ).create() as ToolDefinition & { output: { render(value: unknown): unknown } }
+
+  it('is the structuredContent as JSON when that is all the server sent', () => {
+    expect(definition.output.render({ content: [], structuredContent: { n: 1, tags: ['a'] } })).toEqual(text('{"n":1,"tags":["a"]}'))
+  })
+
+  it('is the content when there is any, and the empty notice when there is nothing at all', () => {
+    expect(definition.output.render({ content: text('one'), structuredContent: { n: 1 } })).toEqual(text('one'))
+    expect(definition.output.render({ content: [] })).toEqual(text('(stats returned no model-visible content)'))
   })
 })
