@@ -153,7 +153,6 @@ export class Session {
     // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
     const scope = new CallScope(exec.signal, maxTotalTimeoutMs, `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`)
-    const started = performance.now()
     try {
       return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
         signal: scope.signal,
@@ -168,10 +167,11 @@ export class Session {
           cause: safeCause(error, this.redact),
         })
       }
-      // The SDK's timer fires toolCallTimeoutMs after the request (or its last progress) at the
-      // earliest: a -32001 before that is the server's own answer, not a timeout of ours.
+      // The SDK's own timeout carries { timeout } as its data (the value it was given); a -32001
+      // without it is the server's answer. (Not told apart by the time elapsed: a timer armed
+      // while the event loop's clock was stale fires early by that much, under load.)
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        if (performance.now() - started < toolCallTimeoutMs) throw this.serverFailure(error, rawName)
+        if (!isSdkTimeout(error, toolCallTimeoutMs)) throw this.serverFailure(error, rawName)
         throw new BridgeError(`${rawName} did not answer within ${toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', {
           cause: safeCause(error, this.redact),
         })
@@ -310,6 +310,12 @@ export function isRefusedAnswer(error: unknown): boolean {
  */
 export function isServerAnswer(error: unknown): error is McpError {
   return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout
+}
+
+/** The SDK's timeout of a request sent with `timeout: timeoutMs` (it puts `{ timeout }` in the error's data). */
+export function isSdkTimeout(error: McpError, timeoutMs: number): boolean {
+  const data = error.data as { timeout?: unknown } | undefined
+  return typeof data === 'object' && data !== null && data.timeout === timeoutMs
 }
 
 /** Transport errors (not request errors) that mean the server can no longer be reached. */

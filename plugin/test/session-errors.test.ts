@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { BridgeError, errorMessageWithCause } from '../src/errors.ts'
 import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { OVERSIZED_MARK } from '../src/response-limits.ts'
-import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isServerAnswer, isServerGone } from '../src/session.ts'
+import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerAnswer, isServerGone } from '../src/session.ts'
 
 // How the session tells one failure from another decides what the host sees: a refusal that stops
 // retrying, a lost connection that reconnects, the server's own answer, an oversized result. Each
@@ -118,5 +118,14 @@ describe('errorMessageWithCause: the network reason fetch keeps in its cause', (
     expect(errorMessageWithCause(new TypeError('fetch failed', { cause: new Error('bad port') }))).toBe('fetch failed: bad port')
     expect(errorMessageWithCause(new TypeError('fetch failed'))).toBe('fetch failed')
     expect(errorMessageWithCause('plain')).toBe('plain')
+  })
+})
+
+describe("isSdkTimeout: the SDK's own timeout, not a server's -32001 answer", () => {
+  it('is a RequestTimeout carrying the timeout the request was sent with', () => {
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 200 }), 200)).toBe(true)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 60_000 }), 200)).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { reason: 'upstream' }), 200)).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout), 200)).toBe(false)
   })
 })
