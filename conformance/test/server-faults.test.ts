@@ -5,13 +5,14 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CheckResult, SuiteResult } from '../src/model.ts'
+import type { SuiteResult } from '../src/model.ts'
 import { assembleReport } from '../src/report/assemble.ts'
 import { formatJson } from '../src/report/json.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import { delta } from './server-helpers.ts'
 import { FAULTS, TOKEN } from './support/faulty-core.mjs'
 import { startFaultyHttp } from './support/faulty-http.mjs'
+import { findCheck } from './support/find-check.ts'
 
 const SERVER = fileURLToPath(new URL('./support/faulty-stdio.mjs', import.meta.url))
 const OPTIONS: Partial<ServerRunOptions> = {
@@ -35,11 +36,7 @@ async function http(faults: string[] = []): Promise<SuiteResult> {
   }
 }
 
-const find = (suite: SuiteResult, id: string): CheckResult => {
-  const found = suite.checks.find((c) => c.id === id)
-  if (!found) throw new Error(`no check ${id} in ${suite.checks.map((c) => c.id).join(', ')}`)
-  return found
-}
+const find = findCheck
 const flagged = (suite: SuiteResult) => suite.checks.filter((c) => ['fail', 'warn', 'error'].includes(c.status)).map((c) => `${c.id}: ${c.message}`)
 
 interface Case {

@@ -7,13 +7,14 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CheckResult, SuiteResult } from '../src/model.ts'
+import type { SuiteResult } from '../src/model.ts'
 import { definitionOf } from '../src/server/registry/index.ts'
 import type { ServerSuite } from '../src/report/revisions.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import type { Revision } from '../src/server/spec.ts'
 import { FAULTS, HTTP_FAULTS, startRuleHttp } from './fixtures/rule-server/index.mjs'
 import { delta } from './server-helpers.ts'
+import { findCheck } from './support/find-check.ts'
 
 type Transport = 'stdio' | 'http'
 const STDIO_SERVER = fileURLToPath(new URL('./fixtures/rule-server/stdio.mjs', import.meta.url))
@@ -39,11 +40,7 @@ async function run(transport: Transport, faults: string[] = [], revision?: strin
   }
 }
 
-const find = (suite: SuiteResult, id: string): CheckResult => {
-  const found = suite.checks.find((c) => c.id === id)
-  if (!found) throw new Error(`no check ${id}`)
-  return found
-}
+const find = findCheck
 const flagged = (suite: SuiteResult) => suite.checks.filter((c) => ['fail', 'warn', 'error'].includes(c.status)).map((c) => `${c.id}: ${c.message}`)
 
 interface Case {
