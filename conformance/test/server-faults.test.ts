@@ -12,7 +12,7 @@ import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import { delta } from './server-helpers.ts'
 import { FAULTS, TOKEN } from './support/faulty-core.mjs'
 import { startFaultyHttp } from './support/faulty-http.mjs'
-import { findCheck } from './support/find-check.ts'
+import { findCheck as find, flagged } from './support/find-check.ts'
 
 const SERVER = fileURLToPath(new URL('./support/faulty-stdio.mjs', import.meta.url))
 const OPTIONS: Partial<ServerRunOptions> = {
@@ -40,8 +40,6 @@ async function http(faults: string[] = []): Promise<SuiteResult> {
   }
 }
 
-const find = findCheck
-const flagged = (suite: SuiteResult) => suite.checks.filter((c) => ['fail', 'warn', 'error'].includes(c.status)).map((c) => `${c.id}: ${c.message}`)
 
 interface Case {
   fault: string

@@ -14,7 +14,7 @@ import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import type { Revision } from '../src/server/spec.ts'
 import { FAULTS, HTTP_FAULTS, startRuleHttp } from './fixtures/rule-server/index.mjs'
 import { delta } from './server-helpers.ts'
-import { findCheck } from './support/find-check.ts'
+import { findCheck as find, flagged } from './support/find-check.ts'
 
 type Transport = 'stdio' | 'http'
 const STDIO_SERVER = fileURLToPath(new URL('./fixtures/rule-server/stdio.mjs', import.meta.url))
@@ -40,8 +40,6 @@ async function run(transport: Transport, faults: string[] = [], revision?: strin
   }
 }
 
-const find = findCheck
-const flagged = (suite: SuiteResult) => suite.checks.filter((c) => ['fail', 'warn', 'error'].includes(c.status)).map((c) => `${c.id}: ${c.message}`)
 
 interface Case {
   fault: string
