@@ -37,8 +37,14 @@ export class BridgeError extends Error {
   }
 }
 
+/** An error's message; for a thrown value that cannot be made a string (`Object.create(null)`), a placeholder. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  if (error instanceof Error) return error.message
+  try {
+    return String(error)
+  } catch {
+    return 'a value that cannot be shown'
+  }
 }
 
 /**

@@ -168,20 +168,20 @@ class RegistryState {
       result = { isError: false, value, content: definition.output?.render(value) ?? renderJson(value) }
     } catch (error) {
       const code = signal.aborted ? 'ABORTED' : BridgeError.is(error) ? error.code : 'TOOL_ERROR'
-      result = failure(code, `${name} failed: ${describe(error)}`)
+      result = failure(code, `${name} failed: ${errorMessage(error)}`)
     }
     if (this.postExecute.size) {
       try {
         for (const hook of this.postExecute) result = hook(exec, result) ?? result
       } catch (error) {
-        return failure('TOOL_ERROR', `${name}: a post-execute policy failed: ${describe(error)}`)
+        return failure('TOOL_ERROR', `${name}: a post-execute policy failed: ${errorMessage(error)}`)
       }
     }
     let finalized: ContentBlock[] | undefined
     try {
       finalized = definition.finalizeContent?.(exec, result)
     } catch (error) {
-      this.warn(`tool "${name}": finalizeContent threw, its result keeps its plain content: ${describe(error)}`)
+      this.warn(`tool "${name}": finalizeContent threw, its result keeps its plain content: ${errorMessage(error)}`)
     }
     return finalized ? { ...result, content: finalized } : result
   }
@@ -200,7 +200,7 @@ class RegistryState {
       if (!schema.ok) return failure('INVALID_ARGS', `"${name}" cannot be called: its parameters schema does not compile (${schema.reason})`)
       violations = schema.validate(input)
     } catch (error) {
-      return failure('INVALID_ARGS', `arguments for "${name}" could not be checked: ${describe(error)}`)
+      return failure('INVALID_ARGS', `arguments for "${name}" could not be checked: ${errorMessage(error)}`)
     }
     return violations.length ? failure('INVALID_ARGS', `invalid arguments for "${name}": ${violations.join('; ')}`) : undefined
   }
@@ -248,15 +248,6 @@ class RegistryState {
 
 function failure(code: string, message: string): ToolResult {
   return { isError: true, error: { message, code }, content: [{ type: 'text', text: `Error: ${message}` }] }
-}
-
-/** An error's message, even for a thrown value that cannot be made a string (`Object.create(null)`). */
-function describe(error: unknown): string {
-  try {
-    return errorMessage(error)
-  } catch {
-    return 'a value that cannot be shown'
-  }
 }
 
 function renderJson(value: unknown): ContentBlock[] {
