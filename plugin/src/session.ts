@@ -1,7 +1,5 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import type { Config } from './config.ts'
@@ -10,8 +8,7 @@ import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
-import { MALFORMED_MARK } from './json-rpc-message.ts'
-import { OVERSIZED_MARK } from './response-limits.ts'
+import { classifyFailure, isAuthFailure, isCredentialRefusal, isServerGone } from './request-failure.ts'
 import { stderrExcerpt } from './stderr-tail.ts'
 import { OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
@@ -167,50 +164,39 @@ export class Session {
           cause: safeCause(error, this.redact),
         })
       }
-      // The SDK's own timeout carries { timeout } as its data (the value it was given); a -32001
-      // without it is the server's answer. (Not told apart by the time elapsed: a timer armed
-      // while the event loop's clock was stale fires early by that much, under load.)
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        if (!isSdkTimeout(error, toolCallTimeoutMs)) throw this.serverFailure(error, rawName)
-        throw new BridgeError(`${rawName} did not answer within ${toolCallTimeoutMs} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', {
-          cause: safeCause(error, this.redact),
-        })
-      }
-      throw this.callFailure(error, rawName)
+      throw this.callFailure(error, rawName, [toolCallTimeoutMs])
     } finally {
       scope.release()
     }
   }
 
-  /** What a failed call (plain or as a task) is, once abort and the call's own timeouts are told apart. */
-  private callFailure(error: unknown, rawName: string): BridgeError {
-    if (isAuthFailure(error)) {
-      return new BridgeError(`${rawName} was refused by the server (HTTP ${error.code}): check the configured headers or auth`, 'UNAUTHORIZED', {
-        cause: safeCause(error, this.redact),
-      })
-    }
-    if (isCredentialRefusal(error)) return this.explain(error, `${rawName} failed: no accepted credentials`)
-    if (isRefusedAnswer(error)) return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause: safeCause(error, this.redact) })
-    if (isConnectionLoss(error) && !this.answeredWithClosedCode(error)) {
-      this.reportLost(this.quote(errorMessage(error)))
-      return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
-    }
-    // The server answered, with a JSON-RPC error: the call failed on its side, the session is fine.
-    if (isServerAnswer(error) || this.answeredWithClosedCode(error)) return this.serverFailure(error, rawName)
-    return this.explain(error, `${rawName} failed`)
-  }
-
-  private serverFailure(error: McpError, rawName: string): BridgeError {
-    return new BridgeError(`${rawName} failed on the server (JSON-RPC error ${error.code}): ${this.quote(errorMessage(error))}`, 'TOOL_ERROR', { cause: safeCause(error, this.redact) })
-  }
-
   /**
-   * -32000 is the SDK's "Connection closed" and also the first code of JSON-RPC's "server error"
-   * range, which servers use for their own failures. The SDK's comes only once the transport has
-   * closed; while it is open, the code came in a response.
+   * What a failed call (plain or as a task) is, once abort and the call's own ceiling are told
+   * apart. `timeoutsSent`: the request timeouts the call used, to know the SDK's timeout from a
+   * server's -32001 (request-failure.ts).
    */
-  private answeredWithClosedCode(error: unknown): error is McpError {
-    return error instanceof McpError && error.code === ErrorCode.ConnectionClosed && !this.transportClosed
+  private callFailure(error: unknown, rawName: string, timeoutsSent: readonly number[]): BridgeError {
+    const cause = safeCause(error, this.redact)
+    switch (classifyFailure(error, { transportClosed: this.transportClosed, timeoutsSent })) {
+      case 'auth':
+        return new BridgeError(`${rawName} was refused by the server (HTTP ${(error as { code: number }).code}): check the configured headers or auth`, 'UNAUTHORIZED', { cause })
+      case 'credentials':
+        return this.explain(error, `${rawName} failed: no accepted credentials`)
+      case 'refused-answer':
+        return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause })
+      case 'timeout':
+        return new BridgeError(`${rawName} did not answer within ${(error as McpError & { data: { timeout: number } }).data.timeout} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause })
+      case 'lost':
+        this.reportLost(this.quote(errorMessage(error)))
+        return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
+      case 'server-answer': {
+        // The server answered with a JSON-RPC error: the call failed on its side, the session is fine.
+        const { code } = error as McpError
+        return new BridgeError(`${rawName} failed on the server (JSON-RPC error ${code}): ${this.quote(errorMessage(error))}`, 'TOOL_ERROR', { cause })
+      }
+      default:
+        return this.explain(error, `${rawName} failed`)
+    }
   }
 
   /** A tools/call as a task (task-call.ts); its errors are told apart like a plain call's. */
@@ -219,8 +205,9 @@ export class Session {
     try {
       return await callToolAsTask(this.client, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
     } catch (error) {
-      // task-call.ts has already named an abort, the ceiling and a request timeout.
-      throw BridgeError.is(error) ? error : this.callFailure(error, rawName)
+      // task-call.ts has already named an abort and the ceiling; a request's own timeout is
+      // told apart here, like a plain call's (tasks/result may wait up to maxTotalTimeoutMs).
+      throw BridgeError.is(error) ? error : this.callFailure(error, rawName, [toolCallTimeoutMs, maxTotalTimeoutMs])
     }
   }
 
@@ -282,51 +269,4 @@ function deadlineError(deadline: AbortSignal, timedOut: string): unknown {
   const reason: unknown = deadline.reason
   const isTimeout = reason instanceof Error && reason.name === 'TimeoutError'
   return isTimeout || reason === undefined ? new McpError(ErrorCode.RequestTimeout, timedOut) : reason
-}
-
-/** The server refused our credentials; a new session would be refused the same way. */
-export function isAuthFailure(error: unknown): error is StreamableHTTPError & { code: 401 | 403 } {
-  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
-}
-
-/** The authorization server refused the grant, or the server refused a fresh token: retrying the same way cannot help. */
-export function isCredentialRefusal(error: unknown): boolean {
-  return error instanceof OAuthError || error instanceof UnauthorizedError
-}
-
-/**
- * The request failed because the bridge refused its answer: over limits.maxResultBytes (see
- * response-limits.ts), or not a JSON-RPC response at all (json-rpc-message.ts' refusedAnswer).
- */
-export function isRefusedAnswer(error: unknown): boolean {
-  if (BridgeError.is(error)) return error.code === 'INVALID_RESULT'
-  const data = error instanceof McpError ? (error.data as Record<string, unknown> | undefined) : undefined
-  return typeof data === 'object' && data !== null && (data[OVERSIZED_MARK] === true || data[MALFORMED_MARK] === true)
-}
-
-/**
- * A JSON-RPC error response from the server. The SDK raises McpError for those and for two
- * verdicts of its own, which are not the server's answer: a closed connection and a timeout.
- */
-export function isServerAnswer(error: unknown): error is McpError {
-  return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout
-}
-
-/** The SDK's timeout of a request sent with `timeout: timeoutMs` (it puts `{ timeout }` in the error's data). */
-export function isSdkTimeout(error: McpError, timeoutMs: number): boolean {
-  const data = error.data as { timeout?: unknown } | undefined
-  return typeof data === 'object' && data !== null && data.timeout === timeoutMs
-}
-
-/** Transport errors (not request errors) that mean the server can no longer be reached. */
-export function isServerGone(error: unknown): boolean {
-  return (error instanceof TypeError && /fetch failed/i.test(error.message)) || /Failed to reconnect SSE stream/.test(errorMessage(error))
-}
-
-/** Failures that mean the server is gone rather than that one request went wrong. */
-export function isConnectionLoss(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === undefined
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed
-  if (error instanceof TypeError) return /fetch failed|Failed to fetch|terminated/i.test(error.message)
-  return /Not connected/.test(errorMessage(error))
 }

@@ -5,6 +5,7 @@ import * as z from 'zod'
 import { onAbort } from './abort-listeners.ts'
 import { withAbortScope } from './abort-scope.ts'
 import { BridgeError, errorMessage } from './errors.ts'
+import { isSdkTimeout } from './request-failure.ts'
 
 /**
  * A tools/call as an MCP 2025-11-25 task (basic/utilities/tasks): the server answers with a task,
@@ -72,7 +73,7 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     // to no one; one the server no longer knows ("-32602 (Invalid params)" for a nonexistent
     // taskId) has nothing left to cancel.
     if (taskId !== undefined && !TERMINAL.has(status) && !isUnknownTask(error)) await cancelTask(client, taskId)
-    throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs)
+    throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs, [toolCallTimeoutMs, maxTotalTimeoutMs])
   } finally {
     clearTimeout(ceiling)
     releaseCaller()
@@ -108,14 +109,16 @@ async function cancelTask(client: Client, taskId: string): Promise<void> {
   }
 }
 
-function explain(error: unknown, rawName: string, taskId: string | undefined, aborted: boolean, ceiling: boolean, maxTotalTimeoutMs: number): unknown {
+function explain(error: unknown, rawName: string, taskId: string | undefined, aborted: boolean, ceiling: boolean, maxTotalTimeoutMs: number, timeoutsSent: readonly number[]): unknown {
   if (BridgeError.is(error)) return error
   const task = taskId === undefined ? 'its task was never created' : `task ${taskId}`
   if (aborted) return new BridgeError(`call to ${rawName} was aborted; ${taskId === undefined ? task : `${task} was sent tasks/cancel`}`, 'ABORTED', { cause: error })
   if (ceiling) {
     return new BridgeError(`${rawName} exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms) as a task; ${taskId === undefined ? task : `${task} was sent tasks/cancel`}`, 'TOOL_TIMEOUT', { cause: error })
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  // The SDK's own timeout of one of the task's requests; a server's -32001 answer is the session's
+  // to name, like a plain call's (request-failure.ts).
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && isSdkTimeout(error, timeoutsSent)) {
     return new BridgeError(`${rawName} (${task}) did not answer a request in time: ${errorMessage(error)}`, 'TOOL_TIMEOUT', { cause: error })
   }
   return error

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { planTools } from '../src/discovery.ts'
 import { pollDelay } from '../src/task-call.ts'
 import { serveHttp } from './support/http-server.ts'
-import { everythingStdio, startHost } from './support/host.ts'
+import { everythingStdio, startHost, stateOf } from './support/host.ts'
 
 const limits = { maxDescriptionChars: 100, maxSchemaChars: 10_000 }
 const tool = (name: string, taskSupport?: string) => ({ name, inputSchema: { type: 'object' }, ...(taskSupport ? { execution: { taskSupport } } : {}) })
@@ -56,7 +56,7 @@ interface ScriptedTask {
  * A low-level SDK server that runs tools as tasks by hand, so each test decides when a task
  * finishes, how it fails, and what pollInterval it suggests.
  */
-function taskServer(options: { pollInterval?: number; finishAfterPolls?: number; outcome?: 'completed' | 'failed'; never?: boolean; failGet?: boolean; taskId?: string; holdCreate?: Promise<void> }) {
+function taskServer(options: { pollInterval?: number; finishAfterPolls?: number; outcome?: 'completed' | 'failed'; failCode?: number; never?: boolean; failGet?: boolean; taskId?: string; holdCreate?: Promise<void> }) {
   const tasks = new Map<string, ScriptedTask>()
   const log: string[] = []
   let next = 0
@@ -80,7 +80,7 @@ function taskServer(options: { pollInterval?: number; finishAfterPolls?: number;
       log.push(`tasks/get ${request.params.taskId}`)
       if (options.failGet) throw new McpError(ErrorCode.InternalError, 'the task store is unavailable')
       if (!options.never && task.status === 'working' && ++polls >= (options.finishAfterPolls ?? 1)) {
-        if (options.outcome === 'failed') Object.assign(task, { status: 'failed', error: new McpError(ErrorCode.InternalError, 'the research database is down') })
+        if (options.outcome === 'failed') Object.assign(task, { status: 'failed', error: new McpError(options.failCode ?? ErrorCode.InternalError, 'the research database is down') })
         else Object.assign(task, { status: 'completed', result: { content: [{ type: 'text', text: 'research done' }], structuredContent: { pages: 3 } } })
       }
       return { taskId: request.params.taskId, status: task.status, ttl: null, createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), pollInterval: options.pollInterval } as never
@@ -124,6 +124,17 @@ describe('task-augmented calls', () => {
     const plain = await host.tools.execute('mcp__tasks__broken', {})
     expect(result).toMatchObject({ isError: true, error: { message: expect.stringMatching(/the research database is down/) } })
     expect(plain.isError && result.isError && result.error.code).toBe(plain.isError && plain.error.code)
+  })
+
+  it("a task that fails with the server's own -32001 or -32000 is the server's error (TOOL_ERROR), not the bridge's timeout or a lost connection", async () => {
+    for (const failCode of [ErrorCode.RequestTimeout, ErrorCode.ConnectionClosed]) {
+      const server = await serveHttp(taskServer({ pollInterval: 5, outcome: 'failed', failCode }).factory)
+      const host = await startHost()
+      const fiber = await host.load(http(server.url))
+      const result = await host.tools.execute('mcp__tasks__research', {})
+      expect(result, String(failCode)).toMatchObject({ isError: true, error: { code: 'TOOL_ERROR', message: expect.stringMatching(new RegExp(`JSON-RPC error ${failCode}\\b.*the research database is down`)) } })
+      expect(stateOf(fiber)?.kind, String(failCode)).toBe('connected')
+    }
   })
 
   it('a poll that fails ends the call and cancels the task it leaves behind', async () => {

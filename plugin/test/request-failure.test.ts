@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { BridgeError, errorMessageWithCause } from '../src/errors.ts'
 import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { OVERSIZED_MARK } from '../src/response-limits.ts'
-import { isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerAnswer, isServerGone } from '../src/session.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerAnswer, isServerGone } from '../src/request-failure.ts'
 
 // How the session tells one failure from another decides what the host sees: a refusal that stops
 // retrying, a lost connection that reconnects, the server's own answer, an oversized result. Each
@@ -123,9 +123,39 @@ describe('errorMessageWithCause: the network reason fetch keeps in its cause', (
 
 describe("isSdkTimeout: the SDK's own timeout, not a server's -32001 answer", () => {
   it('is a RequestTimeout carrying the timeout the request was sent with', () => {
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 200 }), 200)).toBe(true)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 60_000 }), 200)).toBe(false)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { reason: 'upstream' }), 200)).toBe(false)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout), 200)).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 200 }), [200])).toBe(true)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 60_000 }), [200, 60_000])).toBe(true)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 60_000 }), [200])).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: '200' }), [200])).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { reason: 'upstream' }), [200])).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout), [200])).toBe(false)
+  })
+})
+
+describe('classifyFailure: one verdict per failed request, for plain and task calls alike', () => {
+  const open = { transportClosed: false, timeoutsSent: [200] }
+  const closed = { transportClosed: true, timeoutsSent: [200] }
+
+  it("tells the SDK's two verdicts from a server answering with the same codes", () => {
+    expect(classifyFailure(mcp(ErrorCode.RequestTimeout, { timeout: 200 }), open)).toBe('timeout')
+    expect(classifyFailure(mcp(ErrorCode.RequestTimeout, { timeout: 999 }), open)).toBe('server-answer')
+    expect(classifyFailure(mcp(ErrorCode.RequestTimeout), closed)).toBe('server-answer')
+    expect(classifyFailure(mcp(ErrorCode.ConnectionClosed), closed)).toBe('lost')
+    expect(classifyFailure(mcp(ErrorCode.ConnectionClosed), open)).toBe('server-answer')
+  })
+
+  it('names refusals, losses and answers, whatever the transport state', () => {
+    for (const context of [open, closed]) {
+      expect(classifyFailure(http(401), context)).toBe('auth')
+      expect(classifyFailure(new OAuthError('refused'), context)).toBe('credentials')
+      expect(classifyFailure(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: true }), context)).toBe('refused-answer')
+      expect(classifyFailure(new BridgeError('not JSON-RPC', 'INVALID_RESULT'), context)).toBe('refused-answer')
+      expect(classifyFailure(http(404), context)).toBe('lost')
+      expect(classifyFailure(new TypeError('fetch failed'), context)).toBe('lost')
+      expect(classifyFailure(mcp(ErrorCode.InvalidParams), context)).toBe('server-answer')
+      expect(classifyFailure(mcp(-32099), context)).toBe('server-answer')
+      expect(classifyFailure(http(500), context)).toBe('other')
+      expect(classifyFailure(new Error('odd'), context)).toBe('other')
+    }
   })
 })
