@@ -1,5 +1,6 @@
 import type { Logger } from 'cordis'
 import type { Redact } from './redact.ts'
+import { escapeControls } from './controls.ts'
 
 /** The logging the bridge does; every line is redacted on its way out. */
 export interface Log {
@@ -28,26 +29,4 @@ export function redactingLog(logger: Pick<Logger, keyof Log>, redact: Redact): L
     (format: string, ...args: unknown[]) =>
       logger[name](shown(format), ...args.map(clean))
   return { error: level('error'), warn: level('warn'), info: level('info'), debug: level('debug') }
-}
-
-/**
- * C0 controls (line feed, carriage return and tab too), DEL and C1 controls, the Unicode line and
- * paragraph separators, and the bidirectional embeddings, overrides and isolates, which reorder
- * what a terminal shows ("Trojan Source"). Nothing else: letters of every script stay as they are.
- */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g // eslint-disable-line no-control-regex -- finding them is the point
-
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
-
-/**
- * Pure: text fit for one line of a log or a terminal, with every control character written as
- * its escape (`\n`, `\x1b`, `\u202e`) instead of acting. Backslashes are left as they are, so
- * `C:\new` reads as itself; an escape can therefore stand for itself, but it never acts.
- */
-export function escapeControls(text: string): string {
-  return text.replace(CONTROLS, (char) => SHORT_ESCAPES[char] ?? codeEscape(char.charCodeAt(0)))
-}
-
-function codeEscape(code: number): string {
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
 }

@@ -1,5 +1,5 @@
 import type { ContentBlock, ToolResult, ToolSchema } from '../host/types.ts'
-import { escapeControls } from '../log.ts'
+import { escapeControls, escapeControlsInJson as terminalJson } from '../controls.ts'
 import { schemaLines } from './schema-text.ts'
 
 /*
@@ -53,15 +53,4 @@ function contentText(blocks: readonly ContentBlock[]): string {
 /** A text's lines (`\n` or `\r\n` ends one), each with its control characters escaped. */
 function shownLines(text: string): string[] {
   return text.split(/\r?\n/).map(escapeControls)
-}
-
-/**
- * The controls of escapeControls that JSON.stringify leaves as they are (it escapes U+0000 to
- * U+001F itself). They can only stand inside a string there, where `\uXXXX` means the same
- * character: the JSON stays exact, and a terminal shows it instead of obeying it.
- */
-const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
-
-function terminalJson(json: string): string {
-  return json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
