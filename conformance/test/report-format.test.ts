@@ -6,7 +6,7 @@ import { formatHtml } from '../src/report/html.ts'
 import { SCRIPT, STYLE } from '../src/report/html-assets.ts'
 import { formatJson } from '../src/report/json.ts'
 import { formatJunit } from '../src/report/junit.ts'
-import { formatSummary } from '../src/report/summary.ts'
+import { formatSummary, plain } from '../src/report/summary.ts'
 import { hostileReport } from './report-fixture.ts'
 import { assertWellFormedXml } from './support/well-formed.ts'
 
@@ -153,9 +153,19 @@ describe('the stderr summary', () => {
     const plainText = formatSummary(report)
     // eslint-disable-next-line no-control-regex -- asserting their absence
     expect(plainText).not.toMatch(/[\u001b\u0007\u009b]/)
-    expect(plainText).toContain('red ?[31m alarm ?]0;title? ?2J')
+    expect(plainText).toContain('red \\x1b[31m alarm \\x1b]0;title\\x07 \\x9b2J')
     const coloured = formatSummary(report, [], { color: true })
     expect(coloured).toContain('\u001b[31m✗ fail \u001b[0m tools/names-unique')
-    expect(coloured).toContain('red ?[31m alarm')
+    expect(coloured).toContain('red \\x1b[31m alarm')
+  })
+
+  it('shows bidirectional overrides, isolates, line separators and C1 controls as escapes, never raw', () => {
+    const report = hostileReport()
+    report.suites[0]!.checks[1]!.message = 'evil \u202e\u202a\u2066\u2069\u2028\u2029\u0085 end'
+    report.suites[0]!.checks[1]!.id = 'tools/\u202enames'
+    const text = formatSummary(report)
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u2028\u2029\u0085]/)
+    expect(text).toContain('evil \\u202e\\u202a\\u2066\\u2069\\u2028\\u2029\\x85 end')
+    expect(plain('a\u202eb\tc\nd')).toBe('a\\u202eb\tc\nd')
   })
 })

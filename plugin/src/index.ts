@@ -1,4 +1,4 @@
-import type { Context } from 'cordis'
+import type { Context, Fiber } from 'cordis'
 import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
 import { BridgeError, errorMessage, withoutStack } from './errors.ts'
@@ -12,6 +12,7 @@ export { declaresToolTasks, planTools, type TaskPolicy } from './discovery.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export { childEnvironment } from './env.ts'
 export { linearRegExp, withinMatchBudget } from './linear-regexp.ts'
+export { escapeControls } from './controls.ts'
 export { withCredentialsAsHeader } from './transport.ts'
 export {
   configSecrets,
@@ -38,12 +39,18 @@ export const name = 'mcp-client'
  */
 export const inject = ['tools']
 
-/** serverNames in use, per Cordis root, so separate hosts (and tests) never collide. */
+/**
+ * serverNames in use, per `tools` service: the public names a serverName makes can only collide
+ * on one service, so separate hosts, isolated services and tests never collide. (A Cordis without
+ * the fiber's injected store falls back to one set per root.)
+ */
 const reserved = new WeakMap<object, Set<string>>()
 
 export async function apply(ctx: Context, config: ConfigType): Promise<void> {
-  const names = reserved.get(ctx.root) ?? new Set<string>()
-  reserved.set(ctx.root, names)
+  const service: unknown = ctx.fiber.store?.tools?.value
+  const scope = (typeof service === 'object' && service !== null) || typeof service === 'function' ? service : ctx.root
+  const names = reserved.get(scope) ?? new Set<string>()
+  reserved.set(scope, names)
   ctx.effect(() => {
     if (names.has(config.serverName)) {
       // A configuration error: its message says everything, a stack trace of the plugin would not.
@@ -71,14 +78,11 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     onState: (state, pid) => ctx.emit('mcp/state', { serverName: config.serverName, state, pid }),
   })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
-  // Cordis runs the effects above only once apply has returned, so a dispose during activation
-  // would first wait out the connection attempt (connectTimeoutMs). The fiber's disposal is
-  // announced at once, as an `internal/plugin` event with its uid cleared: stop connecting then.
-  ctx.on('internal/plugin', (fiber) => {
-    if (fiber === ctx.fiber && fiber.uid === null) void connection.dispose()
-  })
+  stopConnectingWhenUnwanted(ctx, connection)
 
   const outcome = await connection.ready
+  // Stopped during activation (below): whatever the attempt reported, nobody is waiting for it.
+  if (connection.status.kind === 'disposed') return
   if (outcome.error !== undefined && config.failOnStartupError) {
     // One line, no cause and no stack: Cordis prints the stack and then every cause, and the
     // connection's own message (already redacted) says what failed.
@@ -87,4 +91,33 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
       new BridgeError(`mcp-client(${config.serverName}): initial connection or tool discovery failed (failOnStartupError): ${errorMessage(outcome.error)}`, code),
     )
   }
+}
+
+/**
+ * Activation waits for the first connection (up to connectTimeoutMs), and Cordis runs the
+ * instance's effects only once apply has returned. Three things can make that wait pointless, and
+ * each stops connecting at once instead of waiting it out:
+ * - the instance is disposed: announced at once, as an `internal/plugin` event with its uid cleared;
+ * - the `tools` service it registers on leaves or is replaced (a host shutting down disposes it
+ *   first): an `internal/service` event, and Cordis waits for this instance before it goes on;
+ * - its configuration is updated: Cordis (4.0.0-rc.10) drops a restart asked for while apply is
+ *   still running, so the new configuration would never be applied. The update waits for this
+ *   activation to end (at once, now), then goes on as Cordis does it.
+ */
+function stopConnectingWhenUnwanted(ctx: Context, connection: ServerConnection): void {
+  let activating = true
+  void connection.ready.then(() => (activating = false))
+  const stop = () => void connection.dispose()
+  const injected: unknown = ctx.fiber.store?.tools?.value
+  ctx.on('internal/plugin', (fiber) => {
+    if (fiber === ctx.fiber && fiber.uid === null) stop()
+  })
+  ctx.on('internal/service', (name, value) => {
+    if (activating && name === 'tools' && (value === undefined || (injected !== undefined && value !== injected))) stop()
+  })
+  ctx.on('internal/update', function (this: Fiber, _config, _noSave, next) {
+    if (!activating) return next()
+    stop()
+    return this.await().then(next, next)
+  })
 }

@@ -6,6 +6,7 @@
  * no escape codes at all, also none that a server put in a message: every string from a run
  * loses its control characters before it reaches a terminal.
  */
+import { escapeControls } from '@mcp-bridge/plugin'
 import type { CheckResult, CheckStatus, RunReport } from '../model.ts'
 import type { CheckChange, Comparison } from './compare.ts'
 import { exitMeaning } from './headline.ts'
@@ -110,8 +111,15 @@ export function oneLine(text: string, max = 200): string {
   return flat.length <= max ? flat : `${flat.slice(0, max)}…`
 }
 
-/** Untrusted text for a terminal: C0 and C1 controls (ESC starts every escape sequence) become "?"; line breaks and tabs stay. */
+/**
+ * Untrusted text for a terminal, by the plugin's one rule for control characters (controls.ts):
+ * C0 and C1 controls (ESC starts every escape sequence), the Unicode line and paragraph
+ * separators and the bidirectional overrides and isolates ("Trojan Source") are written as their
+ * escapes (`\x1b`, `\u202e`) instead of acting; line breaks and tabs stay, as layout.
+ */
 export function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '?')
+  return text
+    .split(/([\n\t])/)
+    .map((part, index) => (index % 2 === 1 ? part : escapeControls(part)))
+    .join('')
 }
