@@ -185,6 +185,14 @@ export class FixtureEngine {
     this.options.host.exit(code, drain)
   }
 
+  /**
+   * Something the client sent that the SDK refused as JSON-RPC (the edges call this: the SDK drops
+   * it without a trace): logged as sent, so a malformed request is judged, not taken for silence.
+   */
+  rejected(sent: unknown, reason: string, raw?: string): void {
+    this.options.wire?.recordInvalid(sent, reason, raw)
+  }
+
   private received(session: Session, message: JSONRPCMessage): boolean {
     this.options.wire?.record('recv', message)
     if ('method' in message && 'id' in message) {

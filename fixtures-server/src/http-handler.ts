@@ -1,9 +1,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { FixtureEngine } from './engine.ts'
 import { failure, flood, jsonError, quoteHeaders } from './http-answers.ts'
 import { LegacySseEdge } from './legacy-sse.ts'
 import { OAuthServer } from './oauth-server.ts'
 import { prng, randomHex } from './prng.ts'
+import { rejectionReason } from './stdio-lines.ts'
 import type { FaultSpec, HttpSpec } from './schema.ts'
 import type { TapTransport } from './tap.ts'
 import type { HttpEntry } from './wire.ts'
@@ -71,6 +73,7 @@ export class FixtureHttpHandler {
     const text = request.method === 'POST' ? await request.text() : undefined
     const body = text === undefined ? undefined : parseJson(text)
     if (this.legacy) return { response: await this.legacy.handle(request, body), log }
+    if (text !== undefined) this.logRejected(text, body)
     const { method, tool } = firstCall(body)
     const sessionId = request.headers.get('mcp-session-id')
     let session = sessionId ? this.sessions.get(sessionId) : undefined
@@ -108,6 +111,20 @@ export class FixtureHttpHandler {
     await this.legacy?.close()
     await Promise.all([...this.sessions.values()].map((session) => session.transport.close().catch(() => {})))
     this.sessions.clear()
+  }
+
+  /**
+   * A POST body, or a message of a batch, that the SDK's schema refuses: the SDK answers 400 and
+   * never hands it to the server, so it is logged here, as sent.
+   */
+  private logRejected(text: string, body: unknown): void {
+    if (body === undefined) {
+      if (text.trim() !== '') this.engine.rejected(undefined, 'not JSON', text)
+      return
+    }
+    for (const message of Array.isArray(body) ? body : [body]) {
+      if (!JSONRPCMessageSchema.safeParse(message).success) this.engine.rejected(message, rejectionReason(message))
+    }
   }
 
   private matchFault(post: number, method: string | undefined, tool: string | undefined): FaultSpec | undefined {

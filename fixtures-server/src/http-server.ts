@@ -87,6 +87,7 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
     const outcome = await handler.handle(request)
     const session = req.headers['mcp-session-id']
     const protocolVersion = req.headers['mcp-protocol-version']
+    const accept = req.headers.accept
     const newSession = 'drop' in outcome ? undefined : (outcome.response.headers.get('mcp-session-id') ?? undefined)
     const record = (answered: boolean) =>
       runtime.wire?.recordHttp({
@@ -96,6 +97,7 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
         status: 'drop' in outcome ? 'dropped' : outcome.response.status,
         ...(typeof session === 'string' ? { session } : {}),
         ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
+        ...(typeof accept === 'string' ? { accept } : {}),
         ...(newSession && newSession !== session && answered ? { newSession } : {}),
         // OAuth: the credential an endpoint request carried, or a token request and its outcome.
         ...('response' in outcome ? outcome.log : {}),

@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { FixtureEngine } from './engine.ts'
 import { endWithParent } from './lifetime.ts'
 import { reportProcess } from './proc-report.ts'
+import { recordRejectedLines } from './stdio-lines.ts'
 import { prepareRuntime, type RuntimeOptions } from './runtime.ts'
 import type { Behaviour } from './schema.ts'
 import { FaultyStdio, startProcessFaults } from './stdio-faults.ts'
@@ -31,7 +32,8 @@ export async function runStdio(behaviour: Behaviour, options: RuntimeOptions = {
   const faults = engine.misbehaving ? behaviour.stdio : undefined
   if (faults) startProcessFaults(faults, { ...host, report })
   engine.begin()
-  const transport = new StdioServerTransport()
+  // Lines the SDK refuses are logged too, as sent: a malformed request is judged, not lost.
+  const transport = recordRejectedLines(new StdioServerTransport(), (sent, reason, raw) => engine.rejected(sent, reason, raw))
   await engine.connect(faults ? new FaultyStdio(transport, faults, host, behaviour.crash?.exitCode ?? 1) : transport)
   if (!faults?.outliveParent) endWithParent(() => process.exit(0), !faults?.ignoreEof)
 }

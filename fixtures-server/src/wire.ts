@@ -6,6 +6,12 @@ export interface WireEntry {
   /** recv: the fixture received it; send: the fixture sent it. */
   dir: 'recv' | 'send'
   msg: JSONRPCMessage
+  /**
+   * A line (stdio) or POST body message (HTTP) the fixture received but could not accept as
+   * JSON-RPC: the SDK refused it, so the server never saw it. `msg` is what was sent when it was a
+   * JSON object (as sent, unchecked), `{}` otherwise; `raw` is the text when it was no JSON object.
+   */
+  invalid?: { reason: string; raw?: string }
 }
 
 /**
@@ -23,6 +29,8 @@ export interface HttpEntry {
     session?: string
     /** The MCP-Protocol-Version header the client sent, if any. */
     protocolVersion?: string
+    /** The Accept header the client sent, if any (a POST MUST list application/json and text/event-stream). */
+    accept?: string
     /**
      * The Mcp-Session-Id the fixture answered with (a new session), once the answer carrying it
      * began: an initialize never answered establishes no session, whatever its headers said.
@@ -88,7 +96,21 @@ export class WireLog {
   }
 
   record(dir: WireEntry['dir'], msg: JSONRPCMessage): void {
-    const entry = { dir, msg }
+    this.add({ dir, msg })
+  }
+
+  /**
+   * Something the client sent that is not a JSON-RPC message (the SDK's schema refused it), as
+   * sent: without this the log would hold only what passed, and a malformed request would look
+   * like one never sent.
+   */
+  recordInvalid(sent: unknown, reason: string, raw?: string): void {
+    const object = typeof sent === 'object' && sent !== null && !Array.isArray(sent)
+    const text = raw ?? (object ? undefined : JSON.stringify(sent) ?? String(sent))
+    this.add({ dir: 'recv', msg: (object ? sent : {}) as JSONRPCMessage, invalid: { reason, ...(text === undefined ? {} : { raw: text.length > MAX_RAW ? `${text.slice(0, MAX_RAW)}…` : text }) } })
+  }
+
+  private add(entry: WireEntry): void {
     if (this.options.file) appendFileSync(this.options.file, `${JSON.stringify(entry)}\n`)
     if (this.options.memory === false) return
     this.entries.push(entry)
@@ -106,6 +128,9 @@ export class WireLog {
     return new Promise((resolve) => this.waiters.add({ predicate, resolve }))
   }
 }
+
+/** How much of a line that is no JSON object the log keeps. */
+const MAX_RAW = 2000
 
 /** Reads a JSONL wire file written by a fixture: its JSON-RPC messages (a missing file is an empty log). */
 export function readWireFile(path: string): WireEntry[] {
@@ -139,7 +164,7 @@ function readAll(path: string): Array<WireEntry | HttpEntry | ProcEntry> {
 
 /** Predicates for the usual questions asked of a wire log. */
 export const wire = {
-  request: (method: string) => (entry: WireEntry) => 'method' in entry.msg && entry.msg.method === method && 'id' in entry.msg,
-  notification: (method: string) => (entry: WireEntry) => 'method' in entry.msg && entry.msg.method === method && !('id' in entry.msg),
-  response: (id: string | number) => (entry: WireEntry) => !('method' in entry.msg) && 'id' in entry.msg && entry.msg.id === id,
+  request: (method: string) => (entry: WireEntry) => !entry.invalid && 'method' in entry.msg && entry.msg.method === method && 'id' in entry.msg,
+  notification: (method: string) => (entry: WireEntry) => !entry.invalid && 'method' in entry.msg && entry.msg.method === method && !('id' in entry.msg),
+  response: (id: string | number) => (entry: WireEntry) => !entry.invalid && !('method' in entry.msg) && 'id' in entry.msg && entry.msg.id === id,
 }

@@ -24,7 +24,7 @@ describe('the HTTP log', () => {
       const response = await post(url)
       await response.text()
     })
-    expect(http).toEqual([{ method: 'POST', path: '/mcp', rpc: 'initialize', status: 200, newSession: expect.any(String) }])
+    expect(http).toEqual([{ method: 'POST', path: '/mcp', accept: 'application/json, text/event-stream', rpc: 'initialize', status: 200, newSession: expect.any(String) }])
   })
 
   it('opens no session for an initialize that was never answered, though its headers carried an id', async () => {
@@ -39,8 +39,8 @@ describe('the HTTP log', () => {
     })
     // The abandoned attempt is logged when its stream ends (which may be after the GET's answer).
     expect(http).toHaveLength(2)
-    expect(http).toContainEqual({ method: 'POST', path: '/mcp', rpc: 'initialize', status: 200 })
-    expect(http).toContainEqual({ method: 'GET', path: '/mcp', status: 400 })
+    expect(http).toContainEqual({ method: 'POST', path: '/mcp', accept: 'application/json, text/event-stream', rpc: 'initialize', status: 200 })
+    expect(http).toContainEqual({ method: 'GET', path: '/mcp', accept: 'text/event-stream', status: 400 })
   })
 
   it('answers initialize with the scripted protocolVersion, and logs the version header a request carried', async () => {
@@ -60,6 +60,6 @@ describe('the HTTP log', () => {
     const http = await logOf({ tools: [{ name: 'echo' }], http: { auth: { header: 'authorization', value: 'Bearer right' } } }, async (url) => {
       await (await post(url, undefined, { authorization: 'Bearer wrong' })).text()
     })
-    expect(http).toEqual([{ method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 }])
+    expect(http).toEqual([{ method: 'POST', path: '/mcp', accept: 'application/json, text/event-stream', rpc: 'initialize', status: 401 }])
   })
 })
