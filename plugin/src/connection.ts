@@ -101,7 +101,16 @@ export class ServerConnection {
   async invoke(rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask = false): Promise<unknown> {
     const session = this.session
     if (!session) throw new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE')
-    return session.callTool(rawName, args, exec, asTask)
+    try {
+      return await session.callTool(rawName, args, exec, asTask)
+    } catch (error) {
+      // Ended by the instance's own disposal (an unload or a reload), not by a lost connection:
+      // nothing is being re-established, and the error should say so.
+      if (this.disposed && !(BridgeError.is(error) && error.code === 'ABORTED')) {
+        throw new BridgeError(`${this.unavailableReason()}; the call to ${rawName} was ended`, 'SERVER_UNAVAILABLE', { cause: error })
+      }
+      throw error
+    }
   }
 
   /**
@@ -115,6 +124,9 @@ export class ServerConnection {
 
   private async teardown(): Promise<void> {
     this.disposed = true
+    // First: a host whose registrations outlive the caller's scope would otherwise list the tools
+    // until the child is gone (a grace period or two). sync() swaps nothing once disposed.
+    this.options.tools.clear()
     const session = this.session
     this.session = undefined
     this.setState({ kind: 'disposed' })
@@ -125,7 +137,6 @@ export class ServerConnection {
     // Aborted above: it closes its own session, on the same grace clock.
     await this.attempting
     await this.syncQueue
-    this.options.tools.clear()
   }
 
   /** Teardown awaits the latest attempt; one that has settled already costs it nothing. */

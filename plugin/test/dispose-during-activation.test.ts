@@ -89,4 +89,28 @@ describe('dispose during activation', () => {
     expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
     expect(ms).toBeLessThan(GRACE_MS * 1.5)
   })
+
+  it('the tools service leaving (a host shutting down disposes it first) stops the attempt at once, not after connectTimeoutMs', async () => {
+    const host = await startHost()
+    const wire = join(tempDir('bridge-dispose-'), 'wire.jsonl')
+    host.ctx.plugin(bridge, instance(hangsOnInitialize, wire))
+    await expect.poll(() => initializeRequests(wire), SPAWN_WAIT).toBe(1)
+    // The registry's disposal waits for every instance that injects it.
+    const ms = await timedDispose(() => host.dispose())
+    expect(ms).toBeLessThan(GRACE_MS * 0.5)
+    expect(descendants(process.pid).map((entry) => entry.pid)).toEqual([])
+  })
+
+  it('an update during activation applies the new configuration at once (Cordis alone would drop it and keep the old one)', async () => {
+    const host = await startHost()
+    const dir = tempDir('bridge-dispose-')
+    const wire = join(dir, 'wire.jsonl')
+    const fiber = host.ctx.plugin(bridge, instance(hangsOnInitialize, wire))
+    await expect.poll(() => initializeRequests(wire), SPAWN_WAIT).toBe(1)
+    const started = performance.now()
+    await fiber.update(instance({ tools: [{ name: 'fresh' }] }, join(dir, 'fresh.jsonl')))
+    expect(performance.now() - started).toBeLessThan(CONNECT_MS / 2)
+    expect(host.tools.list().map((tool) => tool.name)).toEqual(['mcp__slow__fresh'])
+    expect((fiber.config as { env: Record<string, string> }).env.MCP_FIXTURE_WIRE).toBe(join(dir, 'fresh.jsonl'))
+  })
 })
