@@ -87,6 +87,9 @@ const TOKEN_FORMATS = [
   // OpenAI, Anthropic (sk-ant-)...; not the end of "task-…". Also with a look-alike hyphen or an
   // invisible character inside, which a copy from a document or a chat brings along.
   String.raw`(?<![A-Za-z0-9_-])s${ZERO_WIDTH}*k${ZERO_WIDTH}*${HYPHEN}${ZERO_WIDTH}*[A-Za-z0-9_\u2010\u2011\u2212\u200B-\u200D\u2060\uFEFF-]{20,}`,
+  // Their typed prefixes are specific enough to be found glued to a word too ("foundsk-proj-…",
+  // "leak_sk-proj-…"), where the bare `sk-` would also match "task-…".
+  String.raw`s${ZERO_WIDTH}*k${ZERO_WIDTH}*${HYPHEN}${ZERO_WIDTH}*(?:proj|svcacct|ant${HYPHEN}(?:api|admin)\d\d)${ZERO_WIDTH}*${HYPHEN}[A-Za-z0-9_\u2010\u2011\u2212\u200B-\u200D\u2060\uFEFF-]{20,}`,
   String.raw`(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}`, // Stripe
   String.raw`whsec_[A-Za-z0-9]{20,}`,
   String.raw`AIza[0-9A-Za-z_-]{35}`, // Google API keys
