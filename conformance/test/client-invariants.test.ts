@@ -20,13 +20,13 @@ describe('no pass over zero subjects', () => {
   })
 
   it('skips the HTTP rules without a session, and passes them with one', () => {
-    expect(checkHttpInvariants([]).map((c) => c.status)).toEqual(['skip', 'skip', 'skip'])
+    expect(checkHttpInvariants([]).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip'])
     const used = [
-      { method: 'POST', path: '/mcp', status: 200, newSession: 's1' },
-      { method: 'POST', path: '/mcp', rpc: 'notifications/initialized', status: 202, session: 's1' },
+      { method: 'POST', path: '/mcp', status: 200, newSession: 's1', accept: 'application/json, text/event-stream' },
+      { method: 'POST', path: '/mcp', rpc: 'notifications/initialized', status: 202, session: 's1', accept: 'application/json, text/event-stream' },
       { method: 'DELETE', path: '/mcp', status: 200, session: 's1' },
     ]
-    expect(checkHttpInvariants(used).map((c) => c.status)).toEqual(['pass', 'pass', 'skip'])
+    expect(checkHttpInvariants(used).map((c) => c.status)).toEqual(['pass', 'pass', 'skip', 'pass'])
   })
 
   it('judges what there is: a failure is never hidden by the subject count', () => {

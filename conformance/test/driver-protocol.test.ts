@@ -56,13 +56,26 @@ describe('applicability', () => {
 
 describe('the handshake invariant', () => {
   const recv = (msg: object) => ({ dir: 'recv' as const, msg: { jsonrpc: '2.0', ...msg } as never })
-  it('wants initialize with a published revision, then initialized, before other requests (ping excepted)', () => {
+  const answer = { dir: 'send' as const, msg: { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } } as never }
+  const texts = (wire: Parameters<typeof handshakeProblems>[0]) => handshakeProblems(wire).map((p) => `${p.level}: ${p.text}`)
+  it('wants initialize first (MUST), no request but ping before its answer (SHOULD NOT), and the initialized notification (MUST)', () => {
     const init = recv({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } })
     const done = recv({ method: 'notifications/initialized' })
-    expect(handshakeProblems([init, recv({ id: 2, method: 'ping' }), done, recv({ id: 3, method: 'tools/list' })])).toEqual([])
-    expect(handshakeProblems([recv({ id: 1, method: 'tools/list' })])).toEqual(['tools/list was sent before initialize'])
-    expect(handshakeProblems([init, recv({ id: 2, method: 'tools/list' })])).toEqual(['tools/list was sent before notifications/initialized'])
-    expect(handshakeProblems([recv({ id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01' } })])).toEqual(['initialize offered protocolVersion "1999-01-01", no published revision'])
+    expect(texts([init, recv({ id: 2, method: 'ping' }), answer, done, recv({ id: 3, method: 'tools/list' })])).toEqual([])
+    expect(texts([recv({ id: 1, method: 'tools/list' })])).toEqual(['must: tools/list was sent before initialize'])
+    expect(texts([init, recv({ id: 2, method: 'tools/list' }), answer, done])).toEqual(['should: tools/list was sent before the server had answered initialize'])
+    // After the answer and before the notification: no sentence with a keyword; never sent at all: the MUST.
+    expect(texts([init, answer, recv({ id: 2, method: 'tools/list' }), done])).toEqual(['info: tools/list was sent after the initialize answer but before notifications/initialized; no sentence with a keyword forbids that order'])
+    expect(texts([init, answer, recv({ id: 2, method: 'tools/list' })])).toEqual(['must: tools/list went on after the initialize answer, and the client never sent notifications/initialized'])
+    // A notifications/initialized with an id is a request, not the notification.
+    expect(texts([init, answer, recv({ id: 7, method: 'notifications/initialized' }), recv({ id: 2, method: 'tools/list' })])).toEqual([
+      'must: tools/list went on after the initialize answer, and the client never sent notifications/initialized (its notifications/initialized carried an id, so it was a request: invariant/jsonrpc reports it)',
+    ])
+    // No MUST says the offered version is a published one: information; a version that is no string breaks the MUST.
+    expect(texts([recv({ id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01' } })])).toEqual([
+      'info: initialize offered protocolVersion "1999-01-01", which is no published revision (the spec requires a version the client supports, and cannot be checked against a list)',
+    ])
+    expect(texts([recv({ id: 1, method: 'initialize', params: { protocolVersion: 20251125 } })])).toEqual(['must: initialize offered protocolVersion 20251125, not a version string'])
   })
 })
 
@@ -161,6 +174,7 @@ describe('mcp-conformance judge', () => {
       // No tools/call in this log: nothing to judge.
       'invariant/raw-names-on-wire': 'skip',
       'invariant/handshake': 'pass',
+      'invariant/jsonrpc': 'pass',
       // The client cancelled nothing.
       'invariant/cancellation': 'skip',
       'expect/received/tools/list': 'fail',

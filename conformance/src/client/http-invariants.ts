@@ -11,7 +11,43 @@ const SESSIONS = `${TRANSPORTS}#session-management`
  * Only for HTTP runs (stdio has no requests to judge).
  */
 export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean; negotiated?: string[] } = {}): CheckResult[] {
-  return [sessionHeader(http), sessionDelete(http, options.serverGone ?? false), protocolVersionHeader(http, options.negotiated ?? [])]
+  return [sessionHeader(http), sessionDelete(http, options.serverGone ?? false), protocolVersionHeader(http, options.negotiated ?? []), acceptHeader(http)]
+}
+
+/** The media types an Accept header lists (parameters and q-values left out), lower-cased. */
+function acceptedTypes(accept: string | undefined): string[] {
+  return (accept ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).filter((type) => type !== '')
+}
+
+/**
+ * Every POST to the MCP endpoint lists both application/json and text/event-stream in Accept, and
+ * every GET lists text/event-stream (both MUSTs of Streamable HTTP). Requests to other paths (OAuth,
+ * the legacy HTTP+SSE message path of 2024-11-05, which has no such rule) and DELETEs are not judged.
+ */
+function acceptHeader(http: Http[]): CheckResult {
+  const id = 'invariant/http-accept'
+  const title = 'Every POST to the MCP endpoint accepts application/json and text/event-stream, every GET text/event-stream'
+  const post = 'The client MUST include an Accept header, listing both application/json and text/event-stream as supported content types.'
+  const get = 'The client MUST include an Accept header, listing text/event-stream as a supported content type.'
+  const problems: string[] = []
+  let judged = 0
+  let getFailed = false
+  for (const [index, request] of http.entries()) {
+    if (request.path !== '/mcp' || (request.method !== 'POST' && request.method !== 'GET')) continue
+    judged++
+    const types = acceptedTypes(request.accept)
+    const needed = request.method === 'POST' ? ['application/json', 'text/event-stream'] : ['text/event-stream']
+    const missing = needed.filter((type) => !types.includes(type))
+    if (!missing.length) continue
+    if (problems.length === 0) getFailed = request.method === 'GET'
+    const said = request.accept === undefined ? 'no Accept header' : `Accept ${JSON.stringify(request.accept)}`
+    problems.push(`request ${index + 1} (${described(request)}, answered ${request.status}) carried ${said}, without ${missing.join(' and ')}`)
+  }
+  const [quote, anchor] = getFailed ? [get, 'listening-for-messages-from-the-server'] : [post, 'sending-messages-to-the-server']
+  const spec = { ref: `MCP 2025-11-25 §basic/transports (Streamable HTTP): "${quote}"`, url: `${TRANSPORTS}#${anchor}`, keyword: 'MUST', quote }
+  if (problems.length) return { id, title, status: 'fail', message: problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (+${problems.length - 3} more)` : ''), spec }
+  if (!judged) return { id, title, status: 'skip', message: 'nothing to judge: no POST or GET reached the MCP endpoint', spec }
+  return { id, title, status: 'pass', message: `${judged} requests, each with the Accept types it needs`, spec }
 }
 
 /** The protocol versions the server's initialize answers carried, in the order it sent them. */

@@ -23,13 +23,13 @@ export interface RunObservations {
 
 /** Pure: the checks every scenario gets, whatever it is about. */
 export function checkInvariants(run: RunObservations): CheckResult[] {
-  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), checkCancellations(run.wire), disposedToolsGone(run), noOrphans(run)]
+  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), checkEnvelope(run.wire), checkCancellations(run.wire), disposedToolsGone(run), noOrphans(run)]
 }
 
 /** Pure: the invariants a wire log alone can judge (for a log recorded outside the kit's runs). */
 export function checkWireInvariants(wire: WireEntry[]): CheckResult[] {
   const run = { snapshots: [], wire, afterDispose: [], orphans: [] }
-  return [rawNamesOnWire(run), handshake(run), checkCancellations(wire)]
+  return [rawNamesOnWire(run), handshake(run), checkEnvelope(wire), checkCancellations(wire)]
 }
 
 /**
@@ -142,44 +142,202 @@ const BEFORE_INITIALIZE = new Set(['ping', 'server/discover'])
 /** Protocol revisions a client may offer in initialize. */
 export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
 
+const LIFECYCLE = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle'
+
+/** The lifecycle sentences a client's handshake is judged by (the same words in every revision the kit knows). */
+const HANDSHAKE_RULES = {
+  first: { keyword: 'MUST', quote: 'The initialization phase MUST be the first interaction between client and server.', section: 'Initialization', anchor: 'initialization' },
+  initialized: { keyword: 'MUST', quote: 'After successful initialization, the client MUST send an initialized notification to indicate it is ready to begin normal operations', section: 'Initialization', anchor: 'initialization' },
+  early: { keyword: 'SHOULD NOT', quote: 'The client SHOULD NOT send requests other than pings before the server has responded to the initialize request.', section: 'Initialization', anchor: 'initialization' },
+  version: { keyword: 'MUST', quote: 'In the initialize request, the client MUST send a protocol version it supports. This SHOULD be the latest version supported by the client.', section: 'Version Negotiation', anchor: 'version-negotiation' },
+} as const
+
+export type HandshakeRule = keyof typeof HANDSHAKE_RULES
+
 /**
- * Every session opens with initialize (a known revision) and the client's initialized
- * notification before any other request; ping is allowed before it. Over HTTP each initialize
- * opens a new session, so the rule restarts at every initialize.
+ * What the handshake showed: `must` breaks a MUST (fail), `should` a SHOULD NOT (warn), `info`
+ * is what no sentence with a keyword governs (reported, never a verdict).
  */
-export function handshakeProblems(wire: WireEntry[]): string[] {
-  const problems: string[] = []
-  let phase: 'none' | 'initializing' | 'ready' = 'none'
-  for (const { dir, msg } of wire) {
-    if (dir !== 'recv' || !('method' in msg)) continue
-    const m = msg as { method: string; id?: unknown; params?: { protocolVersion?: unknown } }
-    if (m.method === 'initialize') {
+export interface HandshakeProblem {
+  level: 'must' | 'should' | 'info'
+  rule: HandshakeRule
+  text: string
+}
+
+const isRequest = (m: { id?: unknown; method?: unknown }) => m.id !== undefined && typeof m.method === 'string'
+
+/**
+ * Pure. Every session opens with initialize (the initialization phase MUST be the first
+ * interaction), the client sends notifications/initialized (a notification: no id) once the
+ * answer came, and no request other than ping before the server answered initialize (a SHOULD
+ * NOT). A request after the answer but before the initialized notification breaks no sentence
+ * with a keyword: it is reported as information. Over HTTP each initialize opens a new session,
+ * so the rule restarts at every initialize. Messages the fixture could not accept as JSON-RPC are
+ * invariant/jsonrpc's.
+ */
+export function handshakeProblems(wire: WireEntry[]): HandshakeProblem[] {
+  const problems: HandshakeProblem[] = []
+  let phase: 'none' | 'initializing' | 'answered' | 'ready' = 'none'
+  let initId: string | undefined
+  let earlyBeforeNotification: string[] = []
+  let notificationWithId = false
+  for (const { dir, msg, invalid } of wire) {
+    if (invalid) continue
+    const m = msg as { method?: string; id?: unknown; params?: { protocolVersion?: unknown }; result?: unknown; error?: unknown }
+    if (dir === 'send') {
+      // The server answered initialize: an error answer ends the attempt, a result opens the session.
+      if (phase === 'initializing' && m.method === undefined && JSON.stringify(m.id) === initId) phase = m.result !== undefined ? 'answered' : 'none'
+      continue
+    }
+    if (dir !== 'recv' || typeof m.method !== 'string') continue
+    if (m.method === 'initialize' && isRequest(m)) {
       phase = 'initializing'
+      initId = JSON.stringify(m.id)
+      earlyBeforeNotification = []
+      notificationWithId = false
       const version = m.params?.protocolVersion
-      if (typeof version !== 'string' || !KNOWN_REVISIONS.includes(version)) problems.push(`initialize offered protocolVersion ${JSON.stringify(version)}, no published revision`)
-    } else if (m.method === 'notifications/initialized') {
-      phase = 'ready'
-    } else if (m.id !== undefined && !BEFORE_INITIALIZE.has(m.method) && phase !== 'ready') {
-      problems.push(`${m.method} was sent ${phase === 'none' ? 'before initialize' : 'before notifications/initialized'}`)
+      if (typeof version !== 'string') problems.push({ level: 'must', rule: 'version', text: `initialize offered protocolVersion ${JSON.stringify(version) ?? 'undefined'}, not a version string` })
+      else if (!KNOWN_REVISIONS.includes(version)) problems.push({ level: 'info', rule: 'version', text: `initialize offered protocolVersion ${JSON.stringify(version)}, which is no published revision (the spec requires a version the client supports, and cannot be checked against a list)` })
+    } else if (m.method === 'notifications/initialized' && m.id === undefined) {
+      if (phase === 'answered' && earlyBeforeNotification.length) problems.push({ level: 'info', rule: 'initialized', text: `${earlyBeforeNotification.join(', ')} ${earlyBeforeNotification.length > 1 ? 'were' : 'was'} sent after the initialize answer but before notifications/initialized; no sentence with a keyword forbids that order` })
+      earlyBeforeNotification = []
+      if (phase === 'answered') phase = 'ready'
+    } else if (m.method.startsWith('notifications/') && m.id !== undefined) {
+      // A notification method with an id: invariant/jsonrpc reports it; it is not the initialized notification.
+      if (m.method === 'notifications/initialized') notificationWithId = true
+    } else if (isRequest(m) && !BEFORE_INITIALIZE.has(m.method) && phase !== 'ready') {
+      if (phase === 'none') problems.push({ level: 'must', rule: 'first', text: `${m.method} was sent before initialize` })
+      else if (phase === 'initializing') problems.push({ level: 'should', rule: 'early', text: `${m.method} was sent before the server had answered initialize` })
+      else earlyBeforeNotification.push(m.method)
     }
   }
-  return [...new Set(problems)]
+  // Requests after the answer and never an initialized notification: the MUST was not kept.
+  if (phase === 'answered' && earlyBeforeNotification.length) problems.push({ level: 'must', rule: 'initialized', text: `${[...new Set(earlyBeforeNotification)].join(', ')} went on after the initialize answer, and the client never sent notifications/initialized${notificationWithId ? ' (its notifications/initialized carried an id, so it was a request: invariant/jsonrpc reports it)' : ''}` })
+  const seen = new Set<string>()
+  return problems.filter((p) => !seen.has(p.text) && seen.add(p.text))
+}
+
+/** A lifecycle sentence as a citation, with its keyword and words. */
+function handshakeSpec(rule: HandshakeRule): SpecRef {
+  const { keyword, quote, section, anchor } = HANDSHAKE_RULES[rule]
+  return { ref: `MCP 2025-11-25 §basic/lifecycle (${section}): "${quote}"`, url: `${LIFECYCLE}#${anchor}`, keyword, quote }
 }
 
 function handshake(run: RunObservations): CheckResult {
-  const initializes = run.wire.filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === 'initialize').length
-  const requests = run.wire.filter(({ dir, msg }) => dir === 'recv' && 'method' in msg).length
-  return check(
-    'invariant/handshake',
-    'Each session starts with initialize (a published revision), then notifications/initialized, before any other request',
-    handshakeProblems(run.wire),
-    `${initializes} handshakes, each complete before other requests`,
-    {
-      ref: 'MCP 2025-11-25 §basic/lifecycle (Initialization): "After successful initialization, the client MUST send an initialized notification"; "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request"',
-      url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization',
-    },
-    { count: requests, none: 'the server received no request' },
-  )
+  const id = 'invariant/handshake'
+  const title = 'Each session starts with initialize, then the client\'s notifications/initialized; no request but ping before the initialize answer'
+  const initializes = run.wire.filter(({ dir, msg, invalid }) => !invalid && dir === 'recv' && (msg as { method?: string }).method === 'initialize').length
+  const requests = run.wire.filter(({ dir, msg, invalid }) => !invalid && dir === 'recv' && 'method' in msg).length
+  const problems = handshakeProblems(run.wire)
+  const list = (items: HandshakeProblem[]) => items.slice(0, 5).map((p) => p.text).join('; ') + (items.length > 5 ? ` (+${items.length - 5} more)` : '')
+  const info = problems.filter((p) => p.level === 'info')
+  for (const level of ['must', 'should'] as const) {
+    const found = problems.filter((p) => p.level === level)
+    if (!found.length) continue
+    return { id, title, status: level === 'must' ? 'fail' : 'warn', message: list(found) + (info.length ? `; information: ${list(info)}` : ''), spec: handshakeSpec(found[0]!.rule) }
+  }
+  if (!requests) return { id, title, status: 'skip', message: 'nothing to judge: the server received no request', spec: handshakeSpec('first') }
+  const passed = `${initializes} handshakes, each in order`
+  return { id, title, status: 'pass', message: info.length ? `${passed}; information: ${list(info)}` : passed, spec: handshakeSpec(info.length ? info[0]!.rule : 'first') }
+}
+
+const BASIC = 'https://modelcontextprotocol.io/specification/2025-11-25/basic'
+
+/** The base protocol's sentences on a message's envelope (the same words in 2024-11-05 to 2025-11-25). */
+const ENVELOPE_RULES = {
+  jsonrpc: { section: 'Messages', anchor: 'messages', quote: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.' },
+  id: { section: 'Requests', anchor: 'requests', quote: 'Requests MUST include a string or integer ID.' },
+  nullId: { section: 'Requests', anchor: 'requests', quote: 'Unlike base JSON-RPC, the ID MUST NOT be null.' },
+  reused: { section: 'Requests', anchor: 'requests', quote: 'The request ID MUST NOT have been previously used by the requestor within the same session.' },
+  notificationId: { section: 'Notifications', anchor: 'notifications', quote: 'Notifications MUST NOT include an ID.' },
+} as const
+
+type EnvelopeRule = keyof typeof ENVELOPE_RULES
+
+function envelopeSpec(rule: EnvelopeRule): SpecRef {
+  const { section, anchor, quote } = ENVELOPE_RULES[rule]
+  return { ref: `MCP 2025-11-25 §basic (${section}): "${quote}"`, url: `${BASIC}#${anchor}`, keyword: 'MUST', quote }
+}
+
+function parseBatch(raw: string): unknown[] | undefined {
+  try {
+    const value: unknown = JSON.parse(raw)
+    return Array.isArray(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const isInteger = (id: unknown) => typeof id === 'number' && Number.isInteger(id)
+
+/** What is wrong with one message the client sent, by the sentence it breaks; none when it is well-formed. */
+function envelopeProblem(message: Record<string, unknown>, invalid: WireEntry['invalid'], where: string): { rule: EnvelopeRule; text: string } | undefined {
+  if (invalid?.raw !== undefined) {
+    const excerpt = invalid.raw.length > 80 ? `${invalid.raw.slice(0, 80)}…` : invalid.raw
+    return { rule: 'jsonrpc', text: `${where}: ${invalid.reason}: ${JSON.stringify(excerpt)}` }
+  }
+  const method = typeof message.method === 'string' ? message.method : undefined
+  const what = method ?? ('result' in message || 'error' in message ? 'a response' : 'a message')
+  if (message.jsonrpc !== '2.0') return { rule: 'jsonrpc', text: `${where}: ${what} carried jsonrpc ${JSON.stringify(message.jsonrpc) ?? 'undefined'}, not "2.0"` }
+  if (method?.startsWith('notifications/') && 'id' in message) return { rule: 'notificationId', text: `${where}: ${method} carried id ${JSON.stringify(message.id)}` }
+  if (method !== undefined && message.id === null) return { rule: 'nullId', text: `${where}: request ${method} carried id null` }
+  if (method !== undefined && 'id' in message && typeof message.id !== 'string' && !isInteger(message.id)) return { rule: 'id', text: `${where}: request ${method} carried id ${JSON.stringify(message.id)}, neither a string nor an integer` }
+  if (invalid) return { rule: 'jsonrpc', text: `${where}: ${what} was refused by the fixture's JSON-RPC schema (${invalid.reason})` }
+  return undefined
+}
+
+/**
+ * Pure: every message the client sent is a JSON-RPC 2.0 message as the base protocol defines it
+ * (jsonrpc "2.0"; a request's id a string or integer, never null, never one the client used
+ * before in the session; a notification without an id). The fixture logs what its SDK refused
+ * too (as sent, marked invalid), so a malformed request is judged here instead of looking like
+ * silence. Over HTTP each initialize opens a new session, over stdio each server start; both
+ * start with initialize, which starts the id bookkeeping afresh.
+ */
+export function checkEnvelope(wire: WireEntry[]): CheckResult {
+  const id = 'invariant/jsonrpc'
+  const title = 'Every message the client sent is JSON-RPC 2.0: a string or integer id, unique in the session, on requests; none on notifications'
+  const problems: Array<{ rule: EnvelopeRule; text: string }> = []
+  let used = new Set<string>()
+  let sent = 0
+  let negotiated: string | undefined
+  for (const [index, { dir, msg, invalid }] of wire.entries()) {
+    if (dir === 'send') {
+      const version = (msg as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result
+      if (typeof version?.protocolVersion === 'string' && version.serverInfo !== undefined) negotiated = version.protocolVersion
+    }
+    if (dir !== 'recv') continue
+    sent++
+    const message = msg as Record<string, unknown>
+    const method = typeof message.method === 'string' ? message.method : undefined
+    const where = `message ${index + 1}`
+    const batch = invalid?.raw === undefined ? undefined : parseBatch(invalid.raw)
+    if (batch) {
+      // JSON-RPC 2.0 batches: part of 2024-11-05 and 2025-03-26 (which MUST receive them), gone from 2025-06-18 on.
+      if (negotiated === undefined || negotiated >= '2025-06-18') problems.push({ rule: 'jsonrpc', text: `${where}: a JSON-RPC batch of ${batch.length}, which ${negotiated ?? 'the revision'} does not have (batching was removed in 2025-06-18)` })
+      for (const item of batch) {
+        const inner = typeof item === 'object' && item !== null && !Array.isArray(item) ? envelopeProblem(item as Record<string, unknown>, undefined, `${where} (in a batch)`) : { rule: 'jsonrpc' as const, text: `${where}: a batch item that is no JSON object` }
+        if (inner) problems.push(inner)
+      }
+      continue
+    }
+    const problem = envelopeProblem(message, invalid, where)
+    if (problem) {
+      problems.push(problem)
+      continue
+    }
+    if (method === undefined || !('id' in message)) continue
+    if (method === 'initialize') used = new Set()
+    const key = JSON.stringify(message.id)
+    if (used.has(key)) problems.push({ rule: 'reused', text: `${where}: request ${method} reused id ${key}, already used in this session` })
+    used.add(key)
+  }
+  if (problems.length) {
+    const text = problems.slice(0, 5).map((p) => p.text).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5} more)` : '')
+    return { id, title, status: 'fail', message: text, spec: envelopeSpec(problems[0]!.rule) }
+  }
+  if (!sent) return { id, title, status: 'skip', message: 'nothing to judge: the client sent nothing', spec: envelopeSpec('jsonrpc') }
+  return { id, title, status: 'pass', message: `${sent} messages, each well-formed, no request id reused within a session`, spec: envelopeSpec('jsonrpc') }
 }
 
 function disposedToolsGone(run: RunObservations): CheckResult {
