@@ -1,4 +1,5 @@
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
+import { isSecretName, isSecretValue } from '@mcp-bridge/plugin'
 import { describe, expect, it } from 'vitest'
 import { checkCancellations } from '../src/client/cancellation.ts'
 import { driverAdapter } from '../src/client/driver/adapter.ts'
@@ -101,6 +102,13 @@ describe('a driven client with a fault on the wire fails the check that names it
   it('pipeline-list [stdio]: a request before the initialize answer is a warning that says so', async () => {
     const handshake = (await run('pipeline-list', 'clean-discovery', 'stdio'))('invariant/handshake')
     expect(handshake).toMatchObject({ status: 'warn', message: 'tools/list was sent before the server had answered initialize', spec: { keyword: 'SHOULD NOT' } })
+  })
+
+  it('secret-canary plants only what the plugin rule calls secret-shaped (CANARY_PLAIN aside, inherited on purpose), well-known names included', () => {
+    const { hostEnv } = scenarios.get('secret-canary')!.scenario
+    const planted = Object.entries(hostEnv).filter(([name]) => name !== 'CANARY_PLAIN')
+    expect(planted.filter(([name, value]) => !isSecretName(name) && !isSecretValue(value))).toEqual([])
+    expect(Object.keys(hostEnv)).toEqual(expect.arrayContaining(['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'OPENAI_API_KEY']))
   })
 
   it('well-known-secrets [stdio]: GITHUB_TOKEN and the like passed on by name are caught, as the bridge rule they break (a warning)', async () => {
