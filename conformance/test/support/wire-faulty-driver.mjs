@@ -33,9 +33,15 @@ function faulty(transport) {
     // jsonrpc-1: tools/call declares JSON-RPC 1.0.
     if (fault === 'jsonrpc-1' && m.method === 'tools/call') m.jsonrpc = '1.0'
     // null-id: tools/call carries id null.
-    if (fault === 'null-id' && m.method === 'tools/call') (ids.push(m.id), (m.id = null))
+    if (fault === 'null-id' && m.method === 'tools/call') {
+      ids.push(m.id)
+      m.id = null
+    }
     // dup-id: every request after initialize carries id 1.
-    if (fault === 'dup-id' && m.method !== undefined && m.id !== undefined && m.method !== 'initialize') (ids.push(m.id), (m.id = 1))
+    if (fault === 'dup-id' && m.method !== undefined && m.id !== undefined && m.method !== 'initialize') {
+      ids.push(m.id)
+      m.id = 1
+    }
     // notification-with-id: notifications/initialized carries an id.
     if (fault === 'notification-with-id' && m.method === 'notifications/initialized') m.id = 77
     // pipeline-list: tools/list goes out right after initialize, before its answer.
@@ -66,9 +72,9 @@ const ops = {
     const env = fault === 'well-known-secrets' ? { ...getDefaultEnvironment(), ...Object.fromEntries(['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'OPENAI_API_KEY'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])), ...server.env } : server.env
     // no-accept: POSTs and GETs go out without the Accept header.
     const fetchFn = async (input, init = {}) => {
-      const headers = new Headers(init.headers)
+      const headers = new globalThis.Headers(init.headers)
       if (fault === 'no-accept') headers.delete('accept')
-      return fetch(input, { ...init, headers })
+      return globalThis.fetch(input, { ...init, headers })
     }
     const transport = server.transport === 'stdio'
       ? new StdioClientTransport({ command: server.command, args: server.args, env })
