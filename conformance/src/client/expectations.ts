@@ -40,8 +40,17 @@ export interface EndState {
 /** The levels a quiet run does not log (the adapter's lines start with their level). */
 const QUIET = /^\[(warn|warning|error)\]/
 
+/** How bounds are counted; the default counts every message received. */
+export interface CountOptions {
+  /**
+   * List methods whose bounds hold for each discovery (a request without a cursor and the cursor
+   * requests that follow it) rather than for the whole run: a client may list more than once.
+   */
+  perDiscovery?: string[]
+}
+
 /** Pure: the scenario's end-of-run expectations as checks. */
-export function checkExpectations(scenario: Scenario, end: EndState): CheckResult[] {
+export function checkExpectations(scenario: Scenario, end: EndState, options: CountOptions = {}): CheckResult[] {
   const spec: SpecRef = scenario.spec[0]!
   const checks: CheckResult[] = []
   const add = (id: string, title: string, problems: string[], pass: string) =>
@@ -78,6 +87,13 @@ export function checkExpectations(scenario: Scenario, end: EndState): CheckResul
   }
   if (expect.state) add('expect/state', `The client ends ${expect.state}`, end.state === expect.state ? [] : [`state is ${end.state}`], `state ${end.state}`)
   for (const [method, bounds] of Object.entries(expect.received)) {
+    if (options.perDiscovery?.includes(method)) {
+      const walks = discoveries(end.wire, method)
+      const said = `${walks.length} ${walks.length === 1 ? 'discovery' : 'discoveries'} of ${walks.join(', ') || 0} requests`
+      const problems = (walks.length ? walks : [0]).flatMap((count, i) => outOfBounds(`discovery ${i + 1} sent ${count} ${method}`, count, bounds))
+      add(`expect/received/${method}`, `Each discovery sends ${method} a bounded number of times`, problems, said)
+      continue
+    }
     const count = end.wire.filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === method).length
     add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, outOfBounds(`received ${count}`, count, bounds), `received ${count}`)
   }
@@ -137,6 +153,18 @@ function checkOAuth(scenario: Scenario, http: EndState['http']): CheckResult[] {
       bounded(`expect/bearer/${kind}`, `Requests to the MCP endpoint with credential "${kind}" are bounded`, endpoint?.filter((request) => request.bearer === kind).length, bounds!, 'requests'),
     ),
   ]
+}
+
+/** Pure: how many requests each discovery sent (a request without a cursor starts one, its cursor requests continue it). */
+function discoveries(wire: WireEntry[], method: string): number[] {
+  const walks: number[] = []
+  for (const { dir, msg } of wire) {
+    const m = msg as { method?: string; params?: { cursor?: unknown } }
+    if (dir !== 'recv' || m.method !== method) continue
+    if (m.params?.cursor === undefined || !walks.length) walks.push(1)
+    else walks[walks.length - 1]!++
+  }
+  return walks
 }
 
 /** Pure: what breaks a min/max bound, each problem worded from `what` (e.g. "received 3"). */

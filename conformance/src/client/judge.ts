@@ -1,16 +1,18 @@
 import { readHttpLog, readWireFile } from '@mcp-bridge/fixtures-server'
 import type { SuiteResult } from '../model.ts'
-import { checkExpectations } from './expectations.ts'
 import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkWireInvariants } from './invariants.ts'
 import { checkPings } from './ping.ts'
 import type { Scenario } from './scenario.ts'
+import { checkExpectationsFor, verdictsFor } from './verdicts.ts'
 
 /**
  * Verdicts from a wire log recorded while any client, in any language, talked to `mcp-fixture`
  * (`--wire FILE`): the wire invariants every client must keep, the HTTP session rules when the log
  * holds HTTP requests, and, given the scenario the fixture served, its bounds on what the server
  * received. What needs the client's own view (its tools, its calls' outcomes) needs a driver.
+ * The client is judged as a client (verdicts.ts): a bound the scenario keeps for bridges is not
+ * applicable, a breached SHOULD is a warning, exactly as for a driven client.
  */
 export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const started = performance.now()
@@ -21,7 +23,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   if (scenario) {
     const end = { tools: [], logs: [], state: '', wire, attachments: 0, http: http.length ? http : undefined }
     const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined } }
-    checks.push(...checkExpectations(received, end))
+    checks.push(...checkExpectationsFor(received, 'client', end))
   }
   if (!wire.length) checks.push({ id: 'judge/wire-log', title: 'The wire log holds messages', status: 'error', message: `${file} holds no JSON-RPC message: was the fixture started with --wire ${file}?` })
   return {
@@ -30,7 +32,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
     kind: 'client',
     target: file,
     transport,
-    checks,
+    checks: verdictsFor(scenario, 'client', checks),
     durationMs: Math.round(performance.now() - started),
   }
 }
