@@ -57,6 +57,10 @@ export interface ClientSession {
   closeMs?(): number | undefined
   /** False when the client had not closed by the time the kit stopped waiting (`closeMs` is then that wait). */
   closeFinished?(): boolean
+  /** A driven client: its driver never answered `connect` within the kit's bound. */
+  connectUnanswered?(): boolean
+  /** A driven client: processes of its driver's tree still running after the driver ended (the runner stops them). */
+  leftovers?(): number[]
 }
 
 export interface ClientAdapter {

@@ -6,8 +6,8 @@ import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
 import { buildTranscript, stepLabel } from '../transcript/timeline.ts'
 import type { ClientAdapter, ClientSession } from './adapter.ts'
-import { callExpectationFor, checkNotApplicable, scenarioNotApplicable, shouldSentence } from './applicability.ts'
-import { callMismatches, checkExpectations } from './expectations.ts'
+import { callExpectationFor, scenarioNotApplicable } from './applicability.ts'
+import { callMismatches } from './expectations.ts'
 import { FixtureHandle } from './fixture.ts'
 import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkPings } from './ping.ts'
@@ -16,6 +16,8 @@ import { checkInvariants } from './invariants.ts'
 import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
 import { checkShutdown, reportedProcesses, survivors } from './processes.ts'
+import { DriverError } from './driver/channel.ts'
+import { describeProcess, killWithGroups } from './driver/processes.ts'
 import { checkTaskNegotiation } from './task-negotiation.ts'
 import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
 import { waitForQuiet } from './settle.ts'
@@ -23,6 +25,7 @@ import { compareSnapshot } from './snapshot.ts'
 import { resolveTargetRefs } from './target-refs.ts'
 import { TimelineRecorder } from './timeline.ts'
 import { checkTimings, type Measured } from './timing.ts'
+import { checkExpectationsFor, verdictsFor } from './verdicts.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
@@ -70,6 +73,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     const startAt = performance.now()
     session = await adapter.start(target, client)
     measured.startMs = Math.round(performance.now() - startAt)
+    // A driver that never answered connect, while its client never reached the fixture, never
+    // drove anything: a harness problem. One that reached it and hung there is the client's.
+    if (session.connectUnanswered?.() && !fixtureReached(fixture)) throw new DriverError(`the driver never answered "connect" and its client never reached the server: ${session.logs().at(-1) ?? ''}`)
     observer.watch(session)
     recorder.watch(session)
     events.push({ kind: 'tools', tools: session.tools() })
@@ -110,7 +116,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     } else {
       events.push({ kind: 'tools', tools: session.tools() })
       checks.push(
-        ...checkExpectations(scenario, {
+        ...checkExpectationsFor(scenario, kind, {
           tools: session.tools(),
           logs: session.logs(),
           state: session.state(),
@@ -130,7 +136,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     measured.totalMs = Math.round(performance.now() - startAt)
   } catch (error) {
     if (error instanceof NotApplicable) checks.push({ id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: `not applicable: ${notApplicable}` })
-    else checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: (error as Error).stack ?? String(error) })
+    else checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: error instanceof DriverError ? error.message : ((error as Error).stack ?? String(error)) })
   } finally {
     restoreEnv()
   }
@@ -148,8 +154,19 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const reported = reportedProcesses(fixture.wireFile)
   const known = [...new Set([...observer.pids, ...reported.servers, ...reported.children])]
   const orphans = [...new Set([...(await survivors(known)), ...(session?.orphans?.() ?? [])])]
+  // Left by the driver's tree beyond the servers judged here (a process it started in a new session).
+  const leftovers = (session?.leftovers?.() ?? []).filter((pid) => !orphans.includes(pid) && !known.includes(pid))
+  const leftoverNames = leftovers.map(describeProcess)
+  // Judged: now they are stopped, with their process groups, so no run leaves a process behind.
+  killWithGroups([...orphans, ...leftovers])
+  // SIGKILL lands at once, the exit a moment later: the run ends once they are gone (bounded at 1 s).
+  await survivors([...orphans, ...leftovers])
   const observed = recorder.stop()
-  if (session && !notApplicable) {
+  const violations = session?.protocolViolations?.() ?? []
+  // A broken harness (a driver that crashed, broke the protocol or never connected) gives no verdicts.
+  const harnessBroken = violations.length > 0 || checks.some((check) => check.status === 'error')
+  if (harnessBroken) checks.splice(0, checks.length, ...checks.filter((check) => check.status === 'error'))
+  if (session && !notApplicable && !harnessBroken) {
     const wire = fixture.wire()
     checks.push(...checkTimings(scenario, measured))
     const noProcesses = transport === 'http' ? 'over HTTP the client starts no server process (the fixture runs in the kit)' : undefined
@@ -162,19 +179,16 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose, negotiated: negotiatedVersions(wire) }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
-  const violations = session?.protocolViolations?.() ?? []
   if (violations.length) checks.push({ id: 'harness/driver', title: 'The driver speaks the driver protocol', status: 'error', message: violations.slice(0, 3).join('; ') })
+  if (leftoverNames.length) {
+    checks.push({ id: 'harness/leftover-processes', title: 'The driver leaves no process behind', status: 'skip', message: `Information: the driver's process tree left ${leftoverNames.length} process(es) running after it ended, which the kit stopped: ${leftoverNames.join('; ')}` })
+  }
   // For the report's diagram (redactSuite below covers it like the checks).
   const text = session ? transcriptText(scenario, transport, events, fixture.wire()) : ''
   const transcript = buildTranscript(observed, text, transport)
   fixture.removeFiles()
   // A client is judged only on what holds for every MCP client: the rest is a skip that says why.
-  const judged = checks.map((check) => {
-    const reason = check.status === 'error' ? undefined : checkNotApplicable(scenario, kind, check.id)
-    if (reason) return { ...check, status: 'skip' as const, message: `not applicable: ${reason}` }
-    const should = check.status === 'fail' ? shouldSentence(scenario, kind, check.id) : undefined
-    return should ? { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${should})` } : check
-  })
+  const judged = verdictsFor(scenario, kind, checks)
   return redactSuite(
     {
       id: scenario.id,
@@ -203,6 +217,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
 
   async function runCall(call: CallSpec, index: number): Promise<'not-reached' | void> {
     const tool = session!.tools().find((t) => t.rawName === call.tool)
+    // A driven client that does not offer the tool is not asked to call it: the kit never makes
+    // up a name for a client to send (and then blames it for sending a name the server never
+    // listed). Which tools a client offers its model is its own choice, judged by expect/tools.
+    if (kind === 'client' && !tool) return notOffered(call, index)
     const publicName = tool?.name ?? `(no tool for ${call.tool})`
     const controller = new AbortController()
     const timer = call.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort('the caller aborted the call'), call.abortAfterMs)
@@ -214,19 +232,19 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       clearTimeout(timer)
     }
     events.push({ kind: 'call', tool: call.tool, publicName, args: call.args, outcome })
-    // A client that never offered the tool cannot have sent the call: the error it returns says
-    // nothing of the behaviour the call is about (a timeout, a cancellation). Neither a pass nor a
-    // failure of that behaviour: whether the client lists what it should is other scenarios' check.
-    const neverOffered = kind === 'client' && !tool && !offeredAtStart.has(call.tool) && call.expect?.code !== 'UNKNOWN_TOOL'
-    if (neverOffered && call.expect) {
-      checks.push({ id: `expect/call-${index}`, title: `Call ${index} (${call.tool}) has the expected outcome`, status: 'skip', message: `nothing to judge: the client never offered ${call.tool} (it offered ${offeredAtStart.size} tools once started), so the call did not reach the server`, spec: scenario.spec[0], details: { outcome } })
-    }
-    if (neverOffered) return 'not-reached'
     if (!call.expect) return
     const { expect, dropped } = callExpectationFor(call.expect, kind)
     const problems = callMismatches(outcome, expect)
     // The parts that judge our rendering only are named, so a pass never claims more than it checked.
     const unjudged = dropped.length ? ` (not applicable to this client: ${dropped.join(', ')})` : ''
+    // A driven client's call that never returned within the kit's bound is the client's hang (or
+    // its driver's: the kit cannot tell), and no MUST: a warning that quotes the SHOULD, unless
+    // the scenario quotes its own.
+    const id = `expect/call-${index}`
+    if (outcome.unanswered && kind === 'client' && !scenario.applies.should[id]) {
+      checks.push({ id, title: `Call ${index} (${call.tool}) has the expected outcome`, status: 'warn', message: `${problems.join('; ')} (a SHOULD for clients: ${HUNG_CALL.ref})`, spec: HUNG_CALL, details: { outcome } })
+      return
+    }
     checks.push({
       id: `expect/call-${index}`,
       title: `Call ${index} (${call.tool}) has the expected outcome`,
@@ -235,6 +253,26 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       spec: scenario.spec[0],
       details: { outcome },
     })
+  }
+
+  /**
+   * A call of a tool the driven client does not offer, not dispatched. Expected to be unknown
+   * (a server that is gone for good): that is what the client shows, judged like an error. Any
+   * other expectation is about a behaviour the call would have shown (a timeout, a cancellation):
+   * with no call there is nothing to judge, neither a pass nor a failure of it.
+   */
+  function notOffered(call: CallSpec, index: number): 'not-reached' | void {
+    const offered = session!.tools().map((t) => t.rawName)
+    const text = `the client does not offer ${call.tool} (it offers ${offered.length ? offered.join(', ') : 'no tools'}${offeredAtStart.has(call.tool) ? `; it offered ${call.tool} once started` : ''}), so the kit did not call it`
+    const outcome = { isError: true, code: 'UNKNOWN_TOOL', content: [{ type: 'text' as const, text }] }
+    events.push({ kind: 'call', tool: call.tool, publicName: `(not offered: ${call.tool})`, args: call.args, outcome })
+    if (call.expect?.code === 'UNKNOWN_TOOL') {
+      const problems = callMismatches(outcome, callExpectationFor(call.expect, kind).expect)
+      checks.push({ id: `expect/call-${index}`, title: `Call ${index} (${call.tool}) has the expected outcome`, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : text, spec: scenario.spec[0], details: { outcome } })
+      return
+    }
+    if (call.expect) checks.push({ id: `expect/call-${index}`, title: `Call ${index} (${call.tool}) has the expected outcome`, status: 'skip', message: `nothing to judge: ${text}`, spec: scenario.spec[0], details: { outcome } })
+    return 'not-reached'
   }
 
   function expectToolsNow(expected: string[], stepNumber: number): void {
@@ -267,6 +305,11 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   }
 }
 
+/** Whether the client reached the fixture at all: a message, an HTTP request or a server process. */
+function fixtureReached(fixture: FixtureHandle): boolean {
+  return fixture.wire().length > 0 || readHttpLog(fixture.wireFile).length > 0 || reportedProcesses(fixture.wireFile).servers.length > 0
+}
+
 async function kill(session: ClientSession, fixture: FixtureHandle): Promise<void> {
   if (fixture.transport === 'http') return fixture.kill()
   for (const pid of session.pids()) {
@@ -276,6 +319,12 @@ async function kill(session: ClientSession, fixture: FixtureHandle): Promise<voi
       // Already gone.
     }
   }
+}
+
+/** What a driven client's call that never returns breaches: a SHOULD. */
+const HUNG_CALL = {
+  ref: 'MCP 2025-11-25 §basic/lifecycle Timeouts: "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion"',
+  url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts',
 }
 
 /** Past the settle window, how long a client may stay busy before the run calls it unsettled. */

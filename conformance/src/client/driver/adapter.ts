@@ -1,6 +1,8 @@
 import type { CallOutcome, ClientAdapter, ClientSession, ServerTarget, ToolView } from '../adapter.ts'
 import { DriverChannel, DriverError } from './channel.ts'
-import { processesWith } from './processes.ts'
+import { survivors } from '../processes.ts'
+import { randomUUID } from 'node:crypto'
+import { descendants, processesWith, processesWithEnv } from './processes.ts'
 import type { DriverCallResult, DriverOptions, DriverServer, DriverTool } from './protocol.ts'
 
 /** The kit's own bounds on a driver's answers: past them the answer is "did not return", not a hang. */
@@ -45,13 +47,19 @@ async function startDriver(command: string, target: ServerTarget, config: Record
   let orphans: number[] = []
   let closeMs: number | undefined
   let closeFinished = true
+  let connectUnanswered = false
+  let leftovers: number[] = []
   const logs: string[] = []
   const listeners = new Set<() => void>()
   const setTools = (next: DriverTool[]) => {
     tools = next.map(toolView)
     for (const listener of listeners) listener()
   }
-  const channel = new DriverChannel(command, (event) => (event.event === 'tools' ? setTools(event.tools) : logs.push(event.text)))
+  // Every process of the driver's tree inherits this, unless a client scrubs it: a process that
+  // left the tree (setsid, a double fork) is still the run's.
+  const runMark = `MCP_CONFORMANCE_DRIVER_RUN=${randomUUID()}`
+  const [markName, markValue] = runMark.split('=') as [string, string]
+  const channel = new DriverChannel(command, (event) => (event.event === 'tools' ? setTools(event.tools) : logs.push(event.text)), { ...process.env, [markName]: markValue })
   const { server, marker } = driverServer(target, config)
   const connected = await channel.request({ op: 'connect', server, options: driverOptions(config) }, DRIVER_BOUNDS.connectMs)
   if (connected.ok) {
@@ -63,10 +71,24 @@ async function startDriver(command: string, target: ServerTarget, config: Record
     state = 'connected'
   } else if (await exitedNow(channel)) {
     // A driver that cannot start (a typo in --driver, a missing package) is the harness's problem.
+    await channel.end(0)
     throw new DriverError(`the driver exited before it connected: ${connected.error}`)
+  } else if ('unanswered' in connected) {
+    // No answer at all: a driver that never speaks, or a client stuck connecting. The runner
+    // tells them apart by whether the client reached the fixture (run-scenario.ts).
+    connectUnanswered = true
+    state = 'stopped'
+    logs.push(`[driver] ${connected.error}`)
   } else {
     state = 'stopped'
     logs.push(`[driver] connect failed: ${connected.error}`)
+  }
+
+  /** What the driver's tree left running once it ended (the runner judges, reports and stops them). */
+  async function findLeftovers(family: Set<number>): Promise<void> {
+    for (const pid of processesWithEnv(runMark)) family.add(pid)
+    // The group kill needs a moment to land; what is still alive after it escaped the group.
+    leftovers = await survivors([...family])
   }
 
   return {
@@ -96,7 +118,17 @@ async function startDriver(command: string, target: ServerTarget, config: Record
     attachmentCount: () => 0,
     closeMs: () => closeMs,
     closeFinished: () => closeFinished,
+    connectUnanswered: () => connectUnanswered,
+    leftovers: () => leftovers,
     async dispose() {
+      // What the driver started, known while it still runs: a process that left its group
+      // (setsid) is found by descent, not by the group kill that ends the driver.
+      const family = new Set(channel.pid ? descendants(channel.pid) : [])
+      if (connectUnanswered) {
+        closeFinished = false
+        await channel.end(0)
+        return await findLeftovers(family)
+      }
       const asked = performance.now()
       const closed = await channel.request({ op: 'close' }, DRIVER_BOUNDS.closeMs)
       closeMs = Math.round(performance.now() - asked)
@@ -106,7 +138,9 @@ async function startDriver(command: string, target: ServerTarget, config: Record
       // Judged while the driver still runs: once it exits, its children lose their stdin and
       // exit too, which would hide a client that never stopped its server.
       if (marker) orphans = await lingering(marker)
+      for (const pid of channel.pid ? descendants(channel.pid) : []) family.add(pid)
       await channel.end()
+      await findLeftovers(family)
     },
   }
 }

@@ -25,8 +25,12 @@ export class DriverChannel {
   private nextId = 1
   private readonly stderrTail: string[] = []
   readonly exited: Promise<number | null>
-  /** Protocol violations seen so far (invalid lines). */
+  /** Protocol violations seen so far (invalid lines, an exit before the kit closed it). */
   readonly violations: string[] = []
+  /** Set once the kit ends the driver (end()): an exit after this is the one asked for. */
+  private ending = false
+  /** The driver's exit code once it has exited (null for a signal), undefined while it runs. */
+  private exitCode: number | null | undefined
 
   constructor(command: string, onEvent: (event: DriverEvent) => void, env: NodeJS.ProcessEnv = process.env) {
     // Its own process group: the shell, the driver and whatever its client spawned end together.
@@ -34,6 +38,9 @@ export class DriverChannel {
     this.exited = new Promise((done) => this.child.once('exit', (code) => done(code)))
     // A driver that dies answers nothing more: fail what waits instead of waiting for timers.
     void this.exited.then((code) => {
+      this.exitCode = code
+      // A driver exits when its stdin ends (end()); before that, it has crashed: a harness problem.
+      if (!this.ending) this.violations.push(`the driver exited (code ${code}) before the kit closed it${this.stderr() ? `; its stderr: ${this.stderr()}` : ''}`)
       for (const [id, pending] of this.pending) {
         clearTimeout(pending.timer)
         pending.resolve({ id, ok: false, error: `the driver exited (code ${code}) before answering${this.stderr() ? `; its stderr: ${this.stderr()}` : ''}` })
@@ -44,7 +51,18 @@ export class DriverChannel {
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
       if (line.trim() === '') return
       const parsed = parseDriverLine(line)
-      if ('invalid' in parsed) return void this.violations.push(parsed.invalid)
+      if ('invalid' in parsed) {
+        if (!this.violations.includes(parsed.invalid)) this.violations.push(parsed.invalid)
+        // An unusable answer to a pending request ends that wait at once: nothing better will come.
+        const id = answerId(line)
+        const pending = id === undefined ? undefined : this.pending.get(id)
+        if (pending) {
+          this.pending.delete(id!)
+          clearTimeout(pending.timer)
+          pending.resolve({ id: id!, ok: false, error: `the driver's answer broke the protocol: ${parsed.invalid}` })
+        }
+        return
+      }
       if ('event' in parsed) return onEvent(parsed.event)
       const pending = this.pending.get(parsed.answer.id)
       if (!pending && this.abandoned.has(parsed.answer.id)) return
@@ -71,6 +89,8 @@ export class DriverChannel {
   /** Sends a request; resolves with its answer, or an error answer after `timeoutMs`. */
   request(body: Body, timeoutMs: number): Promise<ChannelAnswer> {
     const id = this.nextId++
+    // A driver that has exited answers nothing: no need to wait out the bound.
+    if (this.exitCode !== undefined) return Promise.resolve({ id, ok: false, error: `the driver exited (code ${this.exitCode}) before "${body.op}" was asked` })
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id)
@@ -92,6 +112,7 @@ export class DriverChannel {
    * behind, must not outlive the run (orphans were judged before this).
    */
   async end(graceMs = 3000): Promise<void> {
+    this.ending = true
     this.child.stdin!.end()
     const killGroup = () => {
       try {
@@ -106,5 +127,15 @@ export class DriverChannel {
       clearTimeout(timer)
     }
     killGroup()
+  }
+}
+
+/** The numeric `id` of a line that is a JSON object, if any (to end the wait for an unusable answer). */
+function answerId(line: string): number | undefined {
+  try {
+    const id = (JSON.parse(line) as { id?: unknown } | null)?.id
+    return typeof id === 'number' ? id : undefined
+  } catch {
+    return undefined
   }
 }

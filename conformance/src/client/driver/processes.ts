@@ -23,3 +23,83 @@ export function processesWith(marker: string): number[] {
     }
   })
 }
+
+/** Reading /proc: a process's parent pid and process group, or undefined once it is gone. */
+export function parentAndGroup(pid: number): { ppid: number; pgid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const [, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { ppid: Number(ppid), pgid: Number(pgid) }
+  } catch {
+    return undefined
+  }
+}
+
+/** Reading /proc: every process descended from `root` right now (children, theirs, …), not `root` itself. */
+export function descendants(root: number): number[] {
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))
+  } catch {
+    return []
+  }
+  const children = new Map<number, number[]>()
+  for (const entry of entries) {
+    const parent = parentAndGroup(Number(entry))?.ppid
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
+  }
+  const found = new Set<number>()
+  for (let queue = [root]; queue.length; ) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      if (child === root || found.has(child)) continue
+      found.add(child)
+      queue.push(child)
+    }
+  }
+  return [...found]
+}
+
+/** A process's command line for a report (`pid: argv…`), or just the pid once it is gone. */
+export function describeProcess(pid: number): string {
+  try {
+    return `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200)}`
+  } catch {
+    return String(pid)
+  }
+}
+
+/**
+ * SIGKILLs each process and its process group, never the kit's own group (a child that shares it
+ * is killed alone). Called once the processes were judged: what the kit found running must not
+ * outlive the run.
+ */
+export function killWithGroups(pids: number[]): void {
+  const own = parentAndGroup(process.pid)?.pgid
+  for (const pid of pids) {
+    const group = parentAndGroup(pid)?.pgid
+    for (const target of group !== undefined && group > 1 && group !== own ? [-group, pid] : [pid]) {
+      try {
+        process.kill(target, 'SIGKILL')
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
+/** Reading /proc: the processes whose environment holds `entry` (`NAME=value`); ones the kit may not read are not found. */
+export function processesWithEnv(entry: string): number[] {
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e))
+  } catch {
+    return []
+  }
+  return entries.flatMap((e) => {
+    try {
+      return readFileSync(`/proc/${e}/environ`, 'utf8').split('\0').includes(entry) ? [Number(e)] : []
+    } catch {
+      return []
+    }
+  })
+}

@@ -67,11 +67,32 @@ export function parseDriverLine(line: string): { answer: DriverAnswer } | { even
   if (typeof v.id === 'number' && typeof v.ok === 'boolean') {
     if (!v.ok && typeof v.error !== 'string') return { invalid: `an error answer needs "error": a string: ${line.slice(0, 200)}` }
     if (v.tools !== undefined && !validTools(v.tools)) return { invalid: `"tools" must be an array of {name: string, …}: ${line.slice(0, 200)}` }
+    if (v.features !== undefined && !(Array.isArray(v.features) && v.features.every((f) => typeof f === 'string'))) return { invalid: `"features" must be an array of strings, got ${JSON.stringify(v.features).slice(0, 100)}` }
+    const problem = v.result === undefined ? undefined : resultProblem(v.result)
+    if (problem) return { invalid: `"result" ${problem}` }
     return { answer: v as DriverAnswer }
   }
   if (v.event === 'tools' && validTools(v.tools)) return { event: v as DriverEvent }
   if (v.event === 'log' && typeof v.text === 'string') return { event: v as DriverEvent }
   return { invalid: `neither an answer ({id, ok}) nor an event: ${line.slice(0, 200)}` }
+}
+
+/** Pure: why a call's `result` is not {isError?: boolean, content?: [{type: string, text?: string, mimeType?: string, data?: string}], structuredContent?}, or undefined. */
+function resultProblem(result: unknown): string | undefined {
+  const show = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 100)
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return `must be an object, got ${show(result)}`
+  const { isError, content } = result as { isError?: unknown; content?: unknown }
+  if (isError !== undefined && typeof isError !== 'boolean') return `.isError must be a boolean, got ${show(isError)}`
+  if (content === undefined) return undefined
+  if (!Array.isArray(content)) return `.content must be an array of content blocks, got ${show(content)}`
+  for (const [i, block] of content.entries()) {
+    if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') return `.content[${i}] must be an object with a string "type", got ${show(block)}`
+    for (const field of ['text', 'mimeType', 'data'] as const) {
+      const value = (block as Record<string, unknown>)[field]
+      if (value !== undefined && typeof value !== 'string') return `.content[${i}].${field} must be a string, got ${show(value)}`
+    }
+  }
+  return undefined
 }
 
 function validTools(tools: unknown): tools is DriverTool[] {
