@@ -2,8 +2,12 @@
  * Compiles server-provided JSON Schemas in the dialect they declare (or the revision's default)
  * and reports, never throws. A schema is called invalid only when it is: when it breaks its
  * dialect's meta-schema, or a reference inside the document points at nothing. A reference to
- * another document the kit cannot fetch leaves the schema unjudged, not invalid. A fresh
- * validator per schema keeps one tool's `$id` from clashing with another's.
+ * another document the kit cannot fetch leaves the schema unjudged, not invalid.
+ *
+ * One engine per dialect, reused: building an engine compiles its meta-schema (tens of
+ * milliseconds), which for a list of thousands of tools was minutes of CPU. The engines never
+ * register a server's schema (`addUsedSchema: false`, and each compiled schema is dropped from the
+ * engine's cache afterwards), so one tool's `$id` cannot clash with, or resolve into, another's.
  */
 import Ajv, { type ErrorObject, type Options } from 'ajv'
 import Ajv2019 from 'ajv/dist/2019.js'
@@ -59,7 +63,22 @@ export function dialectOf(schema: Record<string, unknown>, revision: string): { 
   return found ? { dialect: found[1] } : { unknown: `$schema ${JSON.stringify(declared).slice(0, 80)} names a dialect the kit does not know` }
 }
 
+const engines = new Map<Dialect, Ajv>()
+
+/** How many engines were built (each compiles its dialect's meta-schema): for tests, that it stays one per dialect. */
+export const engineStats = { built: 0 }
+
 function engineFor(dialect: Dialect): Ajv {
+  let engine = engines.get(dialect)
+  if (!engine) {
+    engine = newEngine(dialect)
+    engines.set(dialect, engine)
+    engineStats.built++
+  }
+  return engine
+}
+
+function newEngine(dialect: Dialect): Ajv {
   switch (dialect) {
     case 'draft-04':
       return new Ajv04(OPTIONS) as unknown as Ajv
@@ -86,31 +105,52 @@ export function compileSchema(schema: Record<string, unknown>, revision: string)
   const body = { ...schema, $schema: META[dialect] }
   const problems = engine.validateSchema(body) ? [] : (engine.errors ?? [])
   if (problems.length) return { ok: false, dialect, reason: `breaks the ${dialect} meta-schema: ${describe(problems)}` }
+  let check: ReturnType<Ajv['compile']>
   try {
-    const check = engine.compile(body)
-    const validate = (value: unknown): string[] => {
-      try {
-        if (withinMatchBudget(() => check(value))) return []
-      } catch (error) {
-        // A schema that refers to itself without end overflows the stack; so does a value nested too deep.
-        return [`(root) could not be checked: ${error instanceof RangeError ? 'the schema recurses without end' : error instanceof Error ? error.message : String(error)}`]
-      }
-      const errors = check.errors ?? []
-      const lines = errors.slice(0, MAX_VIOLATIONS).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
-      return errors.length > MAX_VIOLATIONS ? [...lines, `and ${errors.length - MAX_VIOLATIONS} more`] : lines
-    }
-    return { ok: true, dialect, validate }
+    check = engine.compile(body)
   } catch (error) {
-    const missing = error as { missingRef?: unknown; missingSchema?: unknown; message?: unknown }
-    if (typeof missing.missingRef === 'string') {
-      // A document of its own ("https://…/x.json") is not part of this schema; a pointer into this one that finds nothing is a broken schema.
-      if (typeof missing.missingSchema === 'string' && missing.missingSchema !== '') {
-        return { ok: 'unjudged', dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points into another document, which the kit does not fetch` }
-      }
-      return { ok: false, dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points at nothing in the document` }
-    }
-    return { ok: false, dialect, reason: error instanceof Error ? error.message : String(error) }
+    return notCompiled(error, dialect)
+  } finally {
+    forget(engine, body)
   }
+  const validate = (value: unknown): string[] => {
+    try {
+      if (withinMatchBudget(() => check(value))) return []
+    } catch (error) {
+      // A schema that refers to itself without end overflows the stack; so does a value nested too deep.
+      return [`(root) could not be checked: ${error instanceof RangeError ? 'the schema recurses without end' : error instanceof Error ? error.message : String(error)}`]
+    }
+    const errors = check.errors ?? []
+    const lines = errors.slice(0, MAX_VIOLATIONS).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+    return errors.length > MAX_VIOLATIONS ? [...lines, `and ${errors.length - MAX_VIOLATIONS} more`] : lines
+  }
+  return { ok: true, dialect, validate }
+}
+
+/**
+ * The compiled function stays; the engine drops the schema from its cache, so memory does not
+ * grow with the list. removeSchema also deletes what is registered under the schema's `$id`: a
+ * schema claiming a meta-schema's id (registered, unlike any server schema) is left in the cache
+ * rather than let it remove the meta-schema.
+ */
+function forget(engine: Ajv, body: Record<string, unknown>): void {
+  const id = body.$id ?? body.id
+  if (typeof id === 'string' && (Object.keys(engine.schemas).some((key) => sameId(key, id)) || Object.keys(engine.refs).some((key) => sameId(key, id)))) return
+  engine.removeSchema(body)
+}
+
+const sameId = (a: string, b: string) => a.replace(/#$/, '') === b.replace(/#$/, '')
+
+function notCompiled(error: unknown, dialect: Dialect): Compiled {
+  const missing = error as { missingRef?: unknown; missingSchema?: unknown; message?: unknown }
+  if (typeof missing.missingRef === 'string') {
+    // A document of its own ("https://…/x.json") is not part of this schema; a pointer into this one that finds nothing is a broken schema.
+    if (typeof missing.missingSchema === 'string' && missing.missingSchema !== '') {
+      return { ok: 'unjudged', dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points into another document, which the kit does not fetch` }
+    }
+    return { ok: false, dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points at nothing in the document` }
+  }
+  return { ok: false, dialect, reason: error instanceof Error ? error.message : String(error) }
 }
 
 function describe(errors: ErrorObject[]): string {

@@ -89,6 +89,14 @@ function schemaProblems(name: string, schema: unknown, version: string): { probl
   return { problems, dialect: compiled.dialect }
 }
 
+/**
+ * How many schemas of one field are compiled against their dialect. Compiling generates code
+ * (about half a millisecond each), so a list of 100,000 tools would hold the kit for a minute and
+ * more; the spec sets no limit on a list, so the rest are reported as not judged, never as a fault.
+ * Their shape (an object schema) is still judged for every tool, with the page.
+ */
+export const MAX_SCHEMAS_JUDGED = 1000
+
 function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inputSchema' | 'outputSchema', shape: Named[], listed = tools.length): CheckResult {
   const j = judge(def, version)
   if (!j.applies) return j.notInRevision()
@@ -96,24 +104,31 @@ function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inp
   const failures: SchemaProblem[] = shape.map((issue) => ({ tool: issue.tool, problem: issue.text, ruleCase: 'object' }))
   const notes: Array<{ tool: string; note: string }> = []
   const dialects = new Map<string, number>()
-  for (const tool of tools) {
+  const beyond = Math.max(0, tools.length - MAX_SCHEMAS_JUDGED)
+  for (const tool of tools.slice(0, MAX_SCHEMAS_JUDGED)) {
     const name = tool.name as string
     const { problems, note, dialect } = schemaProblems(name, tool[field], version)
     failures.push(...problems.map((p) => ({ ...p, tool: show(p.tool, 40) })))
     if (note) notes.push({ tool: name, note })
     if (dialect && !note) dialects.set(dialect, (dialects.get(dialect) ?? 0) + 1)
   }
-  const details = { dialects: Object.fromEntries(dialects), ...(failures.length ? { failures } : {}), ...(notes.length ? { unjudged: notes } : {}) }
+  const capped = beyond ? `; the ${count(beyond, field)} after the first ${MAX_SCHEMAS_JUDGED} were not compiled against their dialect (the kit's limit)` : ''
+  const details = {
+    dialects: Object.fromEntries(dialects),
+    ...(failures.length ? { failures: failures.slice(0, 100), ...(failures.length > 100 ? { moreFailures: failures.length - 100 } : {}) } : {}),
+    ...(notes.length ? { unjudged: notes.slice(0, 100).map((n) => ({ tool: show(n.tool, 40), note: n.note })) } : {}),
+    ...(beyond ? { notCompiled: beyond, compileLimit: MAX_SCHEMAS_JUDGED } : {}),
+  }
   if (failures.length) {
     const first = failures[0]!
     const text = failures.map((f) => `${f.tool}: ${f.problem}`)
-    return j.breach(`${count(new Set(failures.map((f) => f.tool)).size, field)} of ${tools.length} fail: ${list(text, 3)}`, { details }, first.ruleCase)
+    return j.breach(`${count(new Set(failures.map((f) => f.tool)).size, field)} of ${tools.length} fail: ${list(text, 3)}${capped}`, { details }, first.ruleCase)
   }
-  const judged = tools.length - notes.length
-  if (judged === 0) return j.skip(`no ${field} could be judged: ${list(notes.map((n) => `${show(n.tool, 40)}: ${n.note}`), 2)}`, { details })
+  const judged = tools.length - beyond - notes.length
+  if (judged === 0) return j.skip(`no ${field} could be judged: ${list(notes.map((n) => `${show(n.tool, 40)}: ${n.note}`), 2)}${capped}`, { details })
   const inDialects = [...dialects].map(([d, n]) => `${n} in ${d}`).join(', ')
   const unjudged = notes.length ? `; ${notes.length} not judged (${notes[0]!.note})` : ''
-  return j.pass(`${judged === 1 ? 'the one judged schema is a valid object schema' : `all ${judged} judged schemas are valid object schemas`} (${inDialects})${unjudged}`, { details })
+  return j.pass(`${judged === 1 ? 'the one judged schema is a valid object schema' : `all ${judged} judged schemas are valid object schemas`} (${inDialects})${unjudged}${capped}`, { details })
 }
 
 function judgeDescriptions(tools: Tool[], version: string, shape: Named[]): CheckResult {

@@ -48,13 +48,25 @@ export async function probeTools(wire: Wire, session: Session, options: ToolProb
   const v = session.version
   const serverName = options.serverName ?? defaultServerName(session.serverInfo.name)
   const obs = await drainList(wire, 'tools', options.requestTimeoutMs)
+  // Each step below is synchronous and linear in the list; between them the kit serves its event
+  // loop, so a long list does not keep it from a signal (SIGINT/SIGTERM) for the whole judging.
+  await turn()
   const shapes = pageShapes(obs, v)
+  await turn()
   const checks = [judge(TOOLS_UNDECLARED, v).skip('the server declares the tools capability'), ...judgeList(obs, v, shapes, definitionIssue)]
   const tools = namedItems(obs)
   const failed = listFailed(obs)
   const prerequisite = listPrerequisite(obs)
   if (failed) checks.push(...DEPENDENT.map((def) => notTestable(def, v, prerequisite, 'there is no tool list to judge')))
-  else checks.push(...judgeTools(tools, v, session.capabilities, shapes.issues.filter(definitionIssue)), judgeProjection(serverName, tools, v, session.capabilities), judgeSchemaSize(tools, v))
+  else {
+    await turn()
+    checks.push(...judgeTools(tools, v, session.capabilities, shapes.issues.filter(definitionIssue)))
+    await turn()
+    checks.push(judgeProjection(serverName, tools, v, session.capabilities))
+    await turn()
+    checks.push(judgeSchemaSize(tools, v))
+    await turn()
+  }
 
   const missing = unknownToolName(tools.map((t) => t.name as string))
   const unknown = await wire.request('tools/call', { name: missing, arguments: {} }, options.requestTimeoutMs)
@@ -73,6 +85,9 @@ export async function probeTools(wire: Wire, session: Session, options: ToolProb
   }
   return checks
 }
+
+/** One turn of the event loop (timers and signals included). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** A check that needs the tool list, when there is none; a rule the revision lacks is still just that. */
 function notTestable(def: CheckDef, version: string, prerequisite: string, why: string): CheckResult {
