@@ -10,7 +10,7 @@ import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'
 import { verdict } from './check.ts'
 import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
 import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
-import { judgeNotifications } from './evaluate/notifications.ts'
+import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
@@ -150,6 +150,9 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   const v = session.version
   const timeout = options.requestTimeoutMs
   if (wire instanceof HttpWire) wire.protocolVersion = v
+  // From here on every notification is judged as it arrives, and only the first few are kept.
+  const ledger = ledgerOf(wire)
+  if (ledger) classifyNotifications([ledger], session.capabilities, v)
   const initialized = await wire.notify('notifications/initialized')
   const ping = judgePing(await wire.request('ping', undefined, timeout), v)
   emit(ping)
@@ -169,7 +172,7 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
 
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
-  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v))
+  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
 }
 
 function ledgerOf(wire: Wire): Ledger | undefined {

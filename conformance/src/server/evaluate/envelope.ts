@@ -7,6 +7,7 @@ import { count, isObject, judge, list, show } from '../check.ts'
 import { EARLY_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from '../registry/lifecycle.ts'
 import { ERROR_RESPONSES, JSONRPC_VERSION, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
 import type { CheckDef } from '../registry/types.ts'
+import { classifyNotifications } from './notifications.ts'
 import type { EnvelopeRule, Finding, Ledger, ServerNotification, ServerRequest } from '../wire/ledger.ts'
 
 const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
@@ -98,7 +99,7 @@ function judgeEarlyRequests(requests: ServerRequest[], version: string): CheckRe
 }
 
 /** What each server notification needs to have been negotiated (undefined: nothing). */
-function neededFor(notification: ServerNotification, capabilities: Record<string, unknown>): { need: string; ruleCase?: string } | undefined {
+export function neededFor(notification: ServerNotification, capabilities: Record<string, unknown>): { need: string; ruleCase?: string } | undefined {
   const capability = (name: string) => (isObject(capabilities[name]) ? (capabilities[name] as Record<string, unknown>) : undefined)
   switch (notification.method) {
     case 'notifications/message':
@@ -122,14 +123,19 @@ function neededFor(notification: ServerNotification, capabilities: Record<string
 
 export function judgeServerNotifications(ledgers: Ledger[], capabilities: Record<string, unknown>, version: string): CheckResult {
   const j = judge(SERVER_NOTIFICATIONS, version)
-  const notifications = ledgers.flatMap((l) => l.notifications)
-  const bad = notifications.map((n) => ({ n, needed: neededFor(n, capabilities) })).filter((x) => x.needed)
-  if (bad.length) {
-    const first = bad[0]!
+  // Every notification was classified as it arrived (a ledger not yet classified is now); the ledgers keep the first few of each class.
+  classifyNotifications(ledgers, capabilities, version)
+  const kept = ledgers.flatMap((l) => l.notifications)
+  const total = ledgers.reduce((n, l) => n + l.tally(), 0)
+  const badTotal = ledgers.reduce((n, l) => n + l.tally(undefined, (cls) => cls.split('\n').some((p) => p.startsWith('needs:'))), 0)
+  const bad = kept.map((n) => ({ n, needed: neededFor(n, capabilities) })).filter((x) => x.needed)
+  if (bad.length || badTotal) {
+    const first = bad[0]
     const text = bad.map((x) => `${x.n.method} without ${x.needed!.need}`)
-    return j.breach(`the server sent ${list([...new Set(text)], 3)}`, { wire: bad.slice(0, 3).map((x) => ({ dir: 'server→client', message: x.n.message })) }, first.needed!.ruleCase)
+    const of = badTotal > bad.length ? ` (${badTotal} such notifications in all)` : ''
+    return j.breach(`the server sent ${list([...new Set(text)], 3)}${of}`, { wire: bad.slice(0, 3).map((x) => ({ dir: 'server→client', message: x.n.message })) }, first?.needed!.ruleCase)
   }
-  if (notifications.length === 0) return j.skip('nothing to judge: the server sent no notifications')
-  const methods = [...new Set(notifications.map((n) => n.method))]
-  return j.pass(`${count(notifications.length, 'notification')} (${list(methods.map((m) => show(m, 50)), 4)}), each within what was negotiated`)
+  if (total === 0) return j.skip('nothing to judge: the server sent no notifications')
+  const methods = [...new Set(ledgers.flatMap((l) => [...l.methodCounts.keys()]))]
+  return j.pass(`${count(total, 'notification')} (${list(methods.map((m) => show(m, 50)), 4)}), each within what was negotiated`)
 }

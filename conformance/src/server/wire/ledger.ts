@@ -57,10 +57,47 @@ const CLIENT_CAPABILITY: Record<string, string> = {
 
 const key = (id: unknown) => `${typeof id}:${String(id)}`
 
+/**
+ * A notification's verdict class ('' when nothing is wrong with it), from what the session
+ * negotiated; given by the evaluators (evaluate/notifications.ts) once initialize is answered.
+ */
+export type NotificationClassifier = (notification: ServerNotification) => string
+
+/** Notifications kept in full per method and verdict class: the evidence the reports show. */
+export const KEEP_PER_CLASS = 10
+/** Notifications kept in full in all (those that arrive before a classifier, too); the rest are counted. */
+export const MAX_KEPT = 1_000
+/** Distinct methods counted one by one; the rest share one count. */
+const MAX_METHODS = 1_000
+/** Progress tokens whose last value is remembered, to judge that progress increases. */
+const MAX_TOKENS = 10_000
+export const OTHER_METHODS = '(other methods)'
+
+export interface ProgressViolation {
+  before: ServerNotification
+  after: ServerNotification
+}
+
 export class Ledger {
   readonly findings: Finding[] = []
   readonly serverRequests: ServerRequest[] = []
+  /**
+   * The notifications kept in full (up to KEEP_PER_CLASS per method and class, MAX_KEPT in all):
+   * a flood must not cost memory without end. Every notification is counted and classified on
+   * arrival (tally), and progress order is judged on arrival (progressViolation).
+   */
   readonly notifications: ServerNotification[] = []
+  /** Notifications received, per method. */
+  readonly methodCounts = new Map<string, number>()
+  /** `${method}\u0000${class}` → how many arrived (once classified). */
+  private readonly classCounts = new Map<string, number>()
+  /** Notifications not kept before a classifier was set, so never classified. */
+  unclassified = 0
+  /** The first notifications/progress whose value did not increase for its token. */
+  progressViolation: ProgressViolation | undefined
+  private readonly lastProgress = new Map<string, ServerNotification>()
+  private classifier: NotificationClassifier | undefined
+  private readonly classOf = new WeakMap<ServerNotification, string>()
   readonly counts: LedgerCounts = { messages: 0, responses: 0, errorResponses: 0, notificationsSent: 0 }
   private readonly sentRequests = new Map<string, { method: string; message: unknown }>()
   private readonly answered = new Set<string>()
@@ -114,7 +151,7 @@ export class Ledger {
     const entry: WireEntry = { dir: 'server→client', message }
     if (id === undefined) {
       this.envelope(message, `${method} notification`, entry)
-      this.notifications.push({ method, params: message.params, message, ...this.notificationContext(method, message.params) })
+      this.notification({ method, params: message.params, message, ...this.notificationContext(method, message.params) })
       return undefined
     }
     this.envelope(message, `${method} request with id ${JSON.stringify(id)}`, entry)
@@ -128,6 +165,73 @@ export class Ledger {
     const answer = this.answerFor(id ?? null, method, undeclared)
     this.serverRequests.push({ id, method, early: !this.initialized, message, answer, ...(undeclared ? { undeclared } : {}) })
     return answer
+  }
+
+  /**
+   * Judge notifications on arrival from now on (the ones kept so far are classified now). The
+   * verdicts then need only the counts and the kept evidence.
+   */
+  classify(classifier: NotificationClassifier): void {
+    if (this.classifier) return
+    this.classifier = classifier
+    for (const n of this.notifications) this.count(n, classifier(n))
+  }
+
+  get classified(): boolean {
+    return this.classifier !== undefined
+  }
+
+  /** How many notifications of `method` (every method when undefined) arrived in a class that `match` accepts (every class when undefined). */
+  tally(method?: string, match?: (cls: string) => boolean): number {
+    if (!match) return method === undefined ? [...this.methodCounts.values()].reduce((a, b) => a + b, 0) : (this.methodCounts.get(method) ?? 0)
+    let total = 0
+    for (const [k, n] of this.classCounts) {
+      const [m, cls] = k.split('\u0000') as [string, string]
+      if ((method === undefined || m === method) && match(cls)) total += n
+    }
+    return total
+  }
+
+  /** The class a kept notification was given ('' when nothing is wrong with it, undefined before classification). */
+  classOfKept(notification: ServerNotification): string | undefined {
+    return this.classOf.get(notification)
+  }
+
+  private notification(n: ServerNotification): void {
+    const method = this.methodCounts.has(n.method) || this.methodCounts.size < MAX_METHODS ? n.method : OTHER_METHODS
+    this.methodCounts.set(method, (this.methodCounts.get(method) ?? 0) + 1)
+    this.progressOrder(n)
+    if (!this.classifier) {
+      if (this.notifications.length < MAX_KEPT) this.notifications.push(n)
+      else this.unclassified++
+      return
+    }
+    const kept = this.count(n, this.classifier(n))
+    if (kept <= KEEP_PER_CLASS && this.notifications.length < MAX_KEPT) this.notifications.push(n)
+  }
+
+  /** Counts a classified notification; returns how many of its method and class there are now. */
+  private count(n: ServerNotification, cls: string): number {
+    this.classOf.set(n, cls)
+    const method = this.methodCounts.has(n.method) ? n.method : OTHER_METHODS
+    const k = `${method}\u0000${cls}`
+    const total = (this.classCounts.get(k) ?? 0) + 1
+    this.classCounts.set(k, total)
+    return total
+  }
+
+  /** Each notifications/progress must increase its token's progress: judged as it arrives. */
+  private progressOrder(n: ServerNotification): void {
+    if (n.method !== 'notifications/progress' || this.progressViolation) return
+    const params = n.params as { progressToken?: unknown; progress?: unknown } | undefined
+    if (typeof params !== 'object' || params === null || typeof params.progress !== 'number' || params.progressToken === undefined) return
+    const token = key(params.progressToken)
+    const before = this.lastProgress.get(token)
+    if (before && params.progress <= (before.params as { progress: number }).progress) {
+      this.progressViolation = { before, after: n }
+      return
+    }
+    if (before || this.lastProgress.size < MAX_TOKENS) this.lastProgress.set(token, n)
   }
 
   /** What a notification refers to, as things stood when it arrived. */

@@ -41,7 +41,14 @@ const SIGNAL_GRACE_MS = 500
 const MAX_NOISE_KEPT = 20
 const STDERR_TAIL_CHARS = 4_000
 
+/** Server messages copied into one request's wire (its evidence); the ledger counts and judges every one. */
+const MAX_WIRE_COPIES = 50
+/** Stray responses kept (a flood of them must not cost memory without end). */
+const MAX_STRAYS = 100
+
 interface Pending {
+  /** How many server messages were copied into `wire`, or skipped past MAX_WIRE_COPIES. */
+  copied?: number
   wire: WireEntry[]
   resolve: (outcome: RpcOutcome) => void
 }
@@ -271,7 +278,7 @@ export class StdioWire implements Wire {
         this.addNoise(text, `not a JSON-RPC message: ${incoming.reason}`)
         return
       case 'stray':
-        this.strays.push(value)
+        this.stray(value)
         this.appendToPending(value)
         return
       case 'notification':
@@ -285,7 +292,7 @@ export class StdioWire implements Wire {
         const id = [...this.pending.keys()].find((pending) => answers(incoming.id, pending))
         const entry = id === undefined ? undefined : this.pending.get(id)
         if (id === undefined || !entry) {
-          this.strays.push(value)
+          this.stray(value)
           this.appendToPending(value)
           return
         }
@@ -297,7 +304,15 @@ export class StdioWire implements Wire {
   }
 
   private appendToPending(message: unknown): void {
-    for (const entry of this.pending.values()) entry.wire.push({ dir: 'server→client', message })
+    for (const entry of this.pending.values()) {
+      const copied = (entry.copied = (entry.copied ?? 0) + 1)
+      if (copied <= MAX_WIRE_COPIES) entry.wire.push({ dir: 'server→client', message })
+      else if (copied === MAX_WIRE_COPIES + 1) entry.wire.push({ dir: 'server→client', message: `[further server messages while this request was pending are not copied here; the ledger judged each]` })
+    }
+  }
+
+  private stray(value: unknown): void {
+    if (this.strays.length < MAX_STRAYS) this.strays.push(value)
   }
 
   private addNoise(text: string, reason: string): void {
