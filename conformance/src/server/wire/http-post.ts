@@ -3,7 +3,7 @@
  * Used both by the HTTP wire and by the transport probes that must send what a well-behaved
  * client never would (foreign Origin, bogus session, batches).
  */
-import { SseParser } from './sse.ts'
+import { MAX_SSE_LINE_CHARS, SseParser } from './sse.ts'
 
 export interface HttpResponseInfo {
   /** Undefined when no HTTP response arrived at all. */
@@ -47,6 +47,10 @@ export interface ExchangeOptions {
 }
 
 const MAX_TEXT = 64 * 1024
+/** Notifications one exchange keeps for its evidence; the ledger counts and judges every one. */
+const MAX_NOTIFICATIONS_KEPT = 50
+
+const isNotification = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && !('id' in m)
 
 export async function exchange(url: string, options: ExchangeOptions): Promise<HttpResponseInfo> {
   const controller = new AbortController()
@@ -128,6 +132,7 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
   info.sse = sse
   let first = true
   let bytes = 0
+  let kept = 0
   try {
     for (;;) {
       const { done, value } = await reader.read()
@@ -137,6 +142,7 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
         sse.closedByServer = true
         return
       }
+      const overlong = parser.overlongLines
       bytes += value.byteLength
       if (bytes > MAX_BODY_BYTES) {
         info.text = `${info.text ?? ''}[the stream was longer than ${MAX_BODY_BYTES} bytes and was not read further]`
@@ -155,10 +161,12 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
           info.text = `${info.text ?? ''}${event.data}\n`.slice(0, MAX_TEXT)
           continue
         }
-        info.messages.push(message)
+        // Every message reaches the ledger (onMessage); the exchange keeps the ones that may answer a request, and the first notifications.
+        if (!isNotification(message) || kept++ < MAX_NOTIFICATIONS_KEPT) info.messages.push(message)
         options.onMessage?.(message)
         if (options.until?.(message)) return
       }
+      if (parser.overlongLines > overlong) info.text = `${info.text ?? ''}[an event-stream line longer than ${MAX_SSE_LINE_CHARS} characters was discarded]\n`.slice(-MAX_TEXT)
     }
   } finally {
     // The stream may stay open for further server messages; the harness is done with it.
