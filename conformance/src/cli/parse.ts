@@ -8,6 +8,7 @@ import type { ServerTarget } from '../server/target.ts'
 import type { Revision } from '../server/spec.ts'
 import { MERGE_LABEL } from '../report/merge.ts'
 import { argvErrorMessage, integerOption, MAX_TIMER_MS } from '@mcp-bridge/process'
+import { escapeControls } from '@mcp-bridge/plugin'
 
 /** The revisions --spec-version takes, oldest first (the order of `all`). */
 export const SPEC_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const satisfies readonly Revision[]
@@ -129,7 +130,8 @@ const ALLOWED: Record<string, string[]> = {
   list: [],
 }
 
-const usage = (error: string): ParseResult => ({ ok: false, error })
+// Every usage error may quote what was typed (a --call name, a header): its control characters are written as escapes, never sent to the terminal.
+const usage = (error: string): ParseResult => ({ ok: false, error: escapeControls(error) })
 
 /** argv without node and script. Everything after the first `--` is the server command, untouched. */
 export function parseCommand(argv: string[], cwd: string): ParseResult {
