@@ -6,6 +6,7 @@ import type { CheckResult, CheckStatus, SpecRef } from '../model.ts'
 import { breachStatus, cite, firstRevision, ruleFor, type CheckDef } from './registry/types.ts'
 import { knownRevision } from './spec.ts'
 import type { RpcOutcome } from './wire/types.ts'
+import { cut } from './quote.ts'
 
 export interface Evidence {
   spec?: SpecRef
@@ -166,7 +167,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /** A short, safe rendering of an untrusted value for a message line. */
 export function show(value: unknown, max = 80): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
-  return text.length <= max ? text : `${text.slice(0, max)}…`
+  return cut(text, max)
 }
 
 /** "a, b and 3 more" for message lines. */

@@ -16,6 +16,7 @@ import Ajv04 from 'ajv-draft-04'
 import { linearRegExp, withinMatchBudget } from '@mcp-bridge/plugin'
 import { createRequire } from 'node:module'
 import { atLeast } from './spec.ts'
+import { cut } from './quote.ts'
 
 const draft06 = createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-06.json') as Record<string, unknown>
 
@@ -58,9 +59,9 @@ const DECLARED: Array<[RegExp, Dialect]> = [
 export function dialectOf(schema: Record<string, unknown>, revision: string): { dialect: Dialect } | { unknown: string } {
   const declared = schema.$schema
   if (declared === undefined) return { dialect: atLeast(revision, '2025-11-25') ? '2020-12' : 'draft-07' }
-  if (typeof declared !== 'string') return { unknown: `$schema ${JSON.stringify(declared).slice(0, 80)} is not a URI` }
+  if (typeof declared !== 'string') return { unknown: `$schema ${cut(JSON.stringify(declared) ?? String(declared), 80)} is not a URI` }
   const found = DECLARED.find(([pattern]) => pattern.test(declared.trim()))
-  return found ? { dialect: found[1] } : { unknown: `$schema ${JSON.stringify(declared).slice(0, 80)} names a dialect the kit does not know` }
+  return found ? { dialect: found[1] } : { unknown: `$schema ${cut(JSON.stringify(declared), 80)} names a dialect the kit does not know` }
 }
 
 const engines = new Map<Dialect, Ajv>()
@@ -146,9 +147,9 @@ function notCompiled(error: unknown, dialect: Dialect): Compiled {
   if (typeof missing.missingRef === 'string') {
     // A document of its own ("https://…/x.json") is not part of this schema; a pointer into this one that finds nothing is a broken schema.
     if (typeof missing.missingSchema === 'string' && missing.missingSchema !== '') {
-      return { ok: 'unjudged', dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points into another document, which the kit does not fetch` }
+      return { ok: 'unjudged', dialect, reason: `$ref ${cut(JSON.stringify(missing.missingRef), 120)} points into another document, which the kit does not fetch` }
     }
-    return { ok: false, dialect, reason: `$ref ${JSON.stringify(missing.missingRef).slice(0, 120)} points at nothing in the document` }
+    return { ok: false, dialect, reason: `$ref ${cut(JSON.stringify(missing.missingRef), 120)} points at nothing in the document` }
   }
   return { ok: false, dialect, reason: error instanceof Error ? error.message : String(error) }
 }

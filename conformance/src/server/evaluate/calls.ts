@@ -10,6 +10,7 @@ import { compileSchema } from '../schema.ts'
 import { validateShape } from '../shapes.ts'
 import { atLeast } from '../spec.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
+import { cut } from '../quote.ts'
 
 type Tool = Record<string, unknown>
 
@@ -135,7 +136,7 @@ function judgeStructured(name: string, outputSchema: Record<string, unknown>, re
   if (!isObject(structured)) return j.breach('the tool declares an outputSchema but returned no structuredContent object', { wire })
   const compiled = compileSchema(outputSchema, version)
   if (compiled.ok === 'unjudged') return j.skip(`the outputSchema could not be judged: ${compiled.reason}`, { wire })
-  if (!compiled.ok) return j.notTestable('tools/output-schema', `the outputSchema is invalid (${compiled.reason.slice(0, 200)}), so there is nothing to hold structuredContent to`, { wire })
+  if (!compiled.ok) return j.notTestable('tools/output-schema', `the outputSchema is invalid (${cut(compiled.reason, 200)}), so there is nothing to hold structuredContent to`, { wire })
   const errors = compiled.validate(structured)
   if (errors.length) return j.breach(`structuredContent violates the outputSchema: ${errors.slice(0, 3).join('; ')}`, { wire, details: { errors } })
   const blocks = isObject(result) && Array.isArray(result.content) ? result.content : []

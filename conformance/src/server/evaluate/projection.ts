@@ -3,7 +3,7 @@
  * name each raw name gets, which ones are rewritten, which are left out, and what each definition
  * costs in every model request.
  */
-import { Config, declaresToolTasks, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName } from '@mcp-bridge/plugin'
+import { Config, declaresToolTasks, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName, redactSecrets } from '@mcp-bridge/plugin'
 import type { CheckResult } from '../../model.ts'
 import { count, judge, list, show } from '../check.ts'
 import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'
@@ -28,7 +28,8 @@ const PREFIX_CHARS = 'mcp__'.length + '__'.length
 
 /** The serverName a bridge would plausibly be configured with: serverInfo.name made valid. */
 export function defaultServerName(serverInfoName: unknown): string {
-  const raw = typeof serverInfoName === 'string' ? serverInfoName : ''
+  // Redacted first: a key in serverInfo.name must not become part of every public tool name.
+  const raw = typeof serverInfoName === 'string' ? redactSecrets(serverInfoName.slice(0, 4096)) : ''
   const cleaned = raw.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 32)
   return cleaned || 'server'
 }

@@ -3,6 +3,7 @@ import type { CheckResult } from '../../model.ts'
 import { judge } from '../check.ts'
 import { EXIT_ON_STDIN_CLOSE, NO_ORPHANS, STDIO_UTF8, STDOUT_ONLY_JSONRPC } from '../registry/transports.ts'
 import type { NoiseLine, StdioShutdown } from '../wire/stdio.ts'
+import { cut } from '../quote.ts'
 
 export interface StdioObservation {
   linesSeen: number
@@ -26,7 +27,7 @@ function judgeUtf8(obs: StdioObservation, version: string): CheckResult {
   if (obs.linesSeen === 0) return j.skip('the server wrote nothing to stdout; nothing to judge')
   if (obs.invalidUtf8Count === 0) return j.pass(`all ${obs.linesSeen} stdout lines were valid UTF-8`)
   const first = obs.invalidUtf8[0]
-  const sample = first ? `; first line ${first.line}: ${JSON.stringify(first.text.slice(0, 80))} (each invalid byte shown as U+FFFD)` : ''
+  const sample = first ? `; first line ${first.line}: ${JSON.stringify(cut(first.text, 80))} (each invalid byte shown as U+FFFD)` : ''
   return j.breach(`${obs.invalidUtf8Count} of ${obs.linesSeen} stdout lines were not valid UTF-8${sample}`, {
     details: { lines: obs.invalidUtf8 },
     wire: obs.invalidUtf8.map((n) => ({ dir: 'server→client', message: n.text })),
@@ -37,7 +38,7 @@ function judgeStdout(obs: StdioObservation, version: string): CheckResult {
   const j = judge(STDOUT_ONLY_JSONRPC, version)
   if (obs.noiseCount === 0) return j.pass(`all ${obs.linesSeen} stdout lines were JSON-RPC messages`)
   const first = obs.noise[0]
-  const sample = first ? `line ${first.line}: ${JSON.stringify(first.text.slice(0, 80))} (${first.reason})` : ''
+  const sample = first ? `line ${first.line}: ${JSON.stringify(cut(first.text, 80))} (${first.reason})` : ''
   return j.breach(`${obs.noiseCount} of ${obs.linesSeen} stdout lines were not MCP messages; first ${sample}`, {
     details: { noise: obs.noise },
     wire: obs.noise.map((n) => ({ dir: 'server→client', message: n.text })),

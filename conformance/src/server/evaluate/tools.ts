@@ -10,6 +10,7 @@ import { ANNOTATIONS, DESCRIPTIONS, INPUT_SCHEMA, NAMES_UNIQUE, NAMES_VALID, OUT
 import { compileSchema } from '../schema.ts'
 import { atLeast } from '../spec.ts'
 import type { PageIssue } from './lists.ts'
+import { cut } from '../quote.ts'
 
 type Tool = Record<string, unknown>
 
@@ -85,7 +86,7 @@ function schemaProblems(name: string, schema: unknown, version: string): { probl
   const problems: SchemaProblem[] = []
   const compiled = compileSchema(schema, version)
   if (compiled.ok === 'unjudged') return { problems, note: compiled.reason, ...(compiled.dialect ? { dialect: compiled.dialect } : {}) }
-  if (compiled.ok === false) problems.push({ tool: name, problem: `invalid ${compiled.dialect} schema: ${compiled.reason.slice(0, 200)}`, ruleCase: 'dialect' })
+  if (compiled.ok === false) problems.push({ tool: name, problem: `invalid ${compiled.dialect} schema: ${cut(compiled.reason, 200)}`, ruleCase: 'dialect' })
   return { problems, dialect: compiled.dialect }
 }
 

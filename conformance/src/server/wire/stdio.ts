@@ -10,6 +10,7 @@ import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 import { redactSecrets } from '@mcp-bridge/plugin'
+import { cut } from '../quote.ts'
 
 export interface StdioTarget {
   command: string
@@ -262,7 +263,7 @@ export class StdioWire implements Wire {
     // Read on with replacement characters, as a lenient client would: the encoding is stdio/utf8's alone to judge.
     if (!isUtf8(bytes)) {
       this.invalidUtf8Count++
-      if (this.invalidUtf8.length < MAX_NOISE_KEPT) this.invalidUtf8.push({ line: this.linesSeen, text: text.slice(0, 300), reason: 'not valid UTF-8' })
+      if (this.invalidUtf8.length < MAX_NOISE_KEPT) this.invalidUtf8.push({ line: this.linesSeen, text: cut(text, 300), reason: 'not valid UTF-8' })
     }
     let value: unknown
     try {
@@ -317,6 +318,6 @@ export class StdioWire implements Wire {
 
   private addNoise(text: string, reason: string): void {
     this.noiseCount++
-    if (this.noise.length < MAX_NOISE_KEPT) this.noise.push({ line: this.linesSeen, text: text.slice(0, 300), reason })
+    if (this.noise.length < MAX_NOISE_KEPT) this.noise.push({ line: this.linesSeen, text: cut(text, 300), reason })
   }
 }
