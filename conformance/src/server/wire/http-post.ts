@@ -47,6 +47,8 @@ export interface ExchangeOptions {
 }
 
 const MAX_TEXT = 64 * 1024
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const MAX_REDIRECTS = 5
 /** Notifications one exchange keeps for its evidence; the ledger counts and judges every one. */
 const MAX_NOTIFICATIONS_KEPT = 50
 
@@ -61,13 +63,28 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
   }, options.timeoutMs)
   const info: HttpResponseInfo = { contentType: null, sessionId: null, messages: [] }
   try {
-    const response = await fetch(url, {
-      method: options.method ?? 'POST',
-      headers: options.headers,
-      body: options.body,
-      signal: controller.signal,
-      redirect: 'manual',
-    })
+    let response = await fetch(url, { method: options.method ?? 'POST', headers: options.headers, body: options.body, signal: controller.signal, redirect: 'manual' })
+    // A redirect to the same origin is followed (as the SDK's client, through fetch, does), with
+    // the method and body kept for 307/308; one to another origin is not: it would send the
+    // request, and its headers, somewhere the user did not name.
+    let target = new URL(url)
+    for (let hops = 0; REDIRECTS.has(response.status); hops++) {
+      const location = response.headers.get('location')
+      if (location === null) break
+      const next = new URL(location, target)
+      await response.body?.cancel().catch(() => {})
+      if (next.origin !== target.origin) {
+        info.networkError = `HTTP ${response.status} redirect to another origin (${next.origin}), which the kit does not follow`
+        return info
+      }
+      if (hops >= MAX_REDIRECTS) {
+        info.networkError = `more than ${MAX_REDIRECTS} redirects; the kit stopped following them`
+        return info
+      }
+      const keep = response.status === 307 || response.status === 308
+      target = next
+      response = await fetch(next, { method: keep ? (options.method ?? 'POST') : 'GET', headers: options.headers, ...(keep ? { body: options.body } : {}), signal: controller.signal, redirect: 'manual' })
+    }
     info.status = response.status
     options.onStatus?.(response.status)
     info.contentType = response.headers.get('content-type')

@@ -7,6 +7,7 @@ import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import { needsResume, resume, type Resumption } from './resume.ts'
 import type { HttpMeta, NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
+import { cut } from '../quote.ts'
 
 export interface HttpTarget {
   url: string
@@ -140,7 +141,7 @@ function meta(method: string, info: HttpResponseInfo): HttpMeta {
 function failureText(info: HttpResponseInfo, timeoutMs: number): string {
   if (info.networkError) return `request failed: ${info.networkError}`
   if (info.timedOut) return `no HTTP response within ${timeoutMs} ms`
-  return `HTTP ${String(info.status)}${info.text ? `: ${info.text.slice(0, 200)}` : ''}`
+  return `HTTP ${String(info.status)}${info.text ? `: ${cut(info.text, 200)}` : ''}`
 }
 
 function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeoutMs: number, strays: unknown[]): RpcOutcome {
@@ -156,7 +157,8 @@ function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeou
   }
   if (info.networkError) {
     // "bad port": fetch itself refuses ports such as 9 or 6000 (the fetch standard's blocked list).
-    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ECONNRESET|bad port/.test(info.networkError)
+    // A redirect the kit does not follow (to another origin) is the URL's matter too: the caller can give the one it points to.
+    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ECONNRESET|bad port|redirect to another origin|redirects; the kit stopped/.test(info.networkError)
     return { kind: 'closed', reason: `request failed: ${info.networkError}`, unreachable, wire, http }
   }
   if (info.timedOut) return { kind: 'timeout', afterMs: timeoutMs, wire, http }
