@@ -67,10 +67,10 @@ export const NOTIFICATION_ACCEPTED: CheckDef = {
 
 export const SESSION_ID: CheckDef = {
   id: 'http/session-id',
-  title: 'a session id, when issued, is visible ASCII and honoured',
+  title: 'a session id, when issued, is visible ASCII',
   scope: 'server',
   transport: 'http',
-  how: 'the Mcp-Session-Id of the initialize response, and a request that carries it',
+  how: 'the Mcp-Session-Id of the initialize response',
   rules: [rule('2025-03-26', 'transports#session-management', 'MUST', 'The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).')],
 }
 
