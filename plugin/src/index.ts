@@ -2,6 +2,7 @@ import type { Context, Fiber } from 'cordis'
 import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
 import { BridgeError, errorMessage, withoutStack } from './errors.ts'
+import { reserveServerName } from './server-names.ts'
 import { ToolSet } from './tool-set.ts'
 
 export { Config } from './config.ts'
@@ -39,31 +40,9 @@ export const name = 'mcp-client'
  */
 export const inject = ['tools']
 
-/**
- * serverNames in use, per `tools` service: the public names a serverName makes can only collide
- * on one service, so separate hosts, isolated services and tests never collide. (A Cordis without
- * the fiber's injected store falls back to one set per root.)
- */
-const reserved = new WeakMap<object, Set<string>>()
-
 export async function apply(ctx: Context, config: ConfigType): Promise<void> {
-  const service: unknown = ctx.fiber.store?.tools?.value
-  const scope = (typeof service === 'object' && service !== null) || typeof service === 'function' ? service : ctx.root
-  const names = reserved.get(scope) ?? new Set<string>()
-  reserved.set(scope, names)
-  ctx.effect(() => {
-    if (names.has(config.serverName)) {
-      // A configuration error: its message says everything, a stack trace of the plugin would not.
-      throw withoutStack(
-        new BridgeError(
-          `mcp-client: serverName "${config.serverName}" is already used by another mcp-client instance; give each server a unique serverName`,
-          'INVALID_CONFIG',
-        ),
-      )
-    }
-    names.add(config.serverName)
-    return () => names.delete(config.serverName)
-  }, 'mcp-client.serverName')
+  let releaseName = () => {}
+  ctx.effect(() => (releaseName = reserveServerName(ctx, config.serverName)), 'mcp-client.serverName')
 
   const logger = ctx.logger(`mcp:${config.serverName}`)
   // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.
@@ -78,7 +57,7 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     onState: (state, pid) => ctx.emit('mcp/state', { serverName: config.serverName, state, pid }),
   })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
-  stopConnectingWhenUnwanted(ctx, connection)
+  stopConnectingWhenUnwanted(ctx, connection, () => releaseName())
 
   const outcome = await connection.ready
   // Stopped during activation (below): whatever the attempt reported, nobody is waiting for it.
@@ -104,13 +83,17 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
  *   still running, so the new configuration would never be applied. The update waits for this
  *   activation to end (at once, now), then goes on as Cordis does it.
  */
-function stopConnectingWhenUnwanted(ctx: Context, connection: ServerConnection): void {
+function stopConnectingWhenUnwanted(ctx: Context, connection: ServerConnection, releaseName: () => void): void {
   let activating = true
   void connection.ready.then(() => (activating = false))
   const stop = () => void connection.dispose()
   const injected: unknown = ctx.fiber.store?.tools?.value
   ctx.on('internal/plugin', (fiber) => {
-    if (fiber === ctx.fiber && fiber.uid === null) stop()
+    if (fiber !== ctx.fiber || fiber.uid !== null) return
+    stop()
+    // Its tools are already unregistered (the stop's first step): an instance that takes the name
+    // over, as a loader that replaces entries all at once does, need not wait for the child to exit.
+    releaseName()
   })
   ctx.on('internal/service', (name, value) => {
     if (activating && name === 'tools' && (value === undefined || (injected !== undefined && value !== injected))) stop()

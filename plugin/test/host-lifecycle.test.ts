@@ -64,6 +64,32 @@ describe('isolated tools services', () => {
   })
 })
 
+describe('a serverName handed from one instance to the next', () => {
+  it('is free as soon as the old instance begins to stop, though its child takes a grace period to exit (a loader that replaces entries all at once)', async () => {
+    const host = await startHost()
+    const dir = tempDir('bridge-handover-')
+    // Still starting, and deaf to EOF: its stop takes one grace period.
+    const old = host.ctx.plugin(bridge, stdio('same', { tools: [{ name: 'old' }], crash: { hangOn: ['initialize'] }, stdio: { ignoreEof: true } }, { env: { MCP_FIXTURE_WIRE: join(dir, 'old.jsonl') }, connectTimeoutMs: 20_000 }))
+    await expect.poll(() => { try { return readFileSync(join(dir, 'old.jsonl'), 'utf8').includes('"method":"initialize"') } catch { return false } }, SPAWN_WAIT).toBe(true)
+    const stopping = old.dispose()
+    const next = host.ctx.plugin(bridge, stdio('same', { tools: [{ name: 'fresh' }] }))
+    await next
+    expect(next.state).toBe(2) // ACTIVE, not failed with "already used"
+    expect(host.tools.list().map((tool) => tool.name)).toEqual(['mcp__same__fresh'])
+    await stopping
+    expect(host.tools.list().map((tool) => tool.name)).toEqual(['mcp__same__fresh'])
+  })
+
+  it('still refuses a second live instance with the same name on the same service', async () => {
+    const host = await startHost()
+    await host.load(stdio('twice', { tools: [{ name: 'a' }] }))
+    const second = host.ctx.plugin(bridge, stdio('twice', { tools: [{ name: 'b' }] }))
+    await second.then(undefined, () => {})
+    expect(host.logs.join('\n')).toMatch(/serverName "twice" is already used by another mcp-client instance/)
+    expect(host.tools.list().map((tool) => tool.name)).toEqual(['mcp__twice__a'])
+  })
+})
+
 describe('calls in flight when the instance is unloaded', () => {
   it('fail saying the server was unloaded, not that a lost connection is being re-established', async () => {
     const host = await startHost()
