@@ -384,5 +384,10 @@ function checkHttp(config: HttpConfig): void {
     } catch {
       fail(`headers.${name}`, 'has an invalid value (a line break or a control character): fix the value where it is set.')
     }
+    // A template of a variable that is not set (`Bearer ${process.env.TOKEN}`) writes "undefined":
+    // the server would refuse it, and the bridge would say only that the credentials were refused.
+    if (/(?:^|[\s:=])undefined$/.test(value)) {
+      fail(`headers.${name}`, `ends in "undefined", which is what a template of an unset variable writes: set the variable before starting the host (or use auth: { type: bearer, tokenEnv }, which checks it).`)
+    }
   }
 }

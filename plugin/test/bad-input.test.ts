@@ -44,6 +44,9 @@ describe('a bad config gets one line that names the field and the fix', () => {
   it.each([
     [{ ...http, headers: { authorization: 'Bearer a\nb' } }, 'mcp-client config: headers.authorization has an invalid value (a line break or a control character): fix the value where it is set.'],
     [{ ...http, headers: { 'bad name': 'x' } }, 'mcp-client config: headers has an invalid header name "bad name": use letters, digits and - only.'],
+    // `Bearer ${process.env.MCP_TOKEN}` in a cordis.yml when MCP_TOKEN is not set.
+    [{ ...http, headers: { Authorization: 'Bearer undefined' } }, 'mcp-client config: headers.Authorization ends in "undefined", which is what a template of an unset variable writes: set the variable before starting the host (or use auth: { type: bearer, tokenEnv }, which checks it).'],
+    [{ ...http, headers: { 'x-api-key': 'undefined' } }, 'mcp-client config: headers.x-api-key ends in "undefined", which is what a template of an unset variable writes: set the variable before starting the host (or use auth: { type: bearer, tokenEnv }, which checks it).'],
     [{ ...stdio, inheritEnv: ['NODE_OPTIONS'] }, 'mcp-client config: inheritEnv[0] NODE_OPTIONS is never inherited (it can hijack the server\'s loader): set it in env if the server needs it.'],
     [{ ...stdio, inheritEnv: ['LANG', 'A B'] }, 'mcp-client config: inheritEnv[1] "A B" is not a variable name or a * glob of one (for example "LANG" or "LC_*").'],
     [{ ...http, url: 'ftp://user:hunter22@host/mcp?token=abc' }, 'mcp-client config: url uses "ftp:": only http:// and https:// are supported (ftp://user:<redacted>@host/mcp?token=<redacted>).'],
