@@ -19,7 +19,7 @@ import { CheckLog } from './settle.ts'
 import { LATEST_REVISION, UNSUPPORTED_REVISION, type Revision } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
-import { StdioWire } from './wire/stdio.ts'
+import { StdioWire, type StdioShutdown } from './wire/stdio.ts'
 import { DEFAULT_SERVER_OPTIONS } from './options.ts'
 import type { Ledger } from './wire/ledger.ts'
 import type { RpcOutcome, Wire } from './wire/types.ts'
@@ -119,6 +119,8 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   const requested = options.revision ?? LATEST_REVISION
   let version: string = requested
   const negotiation: Negotiation = {}
+  // The second connection's server process, judged for what it left behind with the first's.
+  const otherShutdowns: StdioShutdown[] = []
   try {
     const init = await wire.request('initialize', initializeParams(requested), options.startupTimeoutMs)
     const { checks, session, offered, stopped } = judgeInitialize(withStderr(init, wire), requested, options.revision !== undefined)
@@ -127,7 +129,7 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     if (stopped) negotiation.stopped = stopped
     if (session) {
       version = session.version
-      await runSession(wire, target, session, options, emit)
+      await runSession(wire, target, session, options, emit, otherShutdowns)
     } else {
       // Whatever the server did send is judged by the envelope rules, so a broken reply to
       // initialize is named as what it is. A pinned run that stopped judges nothing else for
@@ -139,14 +141,14 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     if (wire instanceof StdioWire) {
       const shutdown = await wire.shutdown(options.exitGraceMs)
       const utf8 = { invalidUtf8Count: wire.invalidUtf8Count, invalidUtf8: wire.invalidUtf8 }
-      const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
+      const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, otherShutdowns, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
       emit(...judgeStdio(observation, version))
     } else await wire.close()
   }
   return negotiation
 }
 
-async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void): Promise<void> {
+async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void, otherShutdowns: StdioShutdown[]): Promise<void> {
   const v = session.version
   const timeout = options.requestTimeoutMs
   if (wire instanceof HttpWire) wire.protocolVersion = v
@@ -162,6 +164,7 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   emit(judgeCancelUnknown(cancelled, pingAfter, v, ping.status))
 
   const second = await unsupportedVersion(target, options)
+  if (second.shutdown) otherShutdowns.push(second.shutdown)
   emit(judgeUnsupportedVersion(second.outcome, second.why, v))
 
   const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
@@ -180,12 +183,14 @@ function ledgerOf(wire: Wire): Ledger | undefined {
 }
 
 /** A fresh connection that asks for a revision no server supports, then is closed again. */
-async function unsupportedVersion(target: ServerTarget, options: ServerRunOptions): Promise<{ outcome?: RpcOutcome; why?: string; ledger?: Ledger }> {
+async function unsupportedVersion(target: ServerTarget, options: ServerRunOptions): Promise<{ outcome?: RpcOutcome; why?: string; ledger?: Ledger; shutdown?: StdioShutdown }> {
   const wire = await open(target, options)
   if ('error' in wire) return { why: wire.error }
   try {
-    return { outcome: await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs), ledger: ledgerOf(wire) }
+    const outcome = await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs)
+    return { outcome, ledger: ledgerOf(wire), ...(wire instanceof StdioWire ? { shutdown: await wire.shutdown(options.exitGraceMs) } : {}) }
   } finally {
+    // Idempotent: the shutdown above is not run twice.
     if (wire instanceof StdioWire) await wire.shutdown(options.exitGraceMs)
     else await wire.close()
   }

@@ -13,6 +13,8 @@ export interface StdioObservation {
   /** The first lines that were not valid UTF-8, decoded with replacement characters. */
   invalidUtf8: NoiseLine[]
   shutdown: StdioShutdown
+  /** The other server processes of the run (the second connection's), judged for orphans too. */
+  otherShutdowns?: StdioShutdown[]
   graceMs: number
   stderrTail: string
 }
@@ -67,7 +69,23 @@ function judgeExit(obs: StdioObservation, version: string): CheckResult {
 
 function judgeOrphans(obs: StdioObservation, version: string): CheckResult {
   const j = judge(NO_ORPHANS, version)
-  if (obs.shutdown.orphans === 'not-checked') return j.skip('process groups are not available on this platform')
-  if (obs.shutdown.orphans === 'found') return j.breach('processes started by the server were still running after it exited (the harness killed them)')
-  return j.pass("the server's process group was empty after it exited")
+  const shutdowns = [obs.shutdown, ...(obs.otherShutdowns ?? [])]
+  if (shutdowns.some((s) => s.orphans === 'not-checked')) return j.skip('process groups are not available on this platform')
+  const byGroupOnly = shutdowns.some((s) => s.orphanSearch === 'group')
+  const found = shutdowns.filter((s) => s.orphans === 'found')
+  const connections = shutdowns.length === 1 ? 'the server' : `each of the ${shutdowns.length} server processes the kit started`
+  const details = { connections: shutdowns.map(({ orphans, orphanSearch, descendantsSeen, leftBehind, leftBehindCount }) => ({ orphans, orphanSearch, descendantsSeen, leftBehind, leftBehindCount })) }
+  if (found.length === 0) {
+    if (byGroupOnly) return j.pass(`the process group of ${connections} was empty after it exited (the process table could not be read, so a process that left the group was not looked for)`, { details })
+    const seen = shutdowns.reduce((n, s) => n + (s.descendantsSeen ?? 0), 0)
+    const what = seen === 0 ? 'the kit saw no process started by it while it ran' : `none of the ${seen} processes the kit saw it start was still running`
+    return j.pass(`after ${connections} exited, ${what} and its process group was empty (descendants read from the process table while it ran and before each shutdown step)`, { details })
+  }
+  const named = found.flatMap((s) => s.leftBehind ?? [])
+  const count = found.reduce((n, s) => n + (s.leftBehindCount ?? s.leftBehind?.length ?? 0), 0)
+  const list = named.slice(0, 5).map((p) => `${JSON.stringify(p.name)} (pid ${p.pid}, ${p.where === 'group' ? "in the server's process group" : 'in a process group of its own, found by descent'})`)
+  const more = count > list.length ? ` and ${count - list.length} more` : ''
+  const which = list.length ? `: ${list.join(', ')}${more}` : ''
+  const whose = found.length === shutdowns.length || shutdowns.length === 1 ? '' : ` (${found.length} of the ${shutdowns.length} server processes)`
+  return j.breach(`${count || 'some'} process${count === 1 ? '' : 'es'} started by the server ${count === 1 ? 'was' : 'were'} still running after it exited${whose}${which}; the harness killed ${count === 1 ? 'it' : 'them'} by pid`, { details })
 }

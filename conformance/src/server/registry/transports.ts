@@ -36,8 +36,9 @@ export const NO_ORPHANS: CheckDef = {
   title: 'no processes of the server outlive it',
   scope: 'server',
   transport: 'stdio',
-  how: "the server's process group is empty after it exits (the kit kills what is left); not on Windows",
+  how: "while the server runs and before each shutdown step the kit records its descendants (by descent, from the process table: one that left the process group is found too); after it exits, any of them, or any member of its process group, still running is reported and killed by its pid. The shutdown signals go to the server's pid, as a client sends them, not to its group, so they do not hide what it leaves behind. Both server processes of a run are judged; not on Windows",
   rules: [rule('2024-11-05', 'lifecycle#shutdown', 'NONE', SHUTDOWN)],
+  note: 'The shutdown sequence binds the client, and no sentence obliges the server to end the processes it starts; a process left running after the server exited is reported as information.',
 }
 
 export const POST_RESPONSE_TYPE: CheckDef = {

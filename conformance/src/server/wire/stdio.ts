@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { ChildProcess } from 'node:child_process'
-import { groupGone, groupsSupported, onShutdown, signalGroup, spawnGroup } from '@mcp-bridge/process'
+import { descendantsOf, groupGone, groupMembers, groupsSupported, killRecorded, onShutdown, processTable, signalGroup, spawnGroup, stillRunning, type ProcessEntry } from '@mcp-bridge/process'
 import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
@@ -30,8 +30,27 @@ export interface StdioShutdown {
   escalation: 'none' | 'SIGTERM' | 'SIGKILL' | 'exited-before-close' | 'unkillable'
   exitCode: number | null
   signal: string | null
-  /** Processes left in the server's process group after it exited. */
+  /**
+   * Processes the server started that were still running after it exited (and the orphan grace):
+   * 'not-checked' where process groups do not exist (Windows).
+   */
   orphans: 'none' | 'found' | 'not-checked'
+  /** How they were looked for: by descent and group (a readable process table), or by group alone. */
+  orphanSearch?: 'descent-and-group' | 'group'
+  /** Distinct processes below the server the kit recorded while it ran (by descent; capped). */
+  descendantsSeen?: number
+  /** The survivors, each killed by the kit by its recorded pid (and its own group, if it leads one). */
+  leftBehind?: LeftBehind[]
+  /** How many survived, when more than `leftBehind` names. */
+  leftBehindCount?: number
+}
+
+export interface LeftBehind {
+  pid: number
+  /** The executable's short name. */
+  name: string
+  /** 'group': in the server's process group; 'own-group': it had left it (setsid or detached), found by descent. */
+  where: 'group' | 'own-group'
 }
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -46,6 +65,12 @@ const STDERR_TAIL_CHARS = 4_000
 const MAX_WIRE_COPIES = 50
 /** Stray responses kept (a flood of them must not cost memory without end). */
 const MAX_STRAYS = 100
+/** While the server runs its descendants are recorded this often (a parent that dies hides its children's descent). */
+const RECORD_EVERY_MS = 250
+/** Descendants recorded at most (a fork bomb must not cost memory without end); survivors are still found by group. */
+const MAX_RECORDED = 1_000
+/** Survivors named in a result at most. */
+const MAX_LEFT_BEHIND = 20
 
 interface Pending {
   /** How many server messages were copied into `wire`, or skipped past MAX_WIRE_COPIES. */
@@ -76,11 +101,20 @@ export class StdioWire implements Wire {
   private readonly exited: Promise<void>
   private shutdownResult: Promise<StdioShutdown> | undefined
   private readonly offShutdown: () => void
+  /** Every descendant of the server seen while it ran, by pid and start time: descent is lost once a parent dies. */
+  private readonly recorded = new Map<string, ProcessEntry>()
+  private tableReadable = true
+  private readonly recorder: NodeJS.Timeout | undefined
 
   private constructor(private readonly child: ChildProcess) {
+    if (groupsSupported) {
+      this.recorder = setInterval(() => this.record(), RECORD_EVERY_MS)
+      this.recorder.unref()
+    }
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal }
+        clearInterval(this.recorder)
         for (const [id, entry] of this.pending) {
           this.pending.delete(id)
           entry.resolve({ kind: 'closed', reason: `the server process exited (${this.exitText()})`, wire: entry.wire })
@@ -180,35 +214,85 @@ export class StdioWire implements Wire {
     await this.shutdown()
   }
 
+  /**
+   * The spec's sequence, addressed to the server's own pid as a client would address it (not to its
+   * group, which would end its children with it and hide any it leaves behind): close stdin, wait,
+   * SIGTERM, wait, SIGKILL. Its descendants are recorded before each step; after it exits, every
+   * recorded descendant and every member of its group still running once `orphanGraceMs` has
+   * passed is reported and killed by its recorded pid (and its own group, if it leads one).
+   */
   private async runShutdown(graceMs: number, orphanGraceMs: number): Promise<StdioShutdown> {
     let escalation: StdioShutdown['escalation'] = 'none'
     if (this.exit) escalation = 'exited-before-close'
     else {
+      this.record()
       this.child.stdin?.end()
       if (!(await this.exitedWithin(graceMs))) {
         escalation = 'SIGTERM'
-        this.kill('SIGTERM')
+        this.record()
+        this.child.kill('SIGTERM')
         if (!(await this.exitedWithin(graceMs))) {
           escalation = 'SIGKILL'
-          this.kill('SIGKILL')
-          if (!(await this.exitedWithin(graceMs))) escalation = 'unkillable'
+          this.record()
+          this.child.kill('SIGKILL')
+          if (!(await this.exitedWithin(graceMs))) {
+            escalation = 'unkillable'
+            this.record()
+            if (this.child.pid !== undefined) signalGroup(this.child.pid, 'SIGKILL')
+          }
         }
       }
     }
-    const pid = this.child.pid
-    let orphans: StdioShutdown['orphans'] = 'not-checked'
-    if (pid !== undefined && groupsSupported) {
-      orphans = (await groupGone(pid, orphanGraceMs)) ? 'none' : 'found'
-      if (orphans === 'found') signalGroup(pid, 'SIGKILL')
-    }
+    const orphans = await this.findOrphans(orphanGraceMs)
     this.offShutdown()
-    return { escalation, exitCode: this.exit?.code ?? null, signal: this.exit?.signal ?? null, orphans }
+    return { escalation, exitCode: this.exit?.code ?? null, signal: this.exit?.signal ?? null, ...orphans }
   }
 
-  private kill(signal: NodeJS.Signals): void {
+  /** Records the server's live descendants (by descent, so one that left the group is found too). */
+  private record(): void {
     const pid = this.child.pid
-    if (pid !== undefined && groupsSupported && signalGroup(pid, signal)) return
-    this.child.kill(signal)
+    if (pid === undefined || this.exit || !groupsSupported || !this.tableReadable) return
+    const found = descendantsOf(pid)
+    if (!found) {
+      this.tableReadable = false
+      return
+    }
+    for (const entry of found) {
+      if (this.recorded.size >= MAX_RECORDED) break
+      this.recorded.set(`${entry.pid}/${entry.start}`, entry)
+    }
+  }
+
+  /** What outlived the server: recorded descendants and group members, polled until gone or `graceMs` passed; then killed. */
+  private async findOrphans(graceMs: number): Promise<Omit<StdioShutdown, 'escalation' | 'exitCode' | 'signal'>> {
+    const pid = this.child.pid
+    if (pid === undefined || !groupsSupported) return { orphans: 'not-checked' }
+    const recorded = [...this.recorded.values()]
+    const left = (): ProcessEntry[] | undefined => {
+      const table = processTable()
+      if (!table) return undefined
+      const survivors = new Map(stillRunning(recorded, table).map((entry) => [entry.pid, entry]))
+      for (const entry of groupMembers(pid, table) ?? []) if (!survivors.has(entry.pid)) survivors.set(entry.pid, entry)
+      return [...survivors.values()]
+    }
+    const deadline = Date.now() + graceMs
+    let survivors = left()
+    if (!survivors) {
+      // No process table: the group alone can be asked.
+      const found = !(await groupGone(pid, graceMs))
+      if (found) signalGroup(pid, 'SIGKILL')
+      return { orphans: found ? 'found' : 'none', orphanSearch: 'group' }
+    }
+    while (survivors.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      survivors = left() ?? []
+    }
+    const base = { orphanSearch: 'descent-and-group' as const, descendantsSeen: recorded.length }
+    if (survivors.length === 0) return { orphans: 'none', ...base }
+    killRecorded(survivors)
+    signalGroup(pid, 'SIGKILL')
+    const leftBehind = survivors.slice(0, MAX_LEFT_BEHIND).map((entry): LeftBehind => ({ pid: entry.pid, name: cut(redactSecrets(entry.name), 40), where: entry.pgid === pid ? 'group' : 'own-group' }))
+    return { orphans: 'found', ...base, leftBehind, ...(survivors.length > MAX_LEFT_BEHIND ? { leftBehindCount: survivors.length } : {}) }
   }
 
   private async exitedWithin(ms: number): Promise<boolean> {
