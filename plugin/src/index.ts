@@ -14,6 +14,7 @@ export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export { childEnvironment } from './env.ts'
 export { linearRegExp, withinMatchBudget } from './linear-regexp.ts'
 export { escapeControls } from './controls.ts'
+export { stderrExcerpt } from './stderr-tail.ts'
 export { withCredentialsAsHeader } from './transport.ts'
 export {
   configSecrets,

@@ -9,7 +9,7 @@ import { descendantsOf, groupGone, groupMembers, groupsSupported, killRecorded, 
 import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
-import { redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets, stderrExcerpt } from '@mcp-bridge/plugin'
 import { cut } from '../quote.ts'
 
 export interface StdioTarget {
@@ -60,6 +60,8 @@ const WATCHDOG_GRACE_MS = 500
 const SIGNAL_GRACE_MS = 500
 const MAX_NOISE_KEPT = 20
 const STDERR_TAIL_CHARS = 4_000
+/** When the server exits, its stderr is awaited this long (a grandchild may hold it open) before its pending requests end. */
+const STDERR_DRAIN_MS = 500
 
 /** Server messages copied into one request's wire (its evidence); the ledger counts and judges every one. */
 const MAX_WIRE_COPIES = 50
@@ -111,15 +113,24 @@ export class StdioWire implements Wire {
       this.recorder = setInterval(() => this.record(), RECORD_EVERY_MS)
       this.recorder.unref()
     }
+    const stderrEnded = new Promise<void>((resolve) => {
+      if (!child.stderr) return resolve()
+      child.stderr.once('end', () => resolve())
+      child.stderr.once('close', () => resolve())
+      child.stderr.once('error', () => resolve())
+    })
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal }
         clearInterval(this.recorder)
-        for (const [id, entry] of this.pending) {
-          this.pending.delete(id)
-          entry.resolve({ kind: 'closed', reason: `the server process exited (${this.exitText()})`, wire: entry.wire })
-        }
-        resolve()
+        // What it said as it died (a missing module, a bad flag) names the failure: wait, bounded, for the rest of stderr.
+        void settleWithin(stderrEnded, STDERR_DRAIN_MS).then(() => {
+          for (const [id, entry] of this.pending) {
+            this.pending.delete(id)
+            entry.resolve({ kind: 'closed', reason: `the server process exited (${this.exitText()})${this.stderrReason()}`, wire: entry.wire })
+          }
+          resolve()
+        })
       })
     })
     child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk))
@@ -164,6 +175,16 @@ export class StdioWire implements Wire {
     return redactSecrets(this.stderr)
   }
 
+  /**
+   * The line of the stderr tail that names the failure (the plugin's rule, stderrExcerpt; else the
+   * last line), redacted, cut and quoted, for a message about the server's exit; '' when it said nothing.
+   */
+  stderrReason(): string {
+    const lines = this.stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+    const line = lines.length ? stderrExcerpt(lines, 1)[0] : undefined
+    return line ? `; its stderr: ${JSON.stringify(cut(line, 200))}` : ''
+  }
+
   exitText(): string {
     if (!this.exit) return 'still running'
     return this.exit.signal ? `signal ${this.exit.signal}` : `exit code ${String(this.exit.code)}`
@@ -173,7 +194,7 @@ export class StdioWire implements Wire {
     const id = ++this.nextId
     const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }
     const wire: WireEntry[] = [{ dir: 'client→server', message }]
-    if (this.exit) return Promise.resolve({ kind: 'closed', reason: `the server process had exited (${this.exitText()})`, wire })
+    if (this.exit) return Promise.resolve({ kind: 'closed', reason: `the server process had exited (${this.exitText()})${this.stderrReason()}`, wire })
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id)
@@ -297,11 +318,7 @@ export class StdioWire implements Wire {
 
   private async exitedWithin(ms: number): Promise<boolean> {
     if (this.exit) return true
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
-    const done = await Promise.race([this.exited.then(() => true as const), timeout])
-    clearTimeout(timer)
-    return done
+    return settleWithin(this.exited, ms)
   }
 
   private write(message: Record<string, unknown>): void {
@@ -404,4 +421,13 @@ export class StdioWire implements Wire {
     this.noiseCount++
     if (this.noise.length < MAX_NOISE_KEPT) this.noise.push({ line: this.linesSeen, text: cut(text, 300), reason })
   }
+}
+
+/** True when `promise` settled within `ms`, false when the time ran out first. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  const done = await Promise.race([promise.then(() => true as const), timeout])
+  clearTimeout(timer)
+  return done
 }
