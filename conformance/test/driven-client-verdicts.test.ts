@@ -30,12 +30,12 @@ describe('a correct client is not failed for what no rule forbids', () => {
     expect(check(clean, 'expect/received/tools/list')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^not applicable: one tools\/list per discovery/) })
     expect(verdicts(clean)).toEqual([])
     const pages = await run(`${FAULTY} list-twice`, 'pagination', 'stdio')
-    expect(check(pages, 'expect/received/tools/list')).toMatchObject({ status: 'pass', message: '2 discoveries of 6, 6 requests' })
+    expect(check(pages, 'expect/received/tools/list')).toMatchObject({ status: 'pass', message: expect.stringMatching(/^2 discoveries of 6, 6 requests/) })
   })
 
-  it('a client that follows only the first page still fails pagination (each discovery is counted)', async () => {
+  it('a client that follows only the first page is warned (each discovery is counted; following pages is a SHOULD)', async () => {
     const result = await run(`node ${new URL('./support/broken-sdk-driver.mjs', import.meta.url).pathname} first-page-only`, 'pagination', 'stdio')
-    expect(check(result, 'expect/received/tools/list')).toMatchObject({ status: 'fail', message: 'discovery 1 sent 1 tools/list, expected at least 6' })
+    expect(check(result, 'expect/received/tools/list')).toMatchObject({ status: 'warn', message: expect.stringMatching(/^discovery 1 sent 1 tools\/list, expected at least 6.*Support both paginated and non-paginated flows/) })
   })
 
   it('replaying the call that met a 404 in the new session: only the new initialize is judged', async () => {
