@@ -17,6 +17,7 @@ import {
   VERSION_HEADER_INVALID,
 } from '../registry/transports.ts'
 import { atLeast } from '../spec.ts'
+import { ruleFor } from '../registry/types.ts'
 import type { HttpResponseInfo } from '../wire/http-post.ts'
 import type { PostRecord } from '../wire/http.ts'
 import type { NotifyOutcome } from '../wire/types.ts'
@@ -98,12 +99,22 @@ function judgePostResponses(obs: HttpObservation, v: string): CheckResult {
   return j.pass(`${answered.length} requests answered as ${types.join(' / ')}`, { details })
 }
 
+/** 2025-03-26 on, transports: the alternative to the 202 sentence, for input the server cannot accept. */
+const REFUSAL = 'If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request).'
+
 function judgeNotification(obs: HttpObservation, v: string): CheckResult {
   const j = judge(NOTIFICATION_ACCEPTED, v)
   const { http, wire } = obs.initialized
   const body = wire.filter((w) => w.dir === 'server→client' && w.message !== null && w.message !== '')
   if (http?.status === 202 && body.length === 0) return j.pass('notifications/initialized → 202 with an empty body', { wire })
   if (http?.status === 202) return j.breach('notifications/initialized → 202, but with a body', { wire })
+  // The 202 sentence is conditional on the server accepting the input; a refusal with an HTTP error status is what the same list asks for.
+  if (http?.status !== undefined && http.status >= 400 && http.status < 600) {
+    return j.info(
+      `notifications/initialized was refused with HTTP ${http.status}. The spec allows a refusal: "${REFUSAL}" So the 202 rule does not apply; but every client sends this notification after initialize, and one that treats the refusal as an error (the TypeScript SDK's transport throws on it) cannot connect`,
+      { wire },
+    )
+  }
   return j.breach(`notifications/initialized got ${http?.status === undefined ? (obs.initialized.reason ?? 'no response') : `HTTP ${http.status}`}, not 202 Accepted`, { wire })
 }
 
@@ -168,12 +179,27 @@ function judgePriming(obs: HttpObservation, v: string): CheckResult {
 
 function judgeResumption(obs: HttpObservation, v: string): CheckResult {
   const j = judge(SSE_RESUMPTION, v)
-  if (!j.applies) return j.notInRevision()
+  // A stream that never carried its response, with nothing the kit could resume: the sentence every revision with streams has.
+  const unanswered = obs.posts.filter((p) => p.kind === 'request' && p.stream && !p.stream.answered && !p.stream.resumption)
+  const before = ruleFor(SSE_RESUMPTION, v, 'unanswered') !== undefined
+  if (!j.applies && !(before && unanswered.length)) return j.notInRevision()
   const closed = obs.posts.filter((p) => p.stream?.resumption)
-  if (closed.length === 0) return j.skip('no event stream was closed before its response; the polling model was not used')
-  const details = { resumed: closed.map((p) => ({ method: p.method, ...p.stream?.resumption })) }
+  const details = {
+    resumed: closed.map((p) => ({ method: p.method, ...p.stream?.resumption })),
+    ...(unanswered.length ? { unanswered: unanswered.map((p) => ({ method: p.method, status: p.status, primed: p.stream?.primed, timedOut: p.stream?.timedOut ?? false })) } : {}),
+  }
   const lost = closed.filter((p) => !p.stream?.resumption?.answered)
   if (lost.length) return j.breach(`the response never arrived after resuming the stream of ${list([...new Set(lost.map((p) => p.method))], 4)} with Last-Event-ID`, { details })
+  if (unanswered.length) {
+    const open = unanswered.filter((p) => p.stream?.timedOut)
+    const ended = unanswered.filter((p) => !p.stream?.timedOut)
+    const parts = [
+      ...(open.length ? [`the event stream of ${list([...new Set(open.map((p) => p.method))], 4)} stayed open without the JSON-RPC response until the kit's request timeout`] : []),
+      ...(ended.length ? [`the event stream of ${list([...new Set(ended.map((p) => p.method))], 4)} ended without the JSON-RPC response, leaving nothing to resume`] : []),
+    ]
+    return j.breach(`${parts.join('; ')} (${unanswered.length} of ${obs.posts.filter((p) => p.kind === 'request' && p.stream).length} event streams)`, { details }, before ? 'unanswered' : undefined)
+  }
+  if (closed.length === 0) return j.skip('no event stream was closed before its response; the polling model was not used', { details })
   const noRetry = closed.filter((p) => p.stream?.resumption?.retryMs === undefined)
   if (noRetry.length) return j.breach(`${list([...new Set(noRetry.map((p) => p.method))], 4)}: the stream was closed before the response without a retry field`, { details }, 'retry')
   const attempts = closed.reduce((n, p) => n + (p.stream?.resumption?.attempts ?? 0), 0)

@@ -62,8 +62,9 @@ export const NOTIFICATION_ACCEPTED: CheckDef = {
   title: 'an accepted notification gets 202 Accepted with no body',
   scope: 'server',
   transport: 'http',
-  how: 'the POST of notifications/initialized',
+  how: 'the POST of notifications/initialized: a 2xx other than 202, or a 202 with a body, breaks the sentence; an HTTP error status (4xx, 5xx) is a refusal, which the spec allows (“If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request).”), and is information',
   rules: [rule('2025-03-26', 'transports#sending-messages-to-the-server', 'MUST', 'If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.')],
+  note: 'A server that refuses the initialized notification breaks no sentence, but clients that treat the refusal as an error cannot connect to it.',
 }
 
 export const SESSION_ID: CheckDef = {
@@ -200,9 +201,18 @@ export const SSE_RESUMPTION: CheckDef = {
   title: 'a stream closed before its response is resumable, with retry',
   scope: 'server',
   transport: 'http',
-  how: 'when the server closes a request’s stream before the response, the kit waits the retry it sent and resumes with GET and Last-Event-ID until the response arrives (within the request timeout)',
+  how: 'when the server closes a request’s stream before the response, the kit waits the retry it sent and resumes with GET and Last-Event-ID until the response arrives (within the request timeout); a stream that never carries the response (open until the timeout, or closed with nothing to resume) breaks the same sentence, in every revision that has it',
   rules: [
     rule('2025-11-25', 'transports#sending-messages-to-the-server', 'SHOULD', 'The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in the POST body.'),
+    rule(
+      '2025-03-26',
+      'transports#sending-messages-to-the-server',
+      'SHOULD',
+      'The SSE stream SHOULD eventually include one JSON-RPC response per each JSON-RPC request sent in the POST body.',
+      'unanswered',
+      '2025-03-26',
+    ),
+    rule('2025-06-18', 'transports#sending-messages-to-the-server', 'SHOULD', 'The SSE stream SHOULD eventually include JSON-RPC response for the JSON-RPC request sent in the POST body.', 'unanswered', '2025-06-18'),
     rule(
       '2025-11-25',
       'transports#sending-messages-to-the-server',

@@ -20,8 +20,11 @@ export interface PostRecord {
   method: string
   status?: number
   contentType: string | null
-  /** Requests answered with an event stream: whether it was primed, and how it was resumed. */
-  stream?: { primed: boolean; resumption?: Omit<Resumption, 'messages'> }
+  /**
+   * Requests answered with an event stream: whether it was primed, how it was resumed, and whether
+   * it (resumed or not) carried the response; `timedOut` when the kit stopped waiting for it.
+   */
+  stream?: { primed: boolean; answered: boolean; timedOut?: boolean; resumption?: Omit<Resumption, 'messages'> }
 }
 
 export class HttpWire implements Wire {
@@ -87,7 +90,9 @@ export class HttpWire implements Wire {
     }
     await Promise.all(pendingAnswers)
     const { messages: _resumed, ...resumed } = resumption ?? { messages: [] }
-    const stream = info.sse ? { primed: info.sse.primed, ...(resumption ? { resumption: resumed as Omit<Resumption, 'messages'> } : {}) } : undefined
+    const stream = info.sse
+      ? { primed: info.sse.primed, answered: info.messages.some(isResponse), ...(info.timedOut ? { timedOut: true } : {}), ...(resumption ? { resumption: resumed as Omit<Resumption, 'messages'> } : {}) }
+      : undefined
     this.posts.push({ kind: 'request', method, status: info.status, contentType: info.contentType, ...(stream ? { stream } : {}) })
     if (resumption) wire.push(...resumption.wire)
     return toOutcome(id, info, wire, timeoutMs, this.strays)
