@@ -8,7 +8,7 @@ import { EARLY_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from '../regist
 import { ERROR_RESPONSES, JSONRPC_VERSION, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { classifyNotifications } from './notifications.ts'
-import type { EnvelopeRule, Finding, Ledger, ServerNotification, ServerRequest } from '../wire/ledger.ts'
+import type { EnvelopeRule, Finding, Ledger, RequestCounts, ServerNotification, ServerRequest } from '../wire/ledger.ts'
 
 const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
   ['version', JSONRPC_VERSION],
@@ -32,7 +32,7 @@ export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches =
   const responses = ledgers.reduce((n, l) => n + l.counts.responses, 0)
   const errors = ledgers.reduce((n, l) => n + l.counts.errorResponses, 0)
   const notificationsSent = ledgers.reduce((n, l) => n + l.counts.notificationsSent, 0)
-  const requests = ledgers.reduce((n, l) => n + l.serverRequests.length, 0)
+  const requests = ledgers.reduce((n, l) => n + l.requestCounts.all, 0)
   // What each rule needs to have seen before a pass means something.
   const seen: Record<EnvelopeRule, [number, string]> = {
     version: [messages, `${count(messages, 'message')}, each with "jsonrpc": "2.0"`],
@@ -54,9 +54,11 @@ export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches =
   return rules.map(([rule, def]) => {
     const j = judge(def, version)
     const mine = findings.filter((f) => f.rule === rule)
-    if (mine.length) {
-      const first = mine[0]!
-      return j.breach(`${first.message}${mine.length > 1 ? ` (and ${mine.length - 1} more)` : ''}`, { wire: mine.slice(0, 4).flatMap((f) => f.wire), details: { findings: mine.slice(0, 20).map((f) => f.message) } }, caseOf(first))
+    // Counted on arrival: the ledgers keep only the first few of each rule.
+    const total = ledgers.reduce((n, l) => n + l.findingCount(rule), 0)
+    const first = mine[0]
+    if (first) {
+      return j.breach(`${first.message}${total > 1 ? ` (and ${total - 1} more)` : ''}`, { wire: mine.slice(0, 4).flatMap((f) => f.wire), details: { findings: mine.slice(0, 20).map((f) => f.message), ...(total > mine.length ? { findingsInAll: total } : {}) } }, caseOf(first))
     }
     const [n, summary] = seen[rule]
     return n > 0 ? j.pass(summary) : j.skip(nothing[rule])
@@ -65,8 +67,11 @@ export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches =
 
 /** The requests the server sent: only ping needs no client capability, and the kit declared none. */
 export function judgeServerRequests(ledgers: Ledger[], version: string): CheckResult[] {
+  // Counted on arrival; the ledgers keep the first few of each kind as evidence.
   const requests = ledgers.flatMap((l) => l.serverRequests)
-  return [judgeUndeclaredRequests(requests, version), judgeEarlyRequests(requests, version)]
+  const counts: RequestCounts = { all: 0, pings: 0, undeclared: 0, early: 0, earlyOther: 0 }
+  for (const l of ledgers) for (const k of Object.keys(counts) as Array<keyof RequestCounts>) counts[k] += l.requestCounts[k]
+  return [judgeUndeclaredRequests(requests, counts, version), judgeEarlyRequests(requests, counts, version)]
 }
 
 /** Nothing sent is nothing to judge: no pass for a rule that was never put to the test. */
@@ -77,25 +82,29 @@ const wireOf = (request: ServerRequest) => [
   { dir: 'client→server', message: request.answer },
 ]
 
-function judgeUndeclaredRequests(requests: ServerRequest[], version: string): CheckResult {
+function judgeUndeclaredRequests(requests: ServerRequest[], counts: RequestCounts, version: string): CheckResult {
   const j = judge(SERVER_REQUESTS, version)
   const undeclared = requests.filter((r) => r.undeclared)
-  if (undeclared.length) {
-    const text = undeclared.map((r) => `${r.method} (needs ${r.undeclared})`)
-    return j.breach(`the server sent ${list(text, 3)} although the kit declared no client capabilities; answered with -32601`, { wire: undeclared.slice(0, 3).flatMap(wireOf) })
+  if (counts.undeclared > 0) {
+    const text = [...new Set(undeclared.map((r) => `${r.method} (needs ${r.undeclared})`))]
+    const of = counts.undeclared > undeclared.length ? ` (${counts.undeclared} such requests in all)` : ''
+    return j.breach(`the server sent ${list(text, 3)}${of} although the kit declared no client capabilities; answered with -32601`, { wire: undeclared.slice(0, 3).flatMap(wireOf) })
   }
-  const pings = requests.filter((r) => r.method === 'ping').length
-  const other = requests.length - pings
-  if (requests.length === 0) return j.skip(NO_REQUESTS)
+  const pings = counts.pings
+  const other = counts.all - pings
+  if (counts.all === 0) return j.skip(NO_REQUESTS)
   return j.pass(`${count(pings, 'ping')} answered with {}${other ? `, ${count(other, 'request')} for methods outside any capability answered with -32601` : ''}`, { wire: requests.slice(0, 2).flatMap(wireOf) })
 }
 
-function judgeEarlyRequests(requests: ServerRequest[], version: string): CheckResult {
+function judgeEarlyRequests(requests: ServerRequest[], counts: RequestCounts, version: string): CheckResult {
   const j = judge(EARLY_REQUESTS, version)
   const early = requests.filter((r) => r.early && r.method !== 'ping' && !r.method.startsWith('logging/'))
-  if (early.length) return j.breach(`${list([...new Set(early.map((r) => show(r.method, 40)))], 3)} arrived before notifications/initialized`, { wire: early.slice(0, 3).flatMap(wireOf) })
-  if (requests.length === 0) return j.skip(NO_REQUESTS)
-  return j.pass(requests.some((r) => r.early) ? 'only pings arrived before notifications/initialized' : 'no request arrived before notifications/initialized')
+  if (counts.earlyOther > 0) {
+    const of = counts.earlyOther > early.length ? ` (${counts.earlyOther} requests in all)` : ''
+    return j.breach(`${list([...new Set(early.map((r) => show(r.method, 40)))], 3)} arrived before notifications/initialized${of}`, { wire: early.slice(0, 3).flatMap(wireOf) })
+  }
+  if (counts.all === 0) return j.skip(NO_REQUESTS)
+  return j.pass(counts.early > 0 ? 'only pings arrived before notifications/initialized' : 'no request arrived before notifications/initialized')
 }
 
 /** What each server notification needs to have been negotiated (undefined: nothing). */

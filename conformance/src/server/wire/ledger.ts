@@ -72,6 +72,24 @@ const MAX_METHODS = 1_000
 /** Progress tokens whose last value is remembered, to judge that progress increases. */
 const MAX_TOKENS = 10_000
 export const OTHER_METHODS = '(other methods)'
+/** Envelope findings kept in full per rule (the evidence); every one is counted (findingCount). */
+export const KEEP_FINDINGS_PER_RULE = 20
+/** Server requests kept in full per kind (undeclared, early, ping, other); every one is counted (requestCounts). */
+export const KEEP_REQUESTS_PER_KIND = 10
+/** Server request ids remembered to find a reused one; past this, later ids are still judged for their type. */
+const MAX_SERVER_IDS = 10_000
+
+/** How many server requests of each kind arrived; the verdicts read these, not the kept ones. */
+export interface RequestCounts {
+  all: number
+  pings: number
+  /** Needing a client capability the kit did not declare. */
+  undeclared: number
+  /** Arrived before notifications/initialized (pings and logging/ included). */
+  early: number
+  /** Arrived before notifications/initialized, other than ping and logging/ (the ones the early rule is about). */
+  earlyOther: number
+}
 
 export interface ProgressViolation {
   before: ServerNotification
@@ -79,8 +97,14 @@ export interface ProgressViolation {
 }
 
 export class Ledger {
+  /** The first KEEP_FINDINGS_PER_RULE findings of each rule: a flood of bad envelopes must not cost memory without end. */
   readonly findings: Finding[] = []
+  /** Every finding, counted per rule as it arrives. */
+  private readonly findingCounts = new Map<EnvelopeRule, number>()
+  /** The first KEEP_REQUESTS_PER_KIND server requests of each kind; every one is counted in requestCounts. */
   readonly serverRequests: ServerRequest[] = []
+  readonly requestCounts: RequestCounts = { all: 0, pings: 0, undeclared: 0, early: 0, earlyOther: 0 }
+  private readonly keptRequests = { undeclared: 0, earlyOther: 0, ping: 0, other: 0 }
   /**
    * The notifications kept in full (up to KEEP_PER_CLASS per method and class, MAX_KEPT in all):
    * a flood must not cost memory without end. Every notification is counted and classified on
@@ -142,7 +166,7 @@ export class Ledger {
     this.counts.messages++
     if (message.jsonrpc === '2.0') return
     const found = 'jsonrpc' in message ? `"jsonrpc": ${JSON.stringify(message.jsonrpc)}` : 'no "jsonrpc" member'
-    this.findings.push({ rule: 'version', message: `${label} has ${found}, not "jsonrpc": "2.0"`, wire: [entry] })
+    this.finding({ rule: 'version', message: `${label} has ${found}, not "jsonrpc": "2.0"`, wire: [entry] })
   }
 
   private request(message: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -156,15 +180,46 @@ export class Ledger {
     }
     this.envelope(message, `${method} request with id ${JSON.stringify(id)}`, entry)
     if (id === null || !(typeof id === 'string' || Number.isInteger(id))) {
-      this.findings.push({ rule: 'request-ids', message: `${method} request with id ${JSON.stringify(id)}, not a string or an integer`, wire: [entry] })
+      this.finding({ rule: 'request-ids', message: `${method} request with id ${JSON.stringify(id)}, not a string or an integer`, wire: [entry] })
     } else if (this.serverIds.has(key(id))) {
-      this.findings.push({ rule: 'request-ids', message: `${method} request reuses id ${JSON.stringify(id)}`, wire: [entry] })
+      this.finding({ rule: 'request-ids', message: `${method} request reuses id ${JSON.stringify(id)}`, wire: [entry] })
     }
-    this.serverIds.add(key(id))
+    if (this.serverIds.size < MAX_SERVER_IDS) this.serverIds.add(key(id))
     const undeclared = CLIENT_CAPABILITY[method]
     const answer = this.answerFor(id ?? null, method, undeclared)
-    this.serverRequests.push({ id, method, early: !this.initialized, message, answer, ...(undeclared ? { undeclared } : {}) })
+    this.serverRequest({ id, method, early: !this.initialized, message, answer, ...(undeclared ? { undeclared } : {}) })
     return answer
+  }
+
+  /** How many findings of `rule` arrived (the kept ones are the first few). */
+  findingCount(rule: EnvelopeRule): number {
+    return this.findingCounts.get(rule) ?? 0
+  }
+
+  private finding(finding: Finding): void {
+    const n = (this.findingCounts.get(finding.rule) ?? 0) + 1
+    this.findingCounts.set(finding.rule, n)
+    if (n <= KEEP_FINDINGS_PER_RULE) this.findings.push(finding)
+  }
+
+  /** Counted and judged on arrival; kept while its kind has fewer than KEEP_REQUESTS_PER_KIND. */
+  private serverRequest(request: ServerRequest): void {
+    const c = this.requestCounts
+    c.all++
+    const ping = request.method === 'ping'
+    const earlyOther = request.early && !ping && !request.method.startsWith('logging/')
+    if (ping) c.pings++
+    if (request.undeclared) c.undeclared++
+    if (request.early) c.early++
+    if (earlyOther) c.earlyOther++
+    const k = this.keptRequests
+    // A request is evidence for each verdict it bears on: kept when any of its kinds still has room.
+    const room = [request.undeclared ? 'undeclared' : undefined, earlyOther ? 'earlyOther' : undefined, ping ? 'ping' : !request.undeclared && !earlyOther ? 'other' : undefined].filter(
+      (kind): kind is keyof typeof k => kind !== undefined && k[kind as keyof typeof k] < KEEP_REQUESTS_PER_KIND,
+    )
+    if (room.length === 0) return
+    for (const kind of room) k[kind]++
+    this.serverRequests.push(request)
   }
 
   /**
@@ -263,11 +318,11 @@ export class Ledger {
     const label = `response ${message.id === undefined ? 'without an id' : `id ${JSON.stringify(message.id)}`}${to ? ` (to ${to.method})` : ''}`
     this.envelope(message, label, entry)
     if (hasResult === hasError) {
-      this.findings.push({ rule: 'result-or-error', message: `${label} has ${hasResult ? 'both a result and an error' : 'neither a result nor an error'}`, wire: [entry] })
+      this.finding({ rule: 'result-or-error', message: `${label} has ${hasResult ? 'both a result and an error' : 'neither a result nor an error'}`, wire: [entry] })
     }
     if (hasError) this.errorShape(message, label, entry)
     if (context.toNotification !== undefined) {
-      this.findings.push({ rule: 'no-response-to-notifications', message: `${label} came back for ${describe(context.toNotification)}`, wire: [{ dir: 'client→server', message: context.toNotification }, entry] })
+      this.finding({ rule: 'no-response-to-notifications', message: `${label} came back for ${describe(context.toNotification)}`, wire: [{ dir: 'client→server', message: context.toNotification }, entry] })
       return
     }
     this.matchId(message, label, entry)
@@ -277,12 +332,12 @@ export class Ledger {
     this.counts.errorResponses++
     const error = message.error
     if (typeof error !== 'object' || error === null || Array.isArray(error)) {
-      this.findings.push({ rule: 'error-responses', message: `${label}: "error" is ${JSON.stringify(error)}, not an object`, wire: [entry] })
+      this.finding({ rule: 'error-responses', message: `${label}: "error" is ${JSON.stringify(error)}, not an object`, wire: [entry] })
       return
     }
     const { code, message: text } = error as Record<string, unknown>
-    if (!Number.isInteger(code)) this.findings.push({ rule: 'error-responses', message: `${label}: error code ${JSON.stringify(code) ?? 'missing'} is not an integer`, wire: [entry] })
-    if (typeof text !== 'string') this.findings.push({ rule: 'error-responses', message: `${label}: error message ${JSON.stringify(text) ?? 'missing'} is not a string`, wire: [entry] })
+    if (!Number.isInteger(code)) this.finding({ rule: 'error-responses', message: `${label}: error code ${JSON.stringify(code) ?? 'missing'} is not an integer`, wire: [entry] })
+    if (typeof text !== 'string') this.finding({ rule: 'error-responses', message: `${label}: error message ${JSON.stringify(text) ?? 'missing'} is not a string`, wire: [entry] })
   }
 
   private matchId(message: Record<string, unknown>, label: string, entry: WireEntry): void {
@@ -291,14 +346,14 @@ export class Ledger {
       // Allowed only for a request whose id could not be read; the kit sends none.
       const after = this.lastNotification
       const blame = after ? `; the last notification the kit sent was ${describe(after)}, which must get no response` : ''
-      this.findings.push({ rule: after ? 'no-response-to-notifications' : 'response-ids', message: `${label}, although every request the kit sent had a readable id${blame}`, wire: after ? [{ dir: 'client→server', message: after }, entry] : [entry] })
+      this.finding({ rule: after ? 'no-response-to-notifications' : 'response-ids', message: `${label}, although every request the kit sent had a readable id${blame}`, wire: after ? [{ dir: 'client→server', message: after }, entry] : [entry] })
       return
     }
     const loose = typeof id === 'string' && /^\d+$/.test(id) ? key(Number(id)) : undefined
     if (!this.sentRequests.has(key(id)) && loose !== undefined && this.sentRequests.has(loose)) {
       // The wire still reads it as the answer (as the SDK's client would), so this is its only report.
       const request = this.sentRequests.get(loose)!
-      this.findings.push({ rule: 'response-ids', message: `${label} answers request ${id} (${request.method}), whose id is the number ${id}, not a string`, wire: [{ dir: 'client→server', message: request.message }, entry] })
+      this.finding({ rule: 'response-ids', message: `${label} answers request ${id} (${request.method}), whose id is the number ${id}, not a string`, wire: [{ dir: 'client→server', message: request.message }, entry] })
       if (this.answered.has(loose)) return
       this.answered.add(loose)
       return
@@ -308,12 +363,12 @@ export class Ledger {
     if (!sent) {
       const notification = this.named.get(k)
       if (notification) {
-        this.findings.push({ rule: 'no-response-to-notifications', message: `${label} answers the request id named in ${describe(notification)}; the kit never sent a request with that id`, wire: [{ dir: 'client→server', message: notification }, entry] })
-      } else this.findings.push({ rule: 'response-ids', message: `${label} matches no request the kit sent`, wire: [entry] })
+        this.finding({ rule: 'no-response-to-notifications', message: `${label} answers the request id named in ${describe(notification)}; the kit never sent a request with that id`, wire: [{ dir: 'client→server', message: notification }, entry] })
+      } else this.finding({ rule: 'response-ids', message: `${label} matches no request the kit sent`, wire: [entry] })
       return
     }
     if (this.answered.has(k)) {
-      this.findings.push({ rule: 'response-ids', message: `a second response to request ${JSON.stringify(id)} (${sent.method})`, wire: [{ dir: 'client→server', message: sent.message }, entry] })
+      this.finding({ rule: 'response-ids', message: `a second response to request ${JSON.stringify(id)} (${sent.method})`, wire: [{ dir: 'client→server', message: sent.message }, entry] })
       return
     }
     this.answered.add(k)
