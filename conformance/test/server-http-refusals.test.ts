@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
 import { runServerSuite } from '../src/server/run.ts'
+import type { Revision } from '../src/server/spec.ts'
 
 type Mode = 'sse-never' | 'refuse-initialized' | 'initialized-200'
 const KNOWN = ['2025-11-25', '2025-06-18', '2025-03-26']
@@ -51,7 +52,7 @@ function start(mode: Mode): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server })))
 }
 
-async function run(mode: Mode, revision?: string): Promise<SuiteResult> {
+async function run(mode: Mode, revision?: Revision): Promise<SuiteResult> {
   const { url, server } = await start(mode)
   try {
     return await runServerSuite({ kind: 'http', url, headers: {} }, { requestTimeoutMs: 300, ...(revision ? { revision } : {}) })
