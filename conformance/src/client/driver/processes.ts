@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { descendantsOf } from '@mcp-bridge/process'
 
 /**
  * Pure apart from reading /proc: the processes whose command line contains `marker`. A black-box
@@ -35,28 +36,9 @@ export function parentAndGroup(pid: number): { ppid: number; pgid: number } | un
   }
 }
 
-/** Reading /proc: every process descended from `root` right now (children, theirs, …), not `root` itself. */
+/** Every process descended from `root` right now (children, theirs, …), not `root` itself (@mcp-bridge/process). */
 export function descendants(root: number): number[] {
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))
-  } catch {
-    return []
-  }
-  const children = new Map<number, number[]>()
-  for (const entry of entries) {
-    const parent = parentAndGroup(Number(entry))?.ppid
-    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
-  }
-  const found = new Set<number>()
-  for (let queue = [root]; queue.length; ) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      if (child === root || found.has(child)) continue
-      found.add(child)
-      queue.push(child)
-    }
-  }
-  return [...found]
+  return descendantsOf(root)?.map((entry) => entry.pid) ?? []
 }
 
 /** A process's command line for a report (`pid: argv…`), or just the pid once it is gone. */
