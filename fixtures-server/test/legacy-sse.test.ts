@@ -28,7 +28,7 @@ describe('the legacy HTTP+SSE edge (http.legacySse)', () => {
     const fx = await startHttpFixture({ tools: [{ name: 'echo' }], http: { legacySse: true } }, { memoryWire: true })
     try {
       await expect(client().connect(new StreamableHTTPClientTransport(new URL(fx.url)))).rejects.toMatchObject({ code: 405 })
-      expect(fx.wire!.http).toEqual([{ method: 'POST', path: '/mcp', rpc: 'initialize', status: 405 }])
+      expect(fx.wire!.http).toEqual([{ method: 'POST', path: '/mcp', rpc: 'initialize', status: 405, accept: 'application/json, text/event-stream' }])
       const unknown = await fetch(`${fx.url}/messages?sessionId=nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
       expect(unknown.status).toBe(404)
     } finally {
