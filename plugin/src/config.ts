@@ -387,7 +387,7 @@ function checkHttp(config: HttpConfig): void {
     // A template of a variable that is not set (`Bearer ${process.env.TOKEN}`) writes "undefined":
     // the server would refuse it, and the bridge would say only that the credentials were refused.
     if (/(?:^|[\s:=])undefined$/.test(value)) {
-      fail(`headers.${name}`, `ends in "undefined", which is what a template of an unset variable writes: set the variable before starting the host (or use auth: { type: bearer, tokenEnv }, which checks it).`)
+      fail(`headers.${name}`, `ends in "undefined", which is what a template of an unset variable writes: set the variable before starting the host (or use an auth of type bearer with tokenEnv, which checks it).`)
     }
   }
 }
