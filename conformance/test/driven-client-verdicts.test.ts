@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
-import { driverAdapter } from '../src/client/driver/adapter.ts'
+import { DRIVER_BOUNDS, driverAdapter } from '../src/client/driver/adapter.ts'
 import { parseDriverLine } from '../src/client/driver/protocol.ts'
 import { judgeWireLog } from '../src/client/judge.ts'
 import { loadScenarios } from '../src/client/load.ts'
@@ -112,21 +112,23 @@ describe('a broken driver is a harness error, never a verdict', () => {
   it('a driver that exits mid-run: an error at once, and no verdicts beside it', async () => {
     const started = performance.now()
     const result = await run(`${HARNESS} crash-on-call`, 'clean-discovery', 'stdio')
-    expect(performance.now() - started).toBeLessThan(15_000)
+    // Below one call wait of the kit: the old code waited it out for every request after the exit.
+    expect(performance.now() - started).toBeLessThan(DRIVER_BOUNDS.callMs)
     expect(result.checks.map((c) => [c.id, c.status, c.message])).toEqual([['harness/driver', 'error', 'the driver exited (code 3) before the kit closed it']])
   })
 
   it('a driver that never answers connect (its client never reached the server) is an error after the connect bound', async () => {
     const started = performance.now()
     const result = await run(`${HARNESS} silent`, 'clean-discovery', 'stdio')
-    expect(performance.now() - started).toBeLessThan(35_000)
+    // The connect bound and no more: the old code went on to wait for lists and calls.
+    expect(performance.now() - started).toBeLessThan(DRIVER_BOUNDS.connectMs + DRIVER_BOUNDS.listMs)
     expect(result.checks).toEqual([expect.objectContaining({ id: 'harness/run', status: 'error', message: expect.stringMatching(/^the driver never answered "connect" and its client never reached the server/) })])
   })
 
   it('an answer of the wrong shape is named in one line, and its wait ends at once', async () => {
     const started = performance.now()
     const result = await run(`${HARNESS} bad-content`, 'clean-discovery', 'stdio')
-    expect(performance.now() - started).toBeLessThan(15_000)
+    expect(performance.now() - started).toBeLessThan(DRIVER_BOUNDS.callMs)
     expect(result.checks.map((c) => [c.id, c.status, c.message])).toEqual([['harness/driver', 'error', '"result" .content must be an array of content blocks, got "not an array"']])
     expect(parseDriverLine('{"id":1,"ok":true,"features":5}')).toEqual({ invalid: '"features" must be an array of strings, got 5' })
     expect(parseDriverLine('{"id":1,"ok":true,"result":{"content":[{"type":"text","text":{"a":1}}]}}')).toEqual({ invalid: '"result" .content[0].text must be a string, got {"a":1}' })
