@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { fixtureCommand, spawnHttpFixture, startHttpFixture } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
+import { ENVELOPE_BYTES } from '../src/response-limits.ts'
 import { afterTest } from './support/cleanup.ts'
 import { startHost } from './support/host.ts'
 
@@ -57,14 +58,14 @@ describe('an HTTP answer larger than limits.maxResultBytes is abandoned as it st
   const limit = 8 * MiB
   const flood = 400 * MiB
 
-  /** Runs a host in its own process against the flooding fixture; its peak RSS is the bridge's alone. */
+  /** Runs a host in its own process against the flooding fixture, so what it holds is the bridge's alone. */
   async function callInOwnProcess(url: string, tool: string) {
-    const child = spawn(process.execPath, [hostScript, url, String(limit), tool], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--expose-gc', hostScript, url, String(limit), tool], { stdio: ['ignore', 'pipe', 'inherit'] })
     afterTest(child, (c) => c.kill('SIGKILL'))
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     await new Promise((resolve) => child.once('exit', resolve))
-    return JSON.parse(out) as { before: number; after: number; isError: boolean; code?: string; message?: string }
+    return JSON.parse(out) as { heldGrown: number; rssGrown: number; isError: boolean; code?: string; message?: string }
   }
 
   it.each(['json', 'sse'] as const)('an answer under the limit as %s passes whole', async (as) => {
@@ -77,15 +78,24 @@ describe('an HTTP answer larger than limits.maxResultBytes is abandoned as it st
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^x{4194304}$/) })
   })
 
-  it.each(['json', 'sse'] as const)('400 MiB as %s: the call fails INVALID_RESULT and host RSS grows by less than 3 x the limit', async (as) => {
+  // Issue 14 asks for host memory under 3 x maxResultBytes plus a fixed base. What the host holds
+  // peaked 24.3-26.1 MiB over an 8 MiB limit in 30 runs (6.6 over 2 MiB, 45 over 32 MiB): the
+  // limit's bytes plus the envelope's, with undici's copy of each chunk still awaiting collection.
+  // Peak RSS wandered from 0 to 46 MiB at every limit (allocator timing), so it is bounded only
+  // against holding the flood: without the limit it grew by 354 MiB.
+  it.each(['json', 'sse'] as const)('400 MiB as %s: the call fails INVALID_RESULT, reading no more than the limit, and the host holds less than 3 x the limit + 16 MiB', async (as) => {
     const fixture = await spawnHttpFixture({
       tools: [{ name: 'small' }, { name: 'flood' }],
       http: { faults: [{ tool: 'flood', action: 'flood', bytes: flood, as }] },
     })
     afterTest(fixture, (f) => f.close())
     const outcome = await callInOwnProcess(fixture.url, 'flood')
-    expect(outcome).toMatchObject({ isError: true, code: 'INVALID_RESULT', message: expect.stringMatching(/exceeded limits\.maxResultBytes \(8388608 bytes\)/) })
-    const grown = outcome.after - outcome.before
-    expect(grown, `peak RSS grew by ${(grown / MiB).toFixed(1)} MiB`).toBeLessThan(3 * limit)
+    expect(outcome).toMatchObject({ isError: true, code: 'INVALID_RESULT', message: expect.stringMatching(/exceeded limits\.maxResultBytes \(8388608 bytes\); it was abandoned after \d+ bytes/) })
+    const read = Number(/abandoned after (\d+) bytes/.exec(outcome.message ?? '')?.[1])
+    // One chunk past the limit and its envelope is read before the count is over; a chunk is at most 64 KiB.
+    expect(read).toBeGreaterThan(limit + ENVELOPE_BYTES)
+    expect(read).toBeLessThanOrEqual(limit + ENVELOPE_BYTES + 64 * 1024)
+    expect(outcome.heldGrown, `the host's heap and buffers grew by ${(outcome.heldGrown / MiB).toFixed(1)} MiB`).toBeLessThan(3 * limit + 16 * MiB)
+    expect(outcome.rssGrown, `peak RSS grew by ${(outcome.rssGrown / MiB).toFixed(1)} MiB`).toBeLessThan(flood / 4)
   }, 60_000)
 })
