@@ -3,6 +3,7 @@
 // Prints one JSON line: the call's outcome, and how far the host's memory grew during it.
 import * as bridge from '@mcp-bridge/plugin'
 import { ToolRegistry } from '@mcp-bridge/plugin/host'
+import { setInterval, clearInterval } from 'node:timers'
 import { Context } from 'cordis'
 
 const [url, maxResultBytes, tool] = process.argv.slice(2)
