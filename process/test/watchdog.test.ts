@@ -37,7 +37,7 @@ describe('spawnGroup', () => {
     expect(await groupGone(group.pid!, 300)).toBe(false)
     signalGroup(group.pid!, 'SIGKILL')
     // Polled on the table: an orphan killed is a zombie until PID 1 reaps it, and kill(-pgid, 0) still finds zombies.
-    await expect.poll(() => processTable().filter((entry) => entry.pgid === group.pid && entry.state !== 'Z')).toEqual([])
+    await expect.poll(() => processTable().filter((entry) => entry.pgid === group.pid && !entry.zombie)).toEqual([])
   })
 
   it("a command that cannot run fails with Node's own spawn error", async () => {

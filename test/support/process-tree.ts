@@ -1,67 +1,29 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import * as tree from '@mcp-bridge/process'
 
 /**
- * The process table, read from /proc (Linux), for tests that prove no process outlived its owner.
- * Processes are found by parentage from a pid the test started, never by name; a pid is paired
- * with its start time, so a reused pid is never mistaken for a survivor. Zombies count as gone:
- * they have exited and only wait to be reaped.
+ * The process table, for tests that prove no process outlived its owner: the product's own reader
+ * (@mcp-bridge/process), which finds processes by parentage from a pid the test started, never by
+ * name, pairs a pid with its start time and counts zombies as gone. The tests run on Linux, where
+ * the table can always be read.
  */
-export interface ProcessEntry {
-  pid: number
-  ppid: number
-  pgid: number
-  /** Clock ticks after boot. */
-  start: number
-  state: string
-}
+export type ProcessEntry = tree.ProcessEntry
 
 export function processTable(): ProcessEntry[] {
-  const entries: ProcessEntry[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    const entry = readEntry(Number(name))
-    if (entry) entries.push(entry)
-  }
-  return entries
-}
-
-function readEntry(pid: number): ProcessEntry | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // After the command (which may hold spaces and parentheses): state ppid pgrp ... starttime (field 22).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), start: Number(fields[19]), state: fields[0]! }
-  } catch {
-    return undefined // Gone while we looked.
-  }
+  const table = tree.processTable()
+  if (!table) throw new Error('the process table cannot be read on this machine')
+  return table
 }
 
 /** Every live process below `root` (children, their children, ...), `root` excluded. */
 export function descendants(root: number): ProcessEntry[] {
-  const table = processTable().filter((entry) => entry.state !== 'Z')
-  const found: ProcessEntry[] = []
-  let frontier = new Set([root])
-  while (frontier.size > 0) {
-    const next = table.filter((entry) => frontier.has(entry.ppid))
-    found.push(...next)
-    frontier = new Set(next.map((entry) => entry.pid))
-  }
-  return found
-}
-
-/** The processes of `entries` still alive: same pid, same start time, not a zombie. */
-export function survivors(entries: readonly ProcessEntry[]): ProcessEntry[] {
-  return entries.filter((entry) => {
-    const now = readEntry(entry.pid)
-    return now !== undefined && now.start === entry.start && now.state !== 'Z'
-  })
+  return tree.descendantsOf(root, processTable()) ?? []
 }
 
 /** Polls until none of `entries` is alive or `boundMs` passes; resolves with what is left. */
 export async function survivorsAfter(entries: readonly ProcessEntry[], boundMs: number): Promise<ProcessEntry[]> {
   const deadline = Date.now() + boundMs
   for (;;) {
-    const left = survivors(entries)
+    const left = tree.stillRunning(entries, processTable())
     if (left.length === 0 || Date.now() >= deadline) return left
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
@@ -69,6 +31,5 @@ export async function survivorsAfter(entries: readonly ProcessEntry[], boundMs: 
 
 /** True while `pid` exists and is not a zombie (kill(pid, 0) also finds zombies). */
 export function isRunning(pid: number): boolean {
-  const entry = readEntry(pid)
-  return entry !== undefined && entry.state !== 'Z'
+  return processTable().some((entry) => entry.pid === pid && !entry.zombie)
 }
