@@ -109,19 +109,14 @@ const CREDENTIAL_CHAR = String.raw`[A-Za-z0-9._~+/=:-]`
  */
 const credential = (min: number) => String.raw`(?!realm=)(?![a-z]{1,15}(?!${CREDENTIAL_CHAR}))${CREDENTIAL_CHAR}{${min},}`
 
-/** [pattern, replacement]; applied in order, each to the output of the one before. */
-const SHAPES: Array<[RegExp, string]> = [
+/** [pattern, replacement], or a function; applied in order, each to the output of the one before. */
+const SHAPES: Array<[RegExp, string] | ((text: string) => string)> = [
   [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g, '<redacted private key>'],
   // scheme://user:password@host: the password goes, the user and host stay (they say where).
   [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@"'<>]*:)[^/\s@"'<>]+@/gi, `$1${REDACTED}@`],
   [/\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[^\s"'<>)]+/gi, `$1${REDACTED}`],
   [/\b(discord(?:app)?\.com\/api\/webhooks\/)[^\s"'<>)]+/gi, `$1${REDACTED}`],
-  // JWTs (an unsigned one has no third part), glued to other text or not. Tried only from where a
-  // run of base64url characters begins, then from its first `eyJ`: a header that fails (no `.`
-  // after the run, no `eyJ` after the `.`) fails from every later `eyJ` of the run just the same,
-  // and trying each of them again made `eyJeyJ…` quadratic. The text before it stays, for the
-  // token formats below.
-  [/(?<![A-Za-z0-9_-])((?:(?!eyJ)[A-Za-z0-9_-])*)eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, `$1${REDACTED}`],
+  redactJwts,
   [new RegExp(TOKEN_FORMATS.join('|'), 'g'), REDACTED],
   // An auth scheme, in any case, and its credential.
   [new RegExp(String.raw`\b(${['bearer', 'basic', 'digest'].map(anyCase).join('|')})(\s+)${credential(4)}`, 'g'), `$1$2${REDACTED}`],
@@ -254,9 +249,47 @@ function replaceNamed(text: string, shape: NamedShape): string {
   return out + text.slice(copied)
 }
 
+const BASE64URL_RUN = /[A-Za-z0-9_-]+/g
+const BASE64URL_CHARS = /[A-Za-z0-9_-]*/y
+
+/**
+ * JWTs (an unsigned one has no third part, but keeps its dot), glued to other text or not:
+ * `header.payload.signature`, where header and payload start with `eyJ` and hold at least 5 more
+ * characters. Within a run of base64url characters only its first `eyJ` can start a header: a
+ * later one ends at the same place and needs the same `.eyJ…` after it, so it fails just the same.
+ * The text before it stays, for the token formats after this. Written as a scan over runs rather
+ * than one pattern: the pattern needed a lookahead per character, which V8 cannot run without
+ * a backtrack entry per character, and a 10-million-character run overflowed its stack.
+ */
+function redactJwts(text: string): string {
+  if (!text.includes('eyJ')) return text
+  let out = ''
+  let copied = 0
+  BASE64URL_RUN.lastIndex = 0
+  for (let run = BASE64URL_RUN.exec(text); run; run = BASE64URL_RUN.exec(text)) {
+    const header = run.index + run[0].indexOf('eyJ')
+    const headerEnd = run.index + run[0].length
+    if (header < run.index || headerEnd - header < 8 || text[headerEnd] !== '.') continue
+    const payloadEnd = runEnd(text, headerEnd + 1)
+    if (!text.startsWith('eyJ', headerEnd + 1) || payloadEnd - (headerEnd + 1) < 8 || text[payloadEnd] !== '.') continue
+    const end = runEnd(text, payloadEnd + 1)
+    out += text.slice(copied, header) + REDACTED
+    copied = end
+    BASE64URL_RUN.lastIndex = end
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+/** Where the run of base64url characters from `at` ends. */
+function runEnd(text: string, at: number): number {
+  BASE64URL_CHARS.lastIndex = at
+  BASE64URL_CHARS.exec(text)
+  return BASE64URL_CHARS.lastIndex
+}
+
 function redactShapes(text: string): string {
   let out = text
-  for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement)
+  for (const shape of SHAPES) out = typeof shape === 'function' ? shape(out) : out.replace(shape[0], shape[1])
   for (const shape of NAMED) out = replaceNamed(out, shape)
   return out
 }
@@ -271,7 +304,9 @@ const MIN_KNOWN_CHARS = 6
 
 /**
  * A redactor that also removes the given values (and their URL- and JSON-escaped spellings)
- * wherever they appear. Longest first, so a value that contains another goes as a whole.
+ * wherever they appear. Longest first, so a value that contains another goes as a whole. The
+ * values go before the shapes: a value that holds a shape (`prefix sk-proj-…`) would no longer be
+ * found whole once the shape had been replaced, and its other characters would stay.
  */
 export function createRedactor(known: Iterable<string> = []): Redact {
   const spellings = new Set<string>()
@@ -282,12 +317,41 @@ export function createRedactor(known: Iterable<string> = []): Redact {
     spellings.add(JSON.stringify(value).slice(1, -1))
     spellings.add(JSON.stringify(JSON.stringify(value)).slice(3, -3))
   }
-  const ordered = [...spellings].sort((a, b) => b.length - a.length)
-  const pattern = ordered.length ? new RegExp(ordered.map(escapeRegExp).join('|'), 'g') : undefined
-  return (text) => {
-    const shaped = redactShapes(text)
-    return pattern ? shaped.replace(pattern, REDACTED) : shaped
+  const removeKnown = knownRemover([...spellings].sort((a, b) => b.length - a.length))
+  return (text) => redactShapes(removeKnown(text))
+}
+
+/**
+ * V8 refuses a pattern past a size of its own ("Regular expression too large"), which one long
+ * configured value reaches once JSON-escaped; the spellings are therefore matched by patterns of a
+ * bounded size, longest first, and a spelling too long for one is replaced as plain text. A later
+ * pattern matches the marker first and keeps it, so a shorter spelling never cuts into it.
+ */
+const MAX_PATTERN_CHARS = 16 * 1024
+
+function knownRemover(ordered: readonly string[]): (text: string) => string {
+  const steps: Array<(text: string) => string> = []
+  let group: string[] = []
+  let size = 0
+  const close = () => {
+    if (!group.length) return
+    const pattern = new RegExp([escapeRegExp(REDACTED), ...group].join('|'), 'g')
+    steps.push((text) => text.replace(pattern, (match) => (match === REDACTED ? match : REDACTED)))
+    group = []
+    size = 0
   }
+  for (const spelling of ordered) {
+    const source = escapeRegExp(spelling)
+    if (source.length > MAX_PATTERN_CHARS) {
+      steps.push((text) => text.replaceAll(spelling, REDACTED))
+      continue
+    }
+    if (size + source.length > MAX_PATTERN_CHARS) close()
+    group.push(source)
+    size += source.length + 1
+  }
+  close()
+  return (text) => steps.reduce((out, step) => step(out), text)
 }
 
 /** A redactor that can be taught values it meets later: the tokens an OAuth grant hands over. */
@@ -316,10 +380,10 @@ const MAX_LEARNED = 32
 export function configSecrets(config: { headers?: Record<string, string>; env?: Record<string, string>; url?: string }): string[] {
   const secrets: string[] = []
   for (const value of Object.values(config.headers ?? {})) {
-    secrets.push(value)
-    // The credential alone, as a server may echo it without its scheme.
-    const scheme = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(value)
-    if (scheme) secrets.push(scheme[1]!)
+    // The credential alone, as a server may echo it without its scheme, and the scheme stays to
+    // say what was there; the whole value when the credential is too short to be searched alone.
+    const credential = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(value)?.[1]
+    secrets.push(credential !== undefined && credential.length >= MIN_KNOWN_CHARS ? credential : value)
   }
   for (const [name, value] of Object.entries(config.env ?? {})) {
     if (isSecretName(name) || isSecretValue(value) || looksRandom(value)) secrets.push(value)

@@ -166,6 +166,19 @@ describe('configured secrets are removed wherever they appear', () => {
     expect(redact('running in production from /var/lib/data/v2')).toBe('running in production from /var/lib/data/v2')
   })
 
+  it('a configured value that holds a secret shape goes whole, not only its shape', () => {
+    const value = `team-7f3a9c sk-proj-${'Ab1'.repeat(16)}`
+    expect(createRedactor([value])(`said ${value}.`)).toBe('said <redacted>.')
+  })
+
+  it('configured values too long for one pattern (300,000 JSON-dense characters) are removed, and a shorter one never cuts into the marker', () => {
+    const long = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ k: `v${i}` })))
+    const redact = createRedactor([long, 'edacted', ...Array.from({ length: 3_000 }, (_, i) => `value-${i}-xyz`)])
+    expect(redact(`a ${long} b`)).toBe('a <redacted> b')
+    expect(redact(JSON.stringify({ blob: long }))).toBe('{"blob":"<redacted>"}')
+    expect(redact('x value-2999-xyz y value-0-xyz z')).toBe('x <redacted> y <redacted> z')
+  })
+
   it('URL passwords, the Basic credential made of them, and secret query values', () => {
     const basic = Buffer.from('alice:open-sesame').toString('base64')
     expect(redact(`open-sesame ${basic} tok-value-123`)).toBe('<redacted> <redacted> <redacted>')
