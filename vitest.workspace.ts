@@ -1,23 +1,31 @@
 // The list of test projects. Vitest 4 no longer reads this file by itself: vitest.config.ts
 // imports it into `test.projects`.
+/**
+ * `expect.poll` waits for what a real child process or socket does; its default bound of 1 s is
+ * shorter than a child's start on a loaded 2-core machine (a reconnect in the canary test missed it
+ * while other work ran). A poll that never comes true still fails, once this bound has passed.
+ */
+const expect = { poll: { timeout: 15_000 } }
+
 export default [
-  { test: { name: 'process', include: ['process/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 } },
-  { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 } },
+  { test: { name: 'process', include: ['process/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
+  { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
   {
     test: {
       name: 'fixtures-server',
       include: ['fixtures-server/test/**/*.test.ts'],
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      expect,
     },
   },
   {
-    test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
+    test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
   },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 (test/package/package.test.ts): the install alone may take minutes when cold.
-  { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000 } },
+  { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },
   // The plugin inside the DeepSeek harness (test/dsh/drop-in.test.ts): hosts/dsh installed with
   // npm ci into a temp project, run with Node 22; about 5 s warm, minutes when the cache is cold.
-  { test: { name: 'dsh', include: ['test/dsh/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000 } },
+  { test: { name: 'dsh', include: ['test/dsh/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000, expect } },
 ]
