@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
-import { definitionOf } from '../src/server/registry/index.ts'
+import { cite, definitionOf, ruleFor } from '../src/server/registry/index.ts'
 import type { ServerSuite } from '../src/report/revisions.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import type { Revision } from '../src/server/spec.ts'
@@ -230,7 +230,28 @@ describe('revision gating', () => {
     suites.push(suite)
     expect(flagged(suite)).toEqual([])
     expect(find(suite, 'jsonrpc/response-ids').spec?.url).toBe('https://modelcontextprotocol.io/specification/2024-11-05/basic/messages#responses')
+    // The page's opening paragraph states it, before any heading: the page itself, no anchor.
+    expect(find(suite, 'jsonrpc/version').spec).toMatchObject({ url: 'https://modelcontextprotocol.io/specification/2024-11-05/basic/messages', quote: 'All messages in MCP MUST follow the JSON-RPC 2.0 specification.' })
     expect(find(suite, 'jsonrpc/no-response-to-notifications').spec?.quote).toBe('The Server MUST NOT reply to a Notification, including those that are within a batch request.')
+  })
+})
+
+describe.concurrent('sentences that changed force between revisions', () => {
+  it('using a capability that was not negotiated: a SHOULD (warn) under 2025-03-26, a MUST (fail) from 2025-06-18', async () => {
+    const [older, newer] = await Promise.all([pinned('stdio', '2025-03-26', ['ask-sampling']), pinned('stdio', '2025-06-18', ['ask-sampling'])])
+    suites.push(older, newer)
+    expect(find(older, 'lifecycle/server-requests')).toMatchObject({
+      status: 'warn',
+      spec: { keyword: 'SHOULD', quote: 'Both parties SHOULD: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated', url: 'https://modelcontextprotocol.io/specification/2025-03-26/basic/lifecycle#operation' },
+    })
+    expect(find(newer, 'lifecycle/server-requests')).toMatchObject({ status: 'fail', spec: { keyword: 'MUST', quote: 'Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated' } })
+  })
+
+  it('a notification of an undeclared capability: a SHOULD under 2025-03-26, but logging stays a MUST in every revision', async () => {
+    const [listChanged, log] = await Promise.all([pinned('stdio', '2025-03-26', ['list-changed-undeclared']), pinned('stdio', '2025-03-26', ['log-undeclared'])])
+    suites.push(listChanged, log)
+    expect(find(listChanged, 'lifecycle/server-notifications')).toMatchObject({ status: 'warn', spec: { keyword: 'SHOULD' } })
+    expect(find(log, 'lifecycle/server-notifications')).toMatchObject({ status: 'fail', spec: { keyword: 'MUST', quote: 'Servers that emit log message notifications MUST declare the logging capability' } })
   })
 })
 
@@ -341,5 +362,27 @@ describe('severity follows the cited keyword', () => {
       }
       if (def?.scope === 'bridge') expect(check.status, check.id).not.toBe('fail')
     }
+  })
+})
+
+describe('quotes as the revision words them', () => {
+  const quote = (id: string, revision: Revision, ruleCase?: string) => cite(ruleFor(definitionOf(id)!, revision, ruleCase)!, revision)
+
+  it('http/post-response-type: 2025-03-26 speaks of "any number of JSON-RPC requests", later revisions of "a JSON-RPC request"', () => {
+    expect(quote('http/post-response-type', '2025-03-26').quote).toBe(
+      'If the input contains any number of JSON-RPC requests, the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object.',
+    )
+    expect(quote('http/post-response-type', '2025-06-18').quote).toMatch(/^If the input is a JSON-RPC request, the server MUST either return/)
+  })
+
+  it('jsonrpc/response-ids in 2025-11-25: two bullets of two sections, joined by "; " as separate passages are', () => {
+    expect(quote('jsonrpc/response-ids', '2025-11-25').quote).toBe(
+      'Result responses MUST include the same ID as the request they correspond to; Error responses MUST include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).',
+    )
+  })
+
+  it('jsonrpc/version in 2024-11-05 links the messages page itself, whose opening paragraph states it (the page has no "Messages" heading)', () => {
+    expect(quote('jsonrpc/version', '2024-11-05').url).toBe('https://modelcontextprotocol.io/specification/2024-11-05/basic/messages')
+    expect(quote('jsonrpc/version', '2025-03-26').url).toBe('https://modelcontextprotocol.io/specification/2025-03-26/basic#messages')
   })
 })

@@ -79,7 +79,11 @@ export const SECTIONS = {
 
 export type SpecTopic = keyof typeof SECTIONS
 
-/** Where `topic` is published for `revision`. 2024-11-05 kept the message rules on their own page. */
+/**
+ * Where `topic` is published for `revision`: the page, and the anchor the published site derives
+ * from the section's heading. 2024-11-05 kept the message rules on their own page, whose
+ * requirement that every message follow JSON-RPC is its opening paragraph (no heading, so no anchor).
+ */
 export function sectionUrl(revision: Revision, topic: SpecTopic): string | undefined {
   if (topic === 'bridge') return undefined
   if (topic === 'schema') return `https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/${revision}/schema.ts`
@@ -87,7 +91,8 @@ export function sectionUrl(revision: Revision, topic: SpecTopic): string | undef
   if (topic === 'jsonrpc#notification') return 'https://www.jsonrpc.org/specification#notification'
   if (topic === 'jsonrpc#version') return 'https://www.jsonrpc.org/specification#request_object'
   let path: string = SECTIONS[topic][0]
-  if (revision === '2024-11-05' && path.startsWith('basic#') && topic !== 'base#json-schema-usage') path = path.replace('basic#', 'basic/messages#')
+  if (revision === '2024-11-05' && topic === 'base#messages') path = 'basic/messages'
+  else if (revision === '2024-11-05' && path.startsWith('basic#') && topic !== 'base#json-schema-usage') path = path.replace('basic#', 'basic/messages#')
   return `${BASE}/${revision}/${path}`
 }
 

@@ -1,7 +1,11 @@
 /** The lifecycle checks: initialize, negotiation, ping, cancellation, and what the server may use. */
 import { REPLY, rule, type CheckDef } from './rules.ts'
 
-const OPERATION = 'Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated'
+/** Operation: a SHOULD until 2025-03-26, a MUST from 2025-06-18 (the same two bullets). */
+const OPERATION = [
+  rule('2024-11-05', 'lifecycle#operation', 'SHOULD', 'Both parties SHOULD: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated', undefined, '2025-03-26'),
+  rule('2025-06-18', 'lifecycle#operation', 'MUST', 'Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated'),
+]
 
 export const INITIALIZE: CheckDef = {
   id: 'lifecycle/initialize',
@@ -76,7 +80,7 @@ export const SERVER_REQUESTS: CheckDef = {
   title: 'the server sends only requests for capabilities the client declared',
   scope: 'server',
   how: 'every request the server sends, on every connection; the kit declares no client capabilities, answers ping with {} and anything else with a JSON-RPC error; no request sent is nothing to judge',
-  rules: [rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION)],
+  rules: [...OPERATION],
 }
 
 export const EARLY_REQUESTS: CheckDef = {
@@ -95,7 +99,7 @@ export const SERVER_NOTIFICATIONS: CheckDef = {
   scope: 'server',
   how: 'every notification the server sends: list_changed needs the listChanged sub-capability, resources/updated needs subscribe, notifications/message needs logging, notifications/progress needs the progressToken of a request still in progress (the kit sends one with each --call); no notification sent is nothing to judge',
   rules: [
-    rule('2024-11-05', 'lifecycle#operation', 'MUST', OPERATION),
+    ...OPERATION,
     rule('2024-11-05', 'logging#capabilities', 'MUST', 'Servers that emit log message notifications MUST declare the logging capability', 'logging'),
     rule('2024-11-05', 'progress', 'MUST', 'Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation', 'progress'),
   ],

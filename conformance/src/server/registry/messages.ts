@@ -50,7 +50,13 @@ export const RESPONSE_IDS: CheckDef = {
   how: `${EVERY}, the initialize exchange included: a response id must be one the kit used for a request, of the same type, answered only once; an id-less response counts too, as the kit sends no malformed request. A string id that spells the number of a pending request is still read as its answer (as the SDK's client does), so only this check reports it`,
   rules: [
     rule('2024-11-05', 'base#responses', 'MUST', 'Responses MUST include the same ID as the request they correspond to.', undefined, '2025-06-18'),
-    rule('2025-11-25', 'base#responses', 'MUST', 'Result responses MUST include the same ID as the request they correspond to. Error responses MUST include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).'),
+    // Two bullets, one under each response type: joined by "; " as the kit joins separate passages.
+    rule(
+      '2025-11-25',
+      'base#responses',
+      'MUST',
+      'Result responses MUST include the same ID as the request they correspond to; Error responses MUST include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).',
+    ),
   ],
 }
 
