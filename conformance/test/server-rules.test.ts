@@ -8,10 +8,13 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
-import { cite, definitionOf, ruleFor } from '../src/server/registry/index.ts'
+import { INFORMATION, judge } from '../src/server/check.ts'
+import { judgeComplete, judgeGetPrompt, judgeRead, judgeSetLevel, judgeSubscribe, judgeTemplates } from '../src/server/evaluate/features.ts'
+import { CHECKS, cite, definitionOf, ruleFor, type CheckDef, type Keyword, type Rule } from '../src/server/registry/index.ts'
 import type { ServerSuite } from '../src/report/revisions.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
-import type { Revision } from '../src/server/spec.ts'
+import { KNOWN_REVISIONS, type Revision } from '../src/server/spec.ts'
+import type { RpcOutcome } from '../src/server/wire/types.ts'
 import { FAULTS, HTTP_FAULTS, startRuleHttp } from './fixtures/rule-server/index.mjs'
 import { delta } from './server-helpers.ts'
 import { findCheck as find, flagged } from './support/find-check.ts'
@@ -82,7 +85,8 @@ const CASES: Case[] = [
   { fault: 'list-changed-undeclared', delta: { 'lifecycle/server-notifications': 'fail' }, message: /notifications\/tools\/list_changed without tools.listChanged/ },
   { fault: 'progress-unasked', delta: { 'lifecycle/server-notifications': 'fail' }, message: /notifications\/progress without a progressToken/ },
   // Without a subscription there is no update to judge.
-  { fault: 'subscribe-broken', delta: { 'resources/subscribe': 'fail', 'notifications/resources-updated': 'skip' }, message: /-32601.*although the capability is declared/ },
+  // The declaration states no keyword ("Client and server capabilities establish which optional protocol features will be available"): an error from a declared method is information.
+  { fault: 'subscribe-broken', delta: { 'resources/subscribe': 'skip', 'notifications/resources-updated': 'skip' }, message: /^Information .*-32601.*although the capability is declared/, keyword: 'NONE' },
   // Result shapes: the SDK's schemas as the negotiated revision defines them; the message names the path and the value.
   { fault: 'templates-broken', delta: { 'resources/templates-list': 'fail' }, message: /ListResourceTemplatesResult schema: resourceTemplates\[0\]\.uriTemplate: missing, in \{"name":"item"\}/ },
   { fault: 'complete-broken', delta: { 'completion/complete': 'fail', 'prompts/get': 'skip' }, message: /CompleteResult schema: completion\.values\[0\]: expected string, got 0/ },
@@ -108,7 +112,7 @@ const CASES: Case[] = [
   // Refusing an unsupported revision with an error instead of a counter-offer: the spec's own example, so a warning.
   { fault: 'refuse-old', delta: { 'lifecycle/unsupported-version': 'warn' }, message: /refused with JSON-RPC error -32602/ },
   // A listed prompt that needs no argument, refused without "arguments": the declared capability fails (GetPromptRequest binds the client, not the server).
-  { fault: 'prompt-needs-arguments', delta: { 'prompts/get': 'fail' }, message: /^getting "summary" without "arguments" \(the prompt lists none as required\) was refused with JSON-RPC error -32602.*: the server declared prompts/, keyword: 'DECLARED' },
+  { fault: 'prompt-needs-arguments', delta: { 'prompts/get': 'skip' }, message: /^Information .*getting "summary" without "arguments" \(the prompt lists none as required\) was refused with JSON-RPC error -32602.*: the server declared prompts/, keyword: 'NONE' },
   // Schemas: invalid only when they are.
   { fault: 'schema-invalid', delta: { 'tools/input-schema': 'fail' }, message: /"echo": invalid 2020-12 schema: breaks the 2020-12 meta-schema/ },
   { fault: 'schema-dangling-ref', delta: { 'tools/input-schema': 'fail' }, message: /\$ref "#\/\$defs\/missing" points at nothing in the document/ },
@@ -253,6 +257,18 @@ describe.concurrent('sentences that changed force between revisions', () => {
     expect(find(listChanged, 'lifecycle/server-notifications')).toMatchObject({ status: 'warn', spec: { keyword: 'SHOULD' } })
     expect(find(log, 'lifecycle/server-notifications')).toMatchObject({ status: 'fail', spec: { keyword: 'MUST', quote: 'Servers that emit log message notifications MUST declare the logging capability' } })
   })
+
+  it('an inputSchema invalid in its dialect: information before 2025-11-25 (no sentence requires a valid schema, no default dialect), a MUST from 2025-11-25', async () => {
+    const [older, newer] = await Promise.all([pinned('stdio', '2025-06-18', ['schema-invalid']), pinned('stdio', '2025-11-25', ['schema-invalid'])])
+    suites.push(older, newer)
+    expect(find(older, 'tools/input-schema')).toMatchObject({
+      status: 'skip',
+      message: expect.stringMatching(/^Information .*"echo": invalid draft-07 schema/),
+      spec: { keyword: 'NONE', quote: 'inputSchema: JSON Schema defining expected parameters', url: 'https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool' },
+    })
+    expect(flagged(older)).toEqual([])
+    expect(find(newer, 'tools/input-schema')).toMatchObject({ status: 'fail', spec: { keyword: 'MUST', quote: 'Schemas MUST be valid according to their declared or default dialect' } })
+  })
 })
 
 /** A run the kit pins to `revision` (--spec-version), against the rule server with `faults` (and a forced counter-offer). */
@@ -341,7 +357,7 @@ describe('severity follows the cited keyword', () => {
     expect(Object.keys({ ...FAULTS, ...HTTP_FAULTS }).filter((f) => !CASES.some((c) => c.fault === f))).toEqual([])
   })
 
-  it('across every run above: fail only for MUST/SCHEMA/DECLARED, warn only for SHOULD (or the bridge, or a documented softening), every verdict cited, every "Not testable" pointing at a failure', () => {
+  it('across every run above: fail only for MUST/SCHEMA, warn only for SHOULD (or the bridge, or a documented softening), every verdict cited, every "Not testable" pointing at a failure', () => {
     const checks = suites.flatMap((s) => s.checks)
     expect(checks.length).toBeGreaterThan(1_000)
     for (const check of checks) {
@@ -349,7 +365,7 @@ describe('severity follows the cited keyword', () => {
       expect(def, check.id).toBeDefined()
       if (check.status === 'pass' || check.status === 'fail' || check.status === 'warn') expect(check.spec?.quote, check.id).toBeTruthy()
       // "Not testable" included: a check never fails above its own keyword.
-      if (check.status === 'fail') expect(['MUST', 'MUST NOT', 'SCHEMA', 'DECLARED'], `${check.id}: ${check.message}`).toContain(check.spec?.keyword)
+      if (check.status === 'fail') expect(['MUST', 'MUST NOT', 'SCHEMA'], `${check.id}: ${check.message}`).toContain(check.spec?.keyword)
       // A "Not testable" skip names a check that reports the failure in the same run.
       if (check.status === 'skip' && check.message.startsWith('Not testable:')) {
         const carrier = /; (\S+) reports the failure$/.exec(check.message)?.[1]
@@ -361,6 +377,221 @@ describe('severity follows the cited keyword', () => {
         expect(allowed, `${check.id}: ${check.message}`).toBe(true)
       }
       if (def?.scope === 'bridge') expect(check.status, check.id).not.toBe('fail')
+    }
+  })
+})
+
+/** The strongest RFC 2119 keyword a sentence states (uppercase, as the spec writes them), or NONE. */
+function strongestKeyword(quote: string): 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'MAY' | 'NONE' {
+  const has = (pattern: RegExp) => pattern.test(quote)
+  if (has(/\b(MUST NOT|SHALL NOT)\b/) && !has(/\b(MUST|SHALL|REQUIRED)\b(?! NOT)/)) return 'MUST NOT'
+  if (has(/\b(MUST|SHALL|REQUIRED|MUST NOT|SHALL NOT)\b/)) return 'MUST'
+  if (has(/\bSHOULD NOT\b/) && !has(/\b(SHOULD|RECOMMENDED)\b(?! NOT)/)) return 'SHOULD NOT'
+  if (has(/\b(SHOULD|RECOMMENDED|SHOULD NOT|NOT RECOMMENDED)\b/)) return 'SHOULD'
+  if (has(/\b(MAY|OPTIONAL)\b/)) return 'MAY'
+  return 'NONE'
+}
+
+/** The recorded keyword each strongest keyword allows: MAY and no keyword are both information. */
+const RECORDED: Record<ReturnType<typeof strongestKeyword>, Keyword[]> = {
+  MUST: ['MUST', 'MUST NOT'],
+  'MUST NOT': ['MUST NOT'],
+  SHOULD: ['SHOULD', 'SHOULD NOT'],
+  'SHOULD NOT': ['SHOULD NOT'],
+  MAY: ['NONE'],
+  NONE: ['NONE'],
+}
+
+/**
+ * Deliberate exceptions, each a sentence whose keyword binds someone other than the server the
+ * check judges, so the kit reports what it sees as information. Each entry must still match a rule
+ * whose keyword disagrees with its sentence (a stale entry fails the test).
+ */
+const KEYWORD_EXCEPTIONS: Array<{ id: string; case?: string; from: Revision; why: string }> = [
+  { id: 'tools/task-support', case: 'no-capability', from: '2025-11-25', why: 'the MUST NOT binds clients ("clients MUST NOT attempt to use task augmentation"); a server listing such tools breaks nothing' },
+  { id: 'stdio/exit-on-stdin-close', from: '2024-11-05', why: 'the SHOULD binds the client ("the client SHOULD initiate shutdown by"); no sentence obliges the server to exit' },
+  { id: 'stdio/no-orphans', from: '2024-11-05', why: 'the same shutdown SHOULD of the client; no sentence obliges the server to end its processes' },
+  { id: 'http/session-unknown', from: '2025-03-26', why: 'the MUST covers sessions the server terminated; the check sends an id the server never issued (its note says so)' },
+  { id: 'http/batch', from: '2025-06-18', why: 'from 2025-06-18 the MUST binds the client ("The body of the POST request MUST be a single JSON-RPC request"); a server receiving a batch anyway is information' },
+]
+
+describe('every rule’s keyword is the strongest keyword of its sentence', () => {
+  // SCHEMA quotes a type of the revision's schema.ts, which states no RFC 2119 keyword (the spec
+  // makes the schema the source of truth); BRIDGE quotes the plugin's design, not the spec.
+  const byCategory = (rule: Rule) => rule.keyword === 'SCHEMA' || rule.keyword === 'BRIDGE'
+  const excepted = (def: CheckDef, rule: Rule) => KEYWORD_EXCEPTIONS.find((e) => e.id === def.id && e.case === rule.case && e.from === rule.from)
+
+  it('for every rule in the registry (MUST/SHALL/REQUIRED → MUST, SHOULD/RECOMMENDED → SHOULD, MAY/OPTIONAL or none → NONE), bar the commented exceptions', () => {
+    const wrong: string[] = []
+    for (const def of CHECKS) {
+      for (const rule of def.rules) {
+        if (byCategory(rule) || excepted(def, rule)) continue
+        const strongest = strongestKeyword(rule.quote)
+        if (!RECORDED[strongest].includes(rule.keyword)) wrong.push(`${def.id}${rule.case ? ` [${rule.case}]` : ''} @${rule.from}: recorded ${rule.keyword}, the sentence says ${strongest}: "${rule.quote}"`)
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('SCHEMA cites the schema and BRIDGE the bridge; every exception still names a rule whose keyword its sentence does not give', () => {
+    for (const def of CHECKS) {
+      for (const rule of def.rules) {
+        if (rule.keyword === 'SCHEMA') expect(rule.topic, def.id).toBe('schema')
+        if (rule.keyword === 'BRIDGE') expect(rule.topic, def.id).toBe('bridge')
+      }
+    }
+    for (const exception of KEYWORD_EXCEPTIONS) {
+      const rule = CHECKS.find((def) => def.id === exception.id)?.rules.find((r) => r.case === exception.case && r.from === exception.from)
+      expect(rule, exception.id).toBeDefined()
+      expect(RECORDED[strongestKeyword(rule!.quote)], exception.id).not.toContain(rule!.keyword)
+    }
+  })
+
+  it('reads keywords as RFC 2119 does', () => {
+    expect(strongestKeyword('The server MAY terminate the session at any time, after which it MUST respond with HTTP 404 Not Found.')).toBe('MUST')
+    expect(strongestKeyword('The receiver MUST NOT send a response.')).toBe('MUST NOT')
+    expect(strongestKeyword('Either the result member or error member MUST be included, but both members MUST NOT be included.')).toBe('MUST')
+    expect(strongestKeyword('jsonrpc: A String. This member is REQUIRED.')).toBe('MUST')
+    expect(strongestKeyword('Servers SHOULD return standard JSON-RPC errors')).toBe('SHOULD')
+    expect(strongestKeyword('The server SHOULD NOT send requests')).toBe('SHOULD NOT')
+    expect(strongestKeyword('clients MAY invoke the tool as a task')).toBe('MAY')
+    expect(strongestKeyword('Client and server capabilities establish which optional protocol features will be available during the session.')).toBe('NONE')
+    // Lowercase words are not keywords.
+    expect(strongestKeyword('values: string[] (Must not exceed 100 items.)')).toBe('NONE')
+  })
+})
+
+/**
+ * Cases that have no sentence in some revision in which their check runs. Each was reviewed: a
+ * breach of such a case is information citing nothing (never the main sentence's keyword), and
+ * the evaluators do not report these cases in these revisions anyway.
+ */
+const CASES_WITHOUT_A_SENTENCE = [
+  // judgeOther validates only the notifications the revision defines, which start in 2025-11-25.
+  'notifications/other [shape] @2025-06-18',
+  'notifications/other [shape] @2025-03-26',
+  'notifications/other [shape] @2024-11-05',
+  // judgeUserCall judges task-only tools from 2025-11-25 on (execution arrived then).
+  'tools/call/{name} [task-only] @2025-06-18',
+  'tools/call/{name} [task-only] @2025-03-26',
+  'tools/call/{name} [task-only] @2024-11-05',
+  // judgeResumption passes "unanswered" only when its rule is in force; in 2025-11-25 the main sentence is the same requirement.
+  'http/sse-resumption [unanswered] @2025-11-25',
+]
+
+/** Every case the evaluators pass to a breach, by check (keep in step with evaluate/*.ts). */
+const CASES_REPORTED: Record<string, string[]> = {
+  'lifecycle/initialize': ['shape', 'reply'],
+  'lifecycle/unsupported-version': ['reply'],
+  'tools/list': ['reply'],
+  'resources/list': ['reply'],
+  'prompts/list': ['reply'],
+  'tools/undeclared': ['reply'],
+  'resources/undeclared': ['reply'],
+  'prompts/undeclared': ['reply'],
+  'completion/undeclared': ['reply'],
+  'tools/call-unknown-tool': ['reply'],
+  'tools/call-invalid-arguments': ['reply'],
+  'resources/templates-list': ['reply', 'shape'],
+  'resources/subscribe': ['reply', 'shape'],
+  'logging/set-level': ['reply', 'shape'],
+  'lifecycle/ping': ['reply'],
+  'lifecycle/server-notifications': ['logging', 'progress'],
+  'notifications/progress': ['increase'],
+  'notifications/cancelled': ['request-id'],
+  'notifications/other': ['shape'],
+  'tools/input-schema': ['object', 'dialect'],
+  'tools/output-schema': ['object', 'dialect'],
+  'tools/descriptions': ['missing'],
+  'tools/task-support': ['no-capability'],
+  'tools/call/{name}': ['task-only', 'reply', 'protocol-error'],
+  'tools/call/{name}/structured-content': ['text-block'],
+  'resources/read': ['reply', 'shape', 'not-found'],
+  'prompts/get': ['reply', 'shape', 'invalid-params'],
+  'completion/complete': ['reply', 'shape', 'invalid-params'],
+  'http/sse-resumption': ['unanswered', 'retry'],
+  'http/session-delete': ['refused'],
+}
+
+describe('a case with no sentence in the negotiated revision is information, never the main sentence’s keyword', () => {
+  const def: CheckDef = {
+    id: 'test/cases',
+    title: 'a check with a case that arrives later',
+    scope: 'server',
+    how: 'none',
+    rules: [
+      { from: '2024-11-05', topic: 'schema', keyword: 'SCHEMA', quote: 'Main { field: string }' },
+      { from: '2025-11-25', topic: 'base#json-schema-usage', keyword: 'MUST', quote: 'Later MUST hold.', case: 'later' },
+    ],
+  }
+
+  it('judges the case by its own sentence where it has one, and reports information citing nothing where it has none', () => {
+    expect(judge(def, '2025-11-25').breach('broken', {}, 'later')).toMatchObject({ status: 'fail', spec: { keyword: 'MUST', quote: 'Later MUST hold.' } })
+    const before = judge(def, '2025-06-18').breach('broken', {}, 'later')
+    expect(before).toMatchObject({ status: 'skip', message: `${INFORMATION}broken (no sentence of 2025-06-18 governs this case)` })
+    expect(before.spec).toBeUndefined()
+    // The main sentence still governs a breach without a case.
+    expect(judge(def, '2025-06-18').breach('broken')).toMatchObject({ status: 'fail', spec: { keyword: 'SCHEMA' } })
+  })
+
+  it('in the registry: exactly the reviewed cases lack a sentence where their check runs, and a breach of any of them is information', () => {
+    const found: string[] = []
+    for (const check of CHECKS) {
+      const cases = [...new Set(check.rules.map((r) => r.case).filter((c): c is string => c !== undefined))]
+      for (const revision of KNOWN_REVISIONS) {
+        if (!ruleFor(check, revision)) continue
+        for (const ruleCase of cases.filter((c) => !ruleFor(check, revision, c))) {
+          found.push(`${check.id} [${ruleCase}] @${revision}`)
+          const verdict = judge(check, revision, { name: 'x' }).breach('broken', {}, ruleCase)
+          expect(verdict.status, `${check.id} [${ruleCase}] @${revision}`).toBe('skip')
+          expect(verdict.message.startsWith(INFORMATION)).toBe(true)
+          expect(verdict.spec).toBeUndefined()
+        }
+      }
+    }
+    expect(found.sort()).toEqual([...CASES_WITHOUT_A_SENTENCE].sort())
+  })
+
+  it('every case an evaluator reports has a sentence in every revision its check runs in, bar the reviewed ones', () => {
+    const missing: string[] = []
+    for (const [id, cases] of Object.entries(CASES_REPORTED)) {
+      const check = definitionOf(id)
+      expect(check, id).toBeDefined()
+      for (const revision of KNOWN_REVISIONS.filter((r) => ruleFor(check!, r))) {
+        for (const ruleCase of cases) if (!ruleFor(check!, revision, ruleCase)) missing.push(`${id} [${ruleCase}] @${revision}`)
+      }
+    }
+    expect(missing.filter((m) => !CASES_WITHOUT_A_SENTENCE.includes(m))).toEqual([])
+  })
+})
+
+describe('declared features: an error is information, the result shape and the reply still fail', () => {
+  const V = '2025-11-25'
+  const error = (code: number): RpcOutcome => ({ kind: 'error', error: { code, message: 'nope' }, wire: [] })
+  const NEGOTIATION = 'Client and server capabilities establish which optional protocol features will be available during the session.'
+
+  it('resources/read: -32002 (resource not found) is never a failure and cites the sentence it follows; another error is information citing capability negotiation', () => {
+    expect(judgeRead('file:///a', error(-32002), undefined, V)).toMatchObject({
+      status: 'skip',
+      message: expect.stringMatching(/^Information .*-32002/),
+      spec: { keyword: 'SHOULD', quote: 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Resource not found: -32002', url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling' },
+    })
+    expect(judgeRead('file:///a', error(-32603), undefined, V)).toMatchObject({ status: 'skip', spec: { keyword: 'NONE', quote: NEGOTIATION } })
+    expect(judgeRead('file:///a', { kind: 'result', result: { contents: [{}] }, wire: [] }, undefined, V)).toMatchObject({ status: 'fail', spec: { keyword: 'SCHEMA' } })
+    expect(judgeRead('file:///a', { kind: 'timeout', wire: [] } as unknown as RpcOutcome, undefined, V)).toMatchObject({ status: 'fail', spec: { keyword: 'MUST' } })
+  })
+
+  it('prompts/get, completion/complete, resources/subscribe and logging/setLevel: a JSON-RPC error is information; -32602 for made-up values cites the SHOULD it follows', () => {
+    const target = { ref: { type: 'ref/prompt', name: 'p' }, argument: 'a', label: 'prompt "p"' }
+    for (const verdict of [judgeGetPrompt('p', error(-32603), undefined, V), judgeComplete(target, error(-32603), V), judgeSubscribe('file:///a', error(-32601), undefined, V), judgeSetLevel(error(-32601), V)]) {
+      expect(verdict, verdict.id).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Information /), spec: { keyword: 'NONE' } })
+    }
+    expect(judgeTemplates(error(-32603), V)).toMatchObject({ status: 'skip', spec: { keyword: 'NONE', quote: NEGOTIATION } })
+    // What these methods return is still judged by the schema: a result that is no object fails.
+    expect(judgeSetLevel({ kind: 'result', result: 'ok', wire: [] }, V)).toMatchObject({ status: 'fail', spec: { keyword: 'SCHEMA' } })
+    expect(judgeSubscribe('file:///a', { kind: 'result', result: [], wire: [] }, undefined, V)).toMatchObject({ status: 'fail', spec: { keyword: 'SCHEMA' } })
+    for (const verdict of [judgeGetPrompt('p', error(-32602), undefined, V, ['a']), judgeComplete(target, error(-32602), V)]) {
+      expect(verdict, verdict.id).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Information .*as the spec suggests$/), spec: { keyword: 'SHOULD', quote: expect.stringMatching(/^Servers SHOULD return standard JSON-RPC errors/) } })
     }
   })
 })

@@ -87,11 +87,12 @@ describe('what the audit found misreported', () => {
     expect(judgeList(long, V)[1]).toMatchObject({ status: 'skip', message: 'the kit stopped following nextCursor after 3 pages (its own cap; the spec sets no page limit): 3 tools on 3 pages, every cursor distinct, judged; the rest not seen' })
   })
 
-  it('prompts/get refused without "arguments" for a prompt that needs none fails the declared capability, not a client-side schema', () => {
+  it('prompts/get refused without "arguments" for a prompt that needs none breaks the declared capability, not a client-side schema, and that sentence states no keyword: information', () => {
     const refused: RpcOutcome = { kind: 'error', error: { code: -32602, message: 'arguments required' }, wire: [] }
     expect(judgeGetPrompt('summary', refused, undefined, V, [], false)).toMatchObject({
-      status: 'fail',
-      spec: { keyword: 'DECLARED', quote: expect.stringMatching(/^Client and server capabilities establish which optional protocol features will be available during the session\./) },
+      status: 'skip',
+      message: expect.stringMatching(/^Information .*the server declared prompts/),
+      spec: { keyword: 'NONE', quote: 'Client and server capabilities establish which optional protocol features will be available during the session.' },
     })
   })
 

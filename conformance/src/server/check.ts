@@ -52,11 +52,18 @@ export interface Judge {
   /** False when the negotiated revision has no sentence for this check. */
   readonly applies: boolean
   pass(message: string, observed?: Observed): CheckResult
-  /** The rule (or its `ruleCase`) was broken: fail, warn or information, as its keyword says. */
+  /**
+   * The rule (or its `ruleCase`) was broken: fail, warn or information, as its keyword says. A
+   * `ruleCase` with no sentence in the negotiated revision is information, citing nothing: it
+   * never borrows the main sentence's keyword, which says nothing about that case.
+   */
   breach(message: string, observed?: Observed, ruleCase?: string): CheckResult
   skip(message: string, observed?: Observed): CheckResult
-  /** An observation the spec attaches no requirement to: a skip that says so. */
-  info(message: string, observed?: Observed): CheckResult
+  /**
+   * An observation the spec attaches no requirement to: a skip that says so. With `ruleCase`, it
+   * cites that case's sentence (e.g. the SHOULD the server followed) instead of the main one.
+   */
+  info(message: string, observed?: Observed, ruleCase?: string): CheckResult
   /**
    * A prerequisite did not hold. `prerequisite`: the id of the check that reports that failure
    * (undefined when none does: then the check reports it itself, at most at its own keyword).
@@ -78,8 +85,10 @@ export function judge(def: CheckDef, revision: string, params: Record<string, st
   const id = fill(def.id)
   const title = fill(def.title)
   const main = ruleFor(def, v)
+  // A named case is governed by its own sentence only; without one in this revision there is none.
+  const governing = (ruleCase?: string) => (ruleCase === undefined ? main : ruleFor(def, v, ruleCase))
   const spec = (ruleCase?: string): SpecRef | undefined => {
-    const rule = ruleFor(def, v, ruleCase) ?? main
+    const rule = governing(ruleCase)
     return rule ? cite(rule, v) : undefined
   }
   const with_ = (observed: Observed = {}, ruleCase?: string): Evidence => {
@@ -92,12 +101,13 @@ export function judge(def: CheckDef, revision: string, params: Record<string, st
     applies: main !== undefined,
     pass: (message, observed) => verdict(id, title, 'pass', message, with_(observed)),
     breach: (message, observed, ruleCase) => {
-      const rule = ruleFor(def, v, ruleCase) ?? main
+      const rule = governing(ruleCase)
       const status = rule ? breachStatus(rule.keyword, def.scope) : 'skip'
-      const text = status === 'skip' ? `${INFORMATION}${message}` : message
+      const unruled = rule === undefined && ruleCase !== undefined ? ` (no sentence of ${v} governs this case)` : ''
+      const text = status === 'skip' ? `${INFORMATION}${message}${unruled}` : message
       return verdict(id, title, status, text, with_(observed, ruleCase))
     },
-    info: (message, observed) => verdict(id, title, 'skip', `${INFORMATION}${message}`, with_(observed)),
+    info: (message, observed, ruleCase) => verdict(id, title, 'skip', `${INFORMATION}${message}`, with_(observed, ruleCase)),
     skip: (message, observed) => verdict(id, title, 'skip', message, with_(observed)),
     notTestable: (prerequisite, why, observed) => {
       // The bridge's own checks never fail a server, not even for a missing prerequisite.

@@ -46,6 +46,7 @@ export const SECTIONS = {
   'resources#reading-resources': ['server/resources#reading-resources', 'resources: reading resources'],
   'resources#resource-templates': ['server/resources#resource-templates', 'resources: resource templates'],
   'resources#subscriptions': ['server/resources#subscriptions', 'resources: subscriptions'],
+  'resources#error-handling': ['server/resources#error-handling', 'resources: error handling'],
   'prompts#capabilities': ['server/prompts#capabilities', 'prompts: capabilities'],
   'prompts#listing-prompts': ['server/prompts#listing-prompts', 'prompts: listing prompts'],
   'prompts#getting-a-prompt': ['server/prompts#getting-a-prompt', 'prompts: getting a prompt'],

@@ -8,11 +8,13 @@ import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
 const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
 const INVALID_PARAMS = -32602
+const RESOURCE_NOT_FOUND = -32002
 
 /**
- * One request of a declared feature: no answer breaks the reply rule, an error the declaration
- * (or, for -32602 to inputs the kit had to make up, nothing: that is the answer the spec asks
- * for), and a result is validated as `shape` (the SDK's schema, as the revision defines it).
+ * One request of a declared feature: no answer breaks the reply rule (JSON-RPC's MUST); a JSON-RPC
+ * error breaks only the declaration, whose sentence states no keyword, so it is information (and
+ * -32602 to inputs the kit had to make up is the answer the error-handling SHOULD asks for); a
+ * result is validated as `shape` (the SDK's schema, as the revision defines it).
  */
 function judgeFeatureCall(def: CheckDef, version: string, what: string, outcome: RpcOutcome, shape: ShapeName, summary: (result: unknown) => string, madeUpInputs = false): CheckResult {
   const j = judge(def, version)
@@ -21,7 +23,7 @@ function judgeFeatureCall(def: CheckDef, version: string, what: string, outcome:
   if (blocked) return blocked
   if (unanswered(outcome)) return j.breach(`${what} got ${describeOutcome(outcome)}`, { wire }, 'reply')
   if (outcome.kind === 'error' && madeUpInputs && outcome.error.code === INVALID_PARAMS) {
-    return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server rejects the values the kit had to make up, as the spec suggests`, { wire }, 'invalid-params')
+    return j.info(`${what} was refused with ${describeOutcome(outcome)}: the server rejects the values the kit had to make up, as the spec suggests`, { wire }, 'invalid-params')
   }
   if (outcome.kind !== 'result') return j.breach(`${what} got ${describeOutcome(outcome)}, although the capability is declared`, { wire })
   const { issues, unjudged } = validateShape(shape, outcome.result, version)
@@ -42,6 +44,10 @@ export function judgeRead(uri: string | undefined, outcome: RpcOutcome | undefin
   const j = judge(RESOURCES_READ, version)
   if (listFailedAt !== undefined) return j.notTestable(listFailedAt, 'there is no resource list to read from')
   if (uri === undefined || !outcome) return j.skip('resources/list returned no resources to read')
+  if (outcome.kind === 'error' && outcome.error.code === RESOURCE_NOT_FOUND) {
+    // The code the resources page gives for a missing resource: never a failure, even for a listed one.
+    return j.info(`reading ${show(uri)} got ${describeOutcome(outcome)}, the code the spec gives for a resource not found, although resources/list listed it; no contents to judge`, { wire: outcome.wire }, 'not-found')
+  }
   return judgeFeatureCall(RESOURCES_READ, version, `reading ${show(uri)}`, outcome, 'ReadResourceResult', counted('contents', 'content item'))
 }
 
@@ -54,7 +60,8 @@ export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | u
   const bare = sentArguments ? '' : ' without "arguments" (the prompt lists none as required)'
   const what = `getting ${show(name)}${madeUp.length ? ` with made-up ${madeUp.map((a) => show(a, 30)).join(', ')}` : bare}`
   if (!sentArguments && outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) {
-    // GetPromptRequest is the client's type and binds no server; the declared capability is what fails here.
+    // GetPromptRequest is the client's type and binds no server; the declared capability is what fails
+    // here, and its sentence states no keyword: information.
     return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server declared prompts, and getting a listed prompt as the listing describes it fails`, { wire: outcome.wire })
   }
   return judgeFeatureCall(PROMPTS_GET, version, what, outcome, 'GetPromptResult', counted('messages', 'message'), madeUp.length > 0)

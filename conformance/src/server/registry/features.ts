@@ -1,9 +1,20 @@
 /** Resources, prompts, completion and logging: declared → exercised, undeclared → not served. */
+import type { Revision } from '../spec.ts'
 import { PAGINATION_HOW, REPLY, rule, STABLE_CURSORS, type CheckDef, type Rule } from './rules.ts'
 
-/** The capability was declared, so its method is there to be used; its failure is the server's. */
-const declared = (feature: string): Rule =>
-  rule('2024-11-05', 'lifecycle#capability-negotiation', 'DECLARED', `Client and server capabilities establish which optional protocol features will be available during the session. (${feature})`)
+/**
+ * The capability was declared, so its method is there to be used. The sentence that says so states
+ * no keyword, so a JSON-RPC error from the method is information; a result is still judged by its
+ * schema (the `shape` case) and no answer at all by JSON-RPC (the `reply` case).
+ */
+const CAPABILITY_NEGOTIATION = 'Client and server capabilities establish which optional protocol features will be available during the session.'
+const declared = (from: Revision = '2024-11-05'): Rule => rule(from, 'lifecycle#capability-negotiation', 'NONE', CAPABILITY_NEGOTIATION)
+
+/** What resources/subscribe, resources/unsubscribe and logging/setLevel return. */
+const EMPTY_RESULT = rule('2024-11-05', 'schema', 'SCHEMA', 'EmptyResult = Result; Result { _meta?: { [key: string]: unknown }; [key: string]: unknown }', 'shape')
+
+/** The error-handling sentence of the prompts and completion pages, which -32602 follows. */
+const INVALID_PARAMS = 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)'
 
 export const RESOURCES_UNDECLARED: CheckDef = {
   id: 'resources/undeclared',
@@ -33,32 +44,29 @@ export const RESOURCES_READ: CheckDef = {
   id: 'resources/read',
   title: 'resources/read of a listed resource returns its contents',
   scope: 'server',
-  how: 'resources/read of the first listed resource; the result validated with the SDK’s ReadResourceResultSchema as the negotiated revision defines it (see “Result shapes by revision”): contents with a uri and text or blob each',
-  rules: [declared('resources'), rule('2024-11-05', 'schema', 'SCHEMA', 'ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }', 'shape'), REPLY],
+  how: 'resources/read of the first listed resource; the result validated with the SDK’s ReadResourceResultSchema as the negotiated revision defines it (see “Result shapes by revision”): contents with a uri and text or blob each. A JSON-RPC error is information: -32002 is the code the spec gives for a resource not found, any other error breaks no sentence with a keyword',
+  rules: [
+    declared(),
+    rule('2024-11-05', 'schema', 'SCHEMA', 'ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }', 'shape'),
+    rule('2024-11-05', 'resources#error-handling', 'SHOULD', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Resource not found: -32002', 'not-found'),
+    REPLY,
+  ],
 }
 
 export const RESOURCE_TEMPLATES: CheckDef = {
   id: 'resources/templates-list',
   title: 'resources/templates/list returns well-formed templates',
   scope: 'server',
-  how: 'resources/templates/list when resources is declared, validated with the SDK’s ListResourceTemplatesResultSchema as the negotiated revision defines it (see “Result shapes by revision”); -32601 is allowed, templates are optional',
-  rules: [rule('2024-11-05', 'schema', 'SCHEMA', 'ListResourceTemplatesResult { resourceTemplates: ResourceTemplate[] }; ResourceTemplate { uriTemplate: string; name: string; … }'), REPLY],
+  how: 'resources/templates/list when resources is declared, validated with the SDK’s ListResourceTemplatesResultSchema as the negotiated revision defines it (see “Result shapes by revision”); -32601 is allowed, templates are optional; any other JSON-RPC error is information (capability negotiation states no keyword)',
+  rules: [declared(), rule('2024-11-05', 'schema', 'SCHEMA', 'ListResourceTemplatesResult { resourceTemplates: ResourceTemplate[] }; ResourceTemplate { uriTemplate: string; name: string; … }', 'shape'), REPLY],
 }
 
 export const RESOURCES_SUBSCRIBE: CheckDef = {
   id: 'resources/subscribe',
   title: 'resources/subscribe and unsubscribe are served when subscribe is declared',
   scope: 'server',
-  how: 'only with resources.subscribe: true: resources/subscribe, then resources/unsubscribe, of the first listed resource',
-  rules: [
-    rule(
-      '2024-11-05',
-      'resources#capabilities',
-      'DECLARED',
-      'subscribe: whether the client can subscribe to be notified of changes to individual resources.',
-    ),
-    REPLY,
-  ],
+  how: 'only with resources.subscribe: true: resources/subscribe, then resources/unsubscribe, of the first listed resource; a JSON-RPC error is information (the sentence that declares subscriptions states no keyword)',
+  rules: [rule('2024-11-05', 'resources#capabilities', 'NONE', 'subscribe: whether the client can subscribe to be notified of changes to individual resources.'), EMPTY_RESULT, REPLY],
 }
 
 export const PROMPTS_UNDECLARED: CheckDef = {
@@ -89,13 +97,13 @@ export const PROMPTS_GET: CheckDef = {
   id: 'prompts/get',
   title: 'prompts/get of a listed prompt returns messages',
   scope: 'server',
-  how: 'prompts/get of a listed prompt, preferring one without required arguments (sent without "arguments"; refusing that is a failure of the declared capability); required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for and not a failure; the result validated with the SDK’s GetPromptResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
+  how: 'prompts/get of a listed prompt, preferring one without required arguments (sent without "arguments"); required arguments get values from completion/complete when declared, else a value built from the argument name; -32602 for such a value is the answer the spec asks for; a JSON-RPC error, refusing a prompt without "arguments" included, is information (capability negotiation states no keyword); the result validated with the SDK’s GetPromptResultSchema as the negotiated revision defines it (see “Result shapes by revision”)',
   rules: [
-    declared('prompts'),
+    declared(),
     rule('2024-11-05', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | EmbeddedResource }', 'shape', '2024-11-05'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | AudioContent | EmbeddedResource }', 'shape', '2025-03-26'),
     rule('2025-06-18', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
-    rule('2024-11-05', 'prompts#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
+    rule('2024-11-05', 'prompts#error-handling', 'SHOULD', INVALID_PARAMS, 'invalid-params'),
     REPLY,
   ],
 }
@@ -112,11 +120,11 @@ export const COMPLETE: CheckDef = {
   id: 'completion/complete',
   title: 'completion/complete returns completion values',
   scope: 'server',
-  how: 'only with completions declared: completion/complete for the first prompt argument (else the first resource template variable) with an empty value; the result validated with the SDK’s CompleteResultSchema as the negotiated revision defines it (see “Result shapes by revision”): values is an array of at most 100 strings',
+  how: 'only with completions declared: completion/complete for the first prompt argument (else the first resource template variable) with an empty value; the result validated with the SDK’s CompleteResultSchema as the negotiated revision defines it (see “Result shapes by revision”): values is an array of at most 100 strings; -32602 is the answer the spec asks for, any other JSON-RPC error is information (capability negotiation states no keyword)',
   rules: [
-    rule('2025-03-26', 'lifecycle#capability-negotiation', 'DECLARED', 'Client and server capabilities establish which optional protocol features will be available during the session. (completions)'),
+    declared('2025-03-26'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'CompleteResult { completion: { values: string[] (Must not exceed 100 items.); total?: number; hasMore?: boolean } }', 'shape'),
-    rule('2025-03-26', 'completion#error-handling', 'NONE', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params)', 'invalid-params'),
+    rule('2025-03-26', 'completion#error-handling', 'SHOULD', INVALID_PARAMS, 'invalid-params'),
     REPLY,
   ],
 }
@@ -125,8 +133,8 @@ export const SET_LEVEL: CheckDef = {
   id: 'logging/set-level',
   title: 'logging/setLevel is accepted',
   scope: 'server',
-  how: 'logging/setLevel "info" when logging is declared',
-  rules: [declared('logging'), REPLY],
+  how: 'logging/setLevel "info" when logging is declared; a JSON-RPC error is information (capability negotiation states no keyword)',
+  rules: [declared(), EMPTY_RESULT, REPLY],
 }
 
 /** In the order the docs list them. */

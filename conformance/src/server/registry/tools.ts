@@ -59,11 +59,13 @@ export const INPUT_SCHEMA: CheckDef = {
   id: 'tools/input-schema',
   title: 'every inputSchema is a valid object schema',
   scope: 'server',
-  how: 'its shape in the SDK’s ToolSchema (type "object", properties of objects, required of strings), and the schema is valid in its dialect: its $schema (draft-04, -06, -07, 2019-09, 2020-12), else 2020-12 from 2025-11-25 on and draft-07 before; local and in-document $refs are resolved',
+  how: 'its shape in the SDK’s ToolSchema (type "object", properties of objects, required of strings), and the schema is valid in its dialect: its $schema (draft-04, -06, -07, 2019-09, 2020-12), else 2020-12 from 2025-11-25 on and draft-07 before; local and in-document $refs are resolved. Before 2025-11-25 no sentence requires a valid schema or names a default dialect, so an invalid one is information',
   rules: [
     rule('2024-11-05', 'schema', 'SCHEMA', 'Tool { inputSchema: { type: "object"; properties?: { [key: string]: object }; required?: string[] } }', undefined, '2025-06-18'),
     rule('2025-11-25', 'tools#tool', 'MUST', 'inputSchema: … MUST be a valid JSON Schema object (not null)'),
     rule('2024-11-05', 'schema', 'SCHEMA', 'Tool { inputSchema: { type: "object"; … } }', 'object'),
+    // Before 2025-11-25 no default dialect is defined and no sentence requires a valid schema.
+    rule('2024-11-05', 'tools#tool', 'NONE', 'inputSchema: JSON Schema defining expected parameters', 'dialect', '2025-06-18'),
     rule('2025-11-25', 'base#json-schema-usage', 'MUST', VALID_SCHEMA, 'dialect'),
   ],
 }
@@ -77,6 +79,8 @@ export const OUTPUT_SCHEMA: CheckDef = {
     rule('2025-06-18', 'schema', 'SCHEMA', 'Tool { outputSchema?: { type: "object"; properties?: { [key: string]: object }; required?: string[] } }', undefined, '2025-06-18'),
     rule('2025-11-25', 'base#json-schema-usage', 'MUST', VALID_SCHEMA),
     rule('2025-06-18', 'schema', 'SCHEMA', 'Tool { outputSchema?: { type: "object"; … } }', 'object'),
+    rule('2025-06-18', 'tools#tool', 'NONE', 'outputSchema: Optional JSON Schema defining expected output structure', 'dialect', '2025-06-18'),
+    rule('2025-11-25', 'base#json-schema-usage', 'MUST', VALID_SCHEMA, 'dialect'),
   ],
 }
 

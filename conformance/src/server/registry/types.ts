@@ -8,13 +8,13 @@ import { atLeast, KNOWN_REVISIONS, OLDEST_REVISION, sectionLabel, sectionUrl, ty
 
 /**
  * The force of a sentence. SCHEMA: a field or type the revision's schema.ts requires (the spec
- * calls the schema "the source of truth for all protocol messages and structures"). DECLARED: the
- * server declared the capability in initialize, which establishes that the feature "will be
- * available during the session", and the feature's own method then fails. NONE: the spec
- * describes the behaviour without requiring it; a deviation is reported as information. BRIDGE:
- * not the spec at all but the mcp-bridge plugin's own rule (its design doc), so a breach warns.
+ * calls the schema "the source of truth for all protocol messages and structures"). NONE: the
+ * spec describes the behaviour without requiring it (no keyword, or only MAY); a deviation is
+ * reported as information. BRIDGE: not the spec at all but the mcp-bridge plugin's own rule (its
+ * design doc), so a breach warns. Every other keyword is the strongest RFC 2119 keyword of the
+ * quoted sentence itself (server-rules.test.ts checks that for every rule).
  */
-export type Keyword = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'SCHEMA' | 'DECLARED' | 'NONE' | 'BRIDGE'
+export type Keyword = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'SCHEMA' | 'NONE' | 'BRIDGE'
 
 export interface Rule {
   /** First revision that states the sentence; `until` is the last (absent: still in force). */
@@ -42,7 +42,7 @@ export interface CheckDef {
   note?: string
 }
 
-const FAIL: Keyword[] = ['MUST', 'MUST NOT', 'SCHEMA', 'DECLARED']
+const FAIL: Keyword[] = ['MUST', 'MUST NOT', 'SCHEMA']
 // A rule of our own client is worth a warning, never a failure of someone else's server.
 const WARN: Keyword[] = ['SHOULD', 'SHOULD NOT', 'BRIDGE']
 
