@@ -27,7 +27,8 @@ describe('invariant/jsonrpc: the envelope of every message the client sent', () 
     ]
     for (const [entry, quote, message] of cases) {
       const check = checkEnvelope([init, initialized, entry])
-      expect(check).toMatchObject({ id: 'invariant/jsonrpc', status: 'fail', spec: { keyword: 'MUST', quote } })
+      // The sentence's own keyword (MUST NOT where it says so), from the revision's page (2025-11-25 here).
+      expect(check).toMatchObject({ id: 'invariant/jsonrpc', status: 'fail', spec: { keyword: quote.includes('MUST NOT') ? 'MUST NOT' : 'MUST', quote, url: expect.stringContaining('/specification/2025-11-25/basic') } })
       expect(check.message).toMatch(message)
     }
     expect(checkEnvelope([init, initialized, recv({ jsonrpc: '2.0', id: 'a', method: 'tools/list' })]).status).toBe('pass')

@@ -17,7 +17,8 @@ async function statusOf(command: string, scenarioId: string, transport: 'stdio' 
 // Every universal expectation, failing on a client with the matching bug and passing without it.
 // A SHOULD breached is a warning for a client (the scenario quotes the sentence), never a pass.
 const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; check: string; status?: CheckStatus }> = [
-  { bug: 'public-name-on-wire', scenario: 'clean-discovery', transport: 'stdio', check: 'invariant/raw-names-on-wire' },
+  // No spec sentence asks a client to call only listed names: the bridge's own rule, information for a client.
+  { bug: 'public-name-on-wire', scenario: 'clean-discovery', transport: 'stdio', check: 'invariant/raw-names-on-wire', status: 'skip' },
   { bug: 'no-initialized', scenario: 'clean-discovery', transport: 'http', check: 'invariant/handshake' },
   { bug: 'no-session-header', scenario: 'clean-discovery', transport: 'http', check: 'invariant/http-session-header' },
   { bug: 'first-page-only', scenario: 'pagination', transport: 'stdio', check: 'expect/received/tools/list', status: 'warn' },
@@ -26,7 +27,8 @@ const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; 
   { bug: 'late-timeout', scenario: 'call-timeout-sends-cancelled', transport: 'stdio', check: 'timing/step-1', status: 'warn' },
   { bug: 'sigkill-at-close', scenario: 'shutdown-ends-with-eof', transport: 'stdio', check: 'expect/shutdown', status: 'warn' },
   { bug: 'relist-per-notification', scenario: 'list-changed-storm', transport: 'stdio', check: 'expect/received/tools/list' },
-  { bug: 'no-cancel-on-abort', scenario: 'caller-abort', transport: 'stdio', check: 'expect/received/notifications/cancelled', status: 'warn' },
+  // "When a party wants to cancel an in-progress request, it sends a notifications/cancelled notification": no keyword, information.
+  { bug: 'no-cancel-on-abort', scenario: 'caller-abort', transport: 'stdio', check: 'expect/received/notifications/cancelled', status: 'skip' },
   { bug: 'timeout-without-cancel', scenario: 'call-timeout-sends-cancelled', transport: 'http', check: 'expect/received/notifications/cancelled', status: 'warn' },
   { bug: 'no-close', scenario: 'clean-discovery', transport: 'stdio', check: 'invariant/no-orphans', status: 'warn' },
   { bug: 'no-ping-answer', scenario: 'ping-answered', transport: 'stdio', check: 'invariant/ping-answered' },
@@ -36,7 +38,8 @@ const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; 
   { bug: 'slow-close', scenario: 'hang-on-initialize', transport: 'stdio', check: 'timing/dispose' },
   // The child's environment is the bridge's own rule, not the spec's: a client is warned.
   { bug: 'pass-host-env', scenario: 'secret-canary', transport: 'stdio', check: 'expect/call-1', status: 'warn' },
-  { bug: 'is-error-as-success', scenario: 'is-error-result', transport: 'http', check: 'expect/call-1' },
+  // The SDK negotiates 2025-11-25: "Clients SHOULD provide tool execution errors to language models" (a warning; information before 2025-11-25).
+  { bug: 'is-error-as-success', scenario: 'is-error-result', transport: 'http', check: 'expect/call-1', status: 'warn' },
 ]
 
 describe('the kit catches bugs in any client, through the driver protocol', () => {
@@ -52,6 +55,14 @@ describe('the kit catches bugs in any client, through the driver protocol', () =
     const check = (id: string) => result.checks.find((c) => c.id === id)
     expect(check('expect/call-1')).toMatchObject({ status: 'skip', message: 'nothing to judge: the client does not offer stuck (it offers no tools), so the kit did not call it' })
     expect(check('timing/step-1')).toMatchObject({ status: 'skip' })
+  })
+
+  // "Clients MAY provide protocol errors to language models": a client that reports the JSON-RPC
+  // error as an error, in words of its own, is judged on the error only; the text is information.
+  it("a client that reports a JSON-RPC error without the server's words passes, the text noted as information", async () => {
+    const generic = `node -e 'require("readline").createInterface({input:process.stdin}).on("line",(l)=>{const m=JSON.parse(l);if(m.result&&m.result.isError)m.result.content=[{type:"text",text:"the tool failed"}];else if(m.ok===false)m.error="the tool failed";console.log(JSON.stringify(m))})'`
+    const result = await runScenario(scenarios.get('json-rpc-error-is-a-tool-error')!, 'stdio', driverAdapter(`node ${BROKEN} | ${generic}`), { updateSnapshots: false })
+    expect(result.checks.find((c) => c.id === 'expect/call-1')).toMatchObject({ status: 'pass', message: expect.stringMatching(/Information \(no requirement for clients\): text does not match .*Clients MAY provide protocol errors to language models/) })
   })
 
   // Not a planted bug: the SDK's Client does not start a new session on HTTP 404, which the spec

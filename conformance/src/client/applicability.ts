@@ -1,3 +1,4 @@
+import { atLeast, LATEST_REVISION } from '../server/spec.ts'
 import type { CallExpectation, Scenario } from './scenario.ts'
 
 /**
@@ -67,17 +68,20 @@ export function callExpectationFor(expected: CallExpectation, kind: ClientKind):
   return { expect, dropped }
 }
 
-/** Checks that enforce a SHOULD of the spec for every client, whatever the scenario, with the sentence. */
-export const SHOULD_CHECKS: Record<string, string> = {
-  'expect/running':
-    'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server)" (a client done with a server it cannot use keeps it running)',
-  'expect/shutdown':
-    'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"',
-  'invariant/no-orphans':
-    'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"',
+/**
+ * The SHOULD a scenario quotes for this check, as it holds for a client in `revision`: a bridge
+ * keeps its failure (our contract makes it a MUST); a sentence the revision does not have yet is
+ * not in force (the check is then what `applies.info` says: information). The kit's own checks
+ * carry their sentence's keyword instead (rules.ts), which verdicts.ts reads.
+ */
+export function shouldSentence(scenario: Scenario, kind: ClientKind, checkId: string, revision: string = LATEST_REVISION): string | undefined {
+  if (kind === 'bridge') return undefined
+  const entry = scenario.applies.should[checkId]
+  if (entry === undefined || typeof entry === 'string') return entry
+  return atLeast(revision, entry.from) ? entry.sentence : undefined
 }
 
-/** A client's failure of a check the scenario marks as a SHOULD is a warning that quotes it; a bridge's stays a failure (our contract makes it a MUST). */
-export function shouldSentence(scenario: Scenario, kind: ClientKind, checkId: string): string | undefined {
-  return kind === 'bridge' ? undefined : (scenario.applies.should[checkId] ?? SHOULD_CHECKS[checkId])
+/** What a scenario says of a check whose breach is information for a client (the sentence, without a keyword or with MAY). */
+export function infoSentence(scenario: Scenario, kind: ClientKind, checkId: string): string | undefined {
+  return kind === 'bridge' ? undefined : scenario.applies.info[checkId]
 }

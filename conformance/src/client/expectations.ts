@@ -1,6 +1,7 @@
 import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
 import type { CallOutcome, ToolView } from './adapter.ts'
+import { clientSpec, runRevision } from './rules.ts'
 import type { CallExpectation, Scenario } from './scenario.ts'
 
 /** Pure: does one call's outcome meet its expectation? Returns the mismatches. */
@@ -113,7 +114,11 @@ export function checkExpectations(scenario: Scenario, end: EndState, options: Co
   if (expect.running !== undefined) {
     const running = end.serversRunning
     if (running === undefined) checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: 'skip', message: 'nothing to judge: over HTTP the client starts no server process', spec })
-    else add('expect/running', 'The client runs the expected number of server processes', running.length === expect.running ? [] : [`${running.length} server processes running (pids ${running.join(', ') || 'none'}), expected ${expect.running}`], `${running.length} server processes running`)
+    else {
+      // The stdio shutdown sequence is a SHOULD: a client's breach warns, a bridge's fails as its own rule (verdicts.ts).
+      const problems = running.length === expect.running ? [] : [`${running.length} server processes running (pids ${running.join(', ') || 'none'}), expected ${expect.running}`]
+      checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `${running.length} server processes running`, spec: clientSpec('shutdown/stdio', runRevision(end.wire)) })
+    }
   }
   if (expect.attachments !== undefined) {
     add('expect/attachments', 'The attachment store holds the expected number of files', end.attachments === expect.attachments ? [] : [`${end.attachments} files stored, expected ${expect.attachments}`], `${end.attachments} files`)

@@ -1,17 +1,25 @@
 import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult } from '../model.ts'
+import { LATEST_REVISION } from '../server/spec.ts'
+import { clientRule, clientSpec, firstRevision, knownRevision, type ClientRuleKey } from './rules.ts'
 
 type Http = HttpEntry['http']
 
-const TRANSPORTS = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports'
-const SESSIONS = `${TRANSPORTS}#session-management`
-
 /**
  * Pure: the HTTP-level rules of Streamable HTTP sessions, from the requests the fixture logged.
- * Only for HTTP runs (stdio has no requests to judge).
+ * Only for HTTP runs (stdio has no requests to judge). Judged by the revision the run negotiated
+ * (`revision`, rules.ts runRevision; else the last negotiated version, else the newest): the
+ * Accept and session rules are Streamable HTTP's, which 2024-11-05 does not have.
  */
-export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean; negotiated?: string[] } = {}): CheckResult[] {
-  return [sessionHeader(http), sessionDelete(http, options.serverGone ?? false), protocolVersionHeader(http, options.negotiated ?? []), acceptHeader(http)]
+export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean; negotiated?: string[]; revision?: string } = {}): CheckResult[] {
+  const revision = options.revision ?? knownRevision(options.negotiated?.at(-1)) ?? LATEST_REVISION
+  return [sessionHeader(http, revision), sessionDelete(http, options.serverGone ?? false, revision), protocolVersionHeader(http, options.negotiated ?? [], revision), acceptHeader(http, revision)]
+}
+
+/** A skip for a rule the revision judged does not state. */
+function notInRevision(id: string, title: string, key: ClientRuleKey, revision: string): CheckResult | undefined {
+  if (clientRule(key, revision)) return undefined
+  return { id, title, status: 'skip', message: `not judged: the client negotiated ${revision}, which does not have this rule (it is part of ${firstRevision(key)} on)`, spec: clientSpec(key, revision) }
 }
 
 /** The media types an Accept header lists (parameters and q-values left out), lower-cased. */
@@ -24,11 +32,11 @@ function acceptedTypes(accept: string | undefined): string[] {
  * every GET lists text/event-stream (both MUSTs of Streamable HTTP). Requests to other paths (OAuth,
  * the legacy HTTP+SSE message path of 2024-11-05, which has no such rule) and DELETEs are not judged.
  */
-function acceptHeader(http: Http[]): CheckResult {
+function acceptHeader(http: Http[], revision: string): CheckResult {
   const id = 'invariant/http-accept'
   const title = 'Every POST to the MCP endpoint accepts application/json and text/event-stream, every GET text/event-stream'
-  const post = 'The client MUST include an Accept header, listing both application/json and text/event-stream as supported content types.'
-  const get = 'The client MUST include an Accept header, listing text/event-stream as a supported content type.'
+  const gated = notInRevision(id, title, 'http/accept-post', revision)
+  if (gated) return gated
   const problems: string[] = []
   let judged = 0
   let getFailed = false
@@ -43,8 +51,7 @@ function acceptHeader(http: Http[]): CheckResult {
     const said = request.accept === undefined ? 'no Accept header' : `Accept ${JSON.stringify(request.accept)}`
     problems.push(`request ${index + 1} (${described(request)}, answered ${request.status}) carried ${said}, without ${missing.join(' and ')}`)
   }
-  const [quote, anchor] = getFailed ? [get, 'listening-for-messages-from-the-server'] : [post, 'sending-messages-to-the-server']
-  const spec = { ref: `MCP 2025-11-25 §basic/transports (Streamable HTTP): "${quote}"`, url: `${TRANSPORTS}#${anchor}`, keyword: 'MUST', quote }
+  const spec = clientSpec(getFailed ? 'http/accept-get' : 'http/accept-post', revision)
   if (problems.length) return { id, title, status: 'fail', message: problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (+${problems.length - 3} more)` : ''), spec }
   if (!judged) return { id, title, status: 'skip', message: 'nothing to judge: no POST or GET reached the MCP endpoint', spec }
   return { id, title, status: 'pass', message: `${judged} requests, each with the Accept types it needs`, spec }
@@ -70,7 +77,7 @@ const HEADER_SINCE = '2025-06-18'
  * with the versions in the order both were established (the log marks a session once its
  * initialize answer began).
  */
-function protocolVersionHeader(http: Http[], negotiated: string[]): CheckResult {
+function protocolVersionHeader(http: Http[], negotiated: string[], revision: string): CheckResult {
   const versionOf = new Map<string, string>()
   for (const request of http) if (request.newSession !== undefined && versionOf.size < negotiated.length) versionOf.set(request.newSession, negotiated[versionOf.size]!)
   const missing: string[] = []
@@ -86,9 +93,11 @@ function protocolVersionHeader(http: Http[], negotiated: string[]): CheckResult 
   }
   const id = 'invariant/http-protocol-version'
   const title = 'Every request after initialize carries MCP-Protocol-Version, the negotiated one'
-  const spec = { ref: 'MCP 2025-11-25 §basic/transports Protocol Version Header: "the client MUST include the MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests to the MCP server"; "The protocol version sent by the client SHOULD be the one negotiated during initialization"', url: `${TRANSPORTS}#protocol-version-header` }
+  // Judged per session (each on its own version); cited as the run's revision states it, or as the first that has it.
+  const cited = clientRule('http/protocol-version-header', revision) ? revision : HEADER_SINCE
+  const spec = clientSpec('http/protocol-version-header', cited)
   if (missing.length) return { id, title, status: 'fail', message: missing.slice(0, 3).join('; '), spec }
-  if (other.length) return { id, title, status: 'warn', message: other.slice(0, 3).join('; '), spec: { ...spec, keyword: 'SHOULD' } }
+  if (other.length) return { id, title, status: 'warn', message: other.slice(0, 3).join('; '), spec: clientSpec('http/protocol-version-value', cited) }
   if (!judged) return { id, title, status: 'skip', message: `nothing to judge: no request after an initialize that negotiated ${HEADER_SINCE} or later`, spec }
   return { id, title, status: 'pass', message: `${judged} requests, each with the negotiated version`, spec }
 }
@@ -125,11 +134,15 @@ function sessionUse(http: Http[]): { problems: string[]; taken: number } {
   return { problems, taken: sessions }
 }
 
-function sessionHeader(http: Http[]): CheckResult {
+function sessionHeader(http: Http[], revision: string): CheckResult {
+  const id = 'invariant/http-session-header'
+  const title = 'Every request after initialize carries the Mcp-Session-Id the server assigned'
+  const gated = notInRevision(id, title, 'http/session-header', revision)
+  if (gated) return gated
   const { problems, taken } = sessionUse(http)
   return {
-    id: 'invariant/http-session-header',
-    title: 'Every request after initialize carries the Mcp-Session-Id the server assigned',
+    id,
+    title,
     // No session taken, no request to judge: a skip that says so, never a pass over nothing.
     status: problems.length ? 'fail' : taken ? 'pass' : 'skip',
     message: problems.length
@@ -137,7 +150,7 @@ function sessionHeader(http: Http[]): CheckResult {
       : taken
         ? `${taken} sessions over ${http.length} HTTP requests, each request with its session`
         : `nothing to judge: the client took no session (none was assigned, or it never sent notifications/initialized after the answer that assigned one) (${http.length} HTTP requests)`,
-    spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests"', url: SESSIONS },
+    spec: clientSpec('http/session-header', revision),
   }
 }
 
@@ -147,7 +160,11 @@ function sessionHeader(http: Http[]): CheckResult {
  * opened it: an initialize that was never answered leaves no session to end), and only while it was
  * still healthy at close: one its server dropped, expired or failed is over.
  */
-function sessionDelete(http: Http[], serverGone: boolean): CheckResult {
+function sessionDelete(http: Http[], serverGone: boolean, revision: string): CheckResult {
+  const id = 'invariant/http-session-delete'
+  const title = 'A client done with its session ends it with DELETE'
+  const gated = notInRevision(id, title, 'http/session-delete', revision)
+  if (gated) return gated
   const opened = http.findLastIndex((request) => request.newSession !== undefined)
   const last = opened < 0 ? undefined : http[opened]!.newSession
   const deleted = last !== undefined && http.some((request) => request.method === 'DELETE' && request.session === last)
@@ -155,11 +172,11 @@ function sessionDelete(http: Http[], serverGone: boolean): CheckResult {
   const used = last !== undefined && http.slice(opened + 1).some((request) => request.session === last)
   const owed = used && !broken && !serverGone
   return {
-    id: 'invariant/http-session-delete',
-    title: 'A client done with its session ends it with DELETE',
+    id,
+    title,
     // Nothing owed is a skip that says why; a DELETE sent anyway is a pass.
     status: deleted ? 'pass' : owed ? 'warn' : 'skip',
     message: deleted ? 'the session was ended with DELETE' : last === undefined ? 'nothing to judge: no session was opened' : !used ? 'nothing to judge: the session was never used after the request that opened it, so no DELETE is owed' : broken || serverGone ? 'nothing to judge: the session or its server had ended before close, so no DELETE is owed' : 'the client closed without sending DELETE for its session',
-    spec: { ref: 'MCP 2025-11-25 §basic/transports Session Management: "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"', url: SESSIONS, keyword: 'SHOULD' },
+    spec: clientSpec('http/session-delete', revision),
   }
 }

@@ -2,6 +2,7 @@ import type { WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
 import type { ToolView } from './adapter.ts'
 import { checkCancellations } from './cancellation.ts'
+import { BRIDGE_RULES, clientSpec, runRevision, type ClientRuleKey } from './rules.ts'
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 const SEED = { ref: 'seed 000 §Naming invariants' }
@@ -23,13 +24,15 @@ export interface RunObservations {
 
 /** Pure: the checks every scenario gets, whatever it is about. */
 export function checkInvariants(run: RunObservations): CheckResult[] {
-  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run), checkEnvelope(run.wire), checkCancellations(run.wire), disposedToolsGone(run), noOrphans(run)]
+  const revision = runRevision(run.wire)
+  return [namesValid(run), oneNamePerIdentity(run), noPartialGeneration(run), rawNamesOnWire(run), handshake(run, revision), checkEnvelope(run.wire, revision), checkCancellations(run.wire, revision), disposedToolsGone(run), noOrphans(run, revision)]
 }
 
 /** Pure: the invariants a wire log alone can judge (for a log recorded outside the kit's runs). */
 export function checkWireInvariants(wire: WireEntry[]): CheckResult[] {
   const run = { snapshots: [], wire, afterDispose: [], orphans: [] }
-  return [rawNamesOnWire(run), handshake(run), checkEnvelope(wire), checkCancellations(wire)]
+  const revision = runRevision(wire)
+  return [rawNamesOnWire(run), handshake(run, revision), checkEnvelope(wire, revision), checkCancellations(wire, revision)]
 }
 
 /**
@@ -127,7 +130,9 @@ function rawNamesOnWire(run: RunObservations): CheckResult {
     'tools/call carries the raw MCP name, never the public name',
     foreign.map((n) => `tools/call named ${JSON.stringify(n)}, which the server never listed`),
     `${called.length} calls, all by raw name`,
-    { ref: 'seed 000 §Tool execution' },
+    // No spec sentence asks a client to call only listed names (a server answers an unknown one
+    // with an error): the bridge's own rule, information for any other client (verdicts.ts).
+    BRIDGE_RULES['invariant/raw-names-on-wire'],
     { count: called.length, none: 'no tools/call reached the server' },
   )
 }
@@ -142,15 +147,8 @@ const BEFORE_INITIALIZE = new Set(['ping', 'server/discover'])
 /** Protocol revisions a client may offer in initialize. */
 export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
 
-const LIFECYCLE = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle'
-
-/** The lifecycle sentences a client's handshake is judged by (the same words in every revision the kit knows). */
-const HANDSHAKE_RULES = {
-  first: { keyword: 'MUST', quote: 'The initialization phase MUST be the first interaction between client and server.', section: 'Initialization', anchor: 'initialization' },
-  initialized: { keyword: 'MUST', quote: 'After successful initialization, the client MUST send an initialized notification to indicate it is ready to begin normal operations', section: 'Initialization', anchor: 'initialization' },
-  early: { keyword: 'SHOULD NOT', quote: 'The client SHOULD NOT send requests other than pings before the server has responded to the initialize request.', section: 'Initialization', anchor: 'initialization' },
-  version: { keyword: 'MUST', quote: 'In the initialize request, the client MUST send a protocol version it supports. This SHOULD be the latest version supported by the client.', section: 'Version Negotiation', anchor: 'version-negotiation' },
-} as const
+/** The lifecycle sentences a client's handshake is judged by (rules.ts; the same words in every revision the kit knows). */
+const HANDSHAKE_RULES = { first: 'handshake/first', initialized: 'handshake/initialized', early: 'handshake/early', version: 'handshake/version' } as const satisfies Record<string, ClientRuleKey>
 
 export type HandshakeRule = keyof typeof HANDSHAKE_RULES
 
@@ -217,13 +215,12 @@ export function handshakeProblems(wire: WireEntry[]): HandshakeProblem[] {
   return problems.filter((p) => !seen.has(p.text) && seen.add(p.text))
 }
 
-/** A lifecycle sentence as a citation, with its keyword and words. */
-function handshakeSpec(rule: HandshakeRule): SpecRef {
-  const { keyword, quote, section, anchor } = HANDSHAKE_RULES[rule]
-  return { ref: `MCP 2025-11-25 §basic/lifecycle (${section}): "${quote}"`, url: `${LIFECYCLE}#${anchor}`, keyword, quote }
+/** A lifecycle sentence as a citation of the revision judged, with its keyword and words. */
+function handshakeSpec(rule: HandshakeRule, revision: string): SpecRef {
+  return clientSpec(HANDSHAKE_RULES[rule], revision)
 }
 
-function handshake(run: RunObservations): CheckResult {
+function handshake(run: RunObservations, revision: string): CheckResult {
   const id = 'invariant/handshake'
   const title = 'Each session starts with initialize, then the client\'s notifications/initialized; no request but ping before the initialize answer'
   const initializes = run.wire.filter(({ dir, msg, invalid }) => !invalid && dir === 'recv' && (msg as { method?: string }).method === 'initialize').length
@@ -234,29 +231,20 @@ function handshake(run: RunObservations): CheckResult {
   for (const level of ['must', 'should'] as const) {
     const found = problems.filter((p) => p.level === level)
     if (!found.length) continue
-    return { id, title, status: level === 'must' ? 'fail' : 'warn', message: list(found) + (info.length ? `; information: ${list(info)}` : ''), spec: handshakeSpec(found[0]!.rule) }
+    return { id, title, status: level === 'must' ? 'fail' : 'warn', message: list(found) + (info.length ? `; information: ${list(info)}` : ''), spec: handshakeSpec(found[0]!.rule, revision) }
   }
-  if (!requests) return { id, title, status: 'skip', message: 'nothing to judge: the server received no request', spec: handshakeSpec('first') }
+  if (!requests) return { id, title, status: 'skip', message: 'nothing to judge: the server received no request', spec: handshakeSpec('first', revision) }
   const passed = `${initializes} handshakes, each in order`
-  return { id, title, status: 'pass', message: info.length ? `${passed}; information: ${list(info)}` : passed, spec: handshakeSpec(info.length ? info[0]!.rule : 'first') }
+  return { id, title, status: 'pass', message: info.length ? `${passed}; information: ${list(info)}` : passed, spec: handshakeSpec(info.length ? info[0]!.rule : 'first', revision) }
 }
 
-const BASIC = 'https://modelcontextprotocol.io/specification/2025-11-25/basic'
-
-/** The base protocol's sentences on a message's envelope (the same words in 2024-11-05 to 2025-11-25). */
-const ENVELOPE_RULES = {
-  jsonrpc: { section: 'Messages', anchor: 'messages', quote: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.' },
-  id: { section: 'Requests', anchor: 'requests', quote: 'Requests MUST include a string or integer ID.' },
-  nullId: { section: 'Requests', anchor: 'requests', quote: 'Unlike base JSON-RPC, the ID MUST NOT be null.' },
-  reused: { section: 'Requests', anchor: 'requests', quote: 'The request ID MUST NOT have been previously used by the requestor within the same session.' },
-  notificationId: { section: 'Notifications', anchor: 'notifications', quote: 'Notifications MUST NOT include an ID.' },
-} as const
+/** The base protocol's sentences on a message's envelope (rules.ts: the same words in 2024-11-05 to 2025-11-25, on basic/messages in 2024-11-05). */
+const ENVELOPE_RULES = { jsonrpc: 'envelope/jsonrpc', id: 'envelope/id', nullId: 'envelope/nullId', reused: 'envelope/reused', notificationId: 'envelope/notificationId' } as const satisfies Record<string, ClientRuleKey>
 
 type EnvelopeRule = keyof typeof ENVELOPE_RULES
 
-function envelopeSpec(rule: EnvelopeRule): SpecRef {
-  const { section, anchor, quote } = ENVELOPE_RULES[rule]
-  return { ref: `MCP 2025-11-25 §basic (${section}): "${quote}"`, url: `${BASIC}#${anchor}`, keyword: 'MUST', quote }
+function envelopeSpec(rule: EnvelopeRule, revision: string): SpecRef {
+  return clientSpec(ENVELOPE_RULES[rule], revision)
 }
 
 function parseBatch(raw: string): unknown[] | undefined {
@@ -294,7 +282,7 @@ function envelopeProblem(message: Record<string, unknown>, invalid: WireEntry['i
  * silence. Over HTTP each initialize opens a new session, over stdio each server start; both
  * start with initialize, which starts the id bookkeeping afresh.
  */
-export function checkEnvelope(wire: WireEntry[]): CheckResult {
+export function checkEnvelope(wire: WireEntry[], revision: string = runRevision(wire)): CheckResult {
   const id = 'invariant/jsonrpc'
   const title = 'Every message the client sent is JSON-RPC 2.0: a string or integer id, unique in the session, on requests; none on notifications'
   const problems: Array<{ rule: EnvelopeRule; text: string }> = []
@@ -334,10 +322,10 @@ export function checkEnvelope(wire: WireEntry[]): CheckResult {
   }
   if (problems.length) {
     const text = problems.slice(0, 5).map((p) => p.text).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5} more)` : '')
-    return { id, title, status: 'fail', message: text, spec: envelopeSpec(problems[0]!.rule) }
+    return { id, title, status: 'fail', message: text, spec: envelopeSpec(problems[0]!.rule, revision) }
   }
-  if (!sent) return { id, title, status: 'skip', message: 'nothing to judge: the client sent nothing', spec: envelopeSpec('jsonrpc') }
-  return { id, title, status: 'pass', message: `${sent} messages, each well-formed, no request id reused within a session`, spec: envelopeSpec('jsonrpc') }
+  if (!sent) return { id, title, status: 'skip', message: 'nothing to judge: the client sent nothing', spec: envelopeSpec('jsonrpc', revision) }
+  return { id, title, status: 'pass', message: `${sent} messages, each well-formed, no request id reused within a session`, spec: envelopeSpec('jsonrpc', revision) }
 }
 
 function disposedToolsGone(run: RunObservations): CheckResult {
@@ -351,13 +339,14 @@ function disposedToolsGone(run: RunObservations): CheckResult {
   )
 }
 
-function noOrphans(run: RunObservations): CheckResult {
+function noOrphans(run: RunObservations, revision: string): CheckResult {
   return check(
     'invariant/no-orphans',
     'No server process outlives the client',
     run.orphans.map((pid) => `pid ${pid} still alive after dispose`),
     `all ${run.processes ?? 0} server processes the client started (children included) have exited`,
-    { ref: 'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio)', url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#shutdown' },
+    // A SHOULD: a client's breach warns, a bridge's fails as its own rule (verdicts.ts).
+    clientSpec('shutdown/stdio', revision),
     { count: run.processes ?? 0, none: run.noProcesses ?? 'no server process reported its start' },
   )
 }

@@ -3,6 +3,7 @@ import type { SuiteResult } from '../model.ts'
 import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkWireInvariants } from './invariants.ts'
 import { checkPings } from './ping.ts'
+import { runRevision } from './rules.ts'
 import type { Scenario } from './scenario.ts'
 import { checkExpectationsFor, verdictsFor } from './verdicts.ts'
 
@@ -19,7 +20,8 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const wire = readWireFile(file)
   const http = readHttpLog(file)
   const transport = http.length ? 'http' : 'stdio'
-  const checks = [...checkWireInvariants(wire), ...checkPings(wire), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire) }) : [])]
+  const revision = runRevision(wire)
+  const checks = [...checkWireInvariants(wire), ...checkPings(wire, revision), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire), revision }) : [])]
   if (scenario) {
     const end = { tools: [], logs: [], state: '', wire, attachments: 0, http: http.length ? http : undefined }
     const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined } }
@@ -32,7 +34,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
     kind: 'client',
     target: file,
     transport,
-    checks: verdictsFor(scenario, 'client', checks),
+    checks: verdictsFor(scenario, 'client', checks, revision),
     durationMs: Math.round(performance.now() - started),
   }
 }

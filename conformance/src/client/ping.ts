@@ -1,17 +1,14 @@
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult } from '../model.ts'
-
-const SPEC = {
-  ref: 'MCP 2025-11-25 §basic/utilities/ping Behavior Requirements: "The receiver MUST respond promptly with an empty response"',
-  url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#behavior-requirements',
-}
+import { clientSpec, runRevision } from './rules.ts'
 
 /**
  * Pure: each ping the server sent was answered with a result (an empty one). Judged only in runs
  * where the server pinged at all, so scenarios without pings gain no check. A ping still open
  * when the run ended was never answered: the run outlasts any prompt answer by far.
  */
-export function checkPings(wire: WireEntry[]): CheckResult[] {
+export function checkPings(wire: WireEntry[], revision: string = runRevision(wire)): CheckResult[] {
+  const SPEC = clientSpec('ping/answer', revision)
   const open = new Map<string, number>()
   const problems: string[] = []
   let pings = 0

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { readProcLog, type ProcEvent } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
+import { LATEST_REVISION } from '../server/spec.ts'
+import { clientSpec } from './rules.ts'
 
 /**
  * Process evidence from the fixture's side: every fixture process writes its pid, group and
@@ -48,17 +50,15 @@ export async function survivors(pids: number[]): Promise<number[]> {
   return alive()
 }
 
-const SHUTDOWN: SpecRef = {
-  ref: 'MCP 2025-11-25 §basic/lifecycle Shutdown (stdio): "the client SHOULD initiate shutdown by: First, closing the input stream to the child process (the server); Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"',
-  url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#shutdown',
-}
 
 /**
  * Pure: the last server the client started saw exactly these shutdown requests, in this order, and
  * is gone. SIGKILL leaves no line: a server that ignores EOF and SIGTERM shows `[eof, sigterm]` and
  * its end, and the time the dispose step took (timing) says each wait was honoured.
  */
-export function checkShutdown(expected: Array<'eof' | 'sigterm'>, reported: ReportedProcesses, orphans: number[]): CheckResult {
+export function checkShutdown(expected: Array<'eof' | 'sigterm'>, reported: ReportedProcesses, orphans: number[], revision: string = LATEST_REVISION): CheckResult {
+  // A SHOULD: a client's breach warns, a bridge's fails as its own rule (verdicts.ts).
+  const SHUTDOWN: SpecRef = clientSpec('shutdown/stdio', revision)
   const title = 'The server was asked to end in order: stdin EOF, then SIGTERM, then SIGKILL'
   const last = reported.servers.at(-1)
   if (last === undefined) return { id: 'expect/shutdown', title, status: 'fail', message: 'no server process reported its start', spec: SHUTDOWN }

@@ -19,13 +19,14 @@ import { checkShutdown, reportedProcesses, survivors } from './processes.ts'
 import { DriverError } from './driver/channel.ts'
 import { describeProcess, killWithGroups } from './driver/processes.ts'
 import { checkTaskNegotiation } from './task-negotiation.ts'
-import type { CallSpec, Scenario, WaitSpec } from './scenario.ts'
+import { clientSpec, runRevision } from './rules.ts'
+import type { CallExpectation, CallSpec, Scenario, WaitSpec } from './scenario.ts'
 import { waitForQuiet } from './settle.ts'
 import { compareSnapshot } from './snapshot.ts'
 import { resolveTargetRefs } from './target-refs.ts'
 import { TimelineRecorder } from './timeline.ts'
 import { checkTimings, type Measured } from './timing.ts'
-import { checkExpectationsFor, verdictsFor } from './verdicts.ts'
+import { checkExpectationsFor, INFORMATION, verdictsFor } from './verdicts.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
@@ -166,6 +167,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   // A broken harness (a driver that crashed, broke the protocol or never connected) gives no verdicts.
   const harnessBroken = violations.length > 0 || checks.some((check) => check.status === 'error')
   if (harnessBroken) checks.splice(0, checks.length, ...checks.filter((check) => check.status === 'error'))
+  // Every verdict cites the revision the client negotiated (rules.ts), and only its rules are judged.
+  const revision = runRevision(fixture.wire())
   if (session && !notApplicable && !harnessBroken) {
     const wire = fixture.wire()
     checks.push(...checkTimings(scenario, measured))
@@ -174,9 +177,9 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     // Only where tasks came up at all (the server declared them, or a call asked for one).
     checks.push(...checkTaskNegotiation(wire))
     // Only where the server pinged.
-    checks.push(...checkPings(wire))
-    if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans))
-    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose, negotiated: negotiatedVersions(wire) }))
+    checks.push(...checkPings(wire, revision))
+    if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans, revision))
+    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose, negotiated: negotiatedVersions(wire), revision }))
     checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
   }
   if (violations.length) checks.push({ id: 'harness/driver', title: 'The driver speaks the driver protocol', status: 'error', message: violations.slice(0, 3).join('; ') })
@@ -188,7 +191,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const transcript = buildTranscript(observed, text, transport)
   fixture.removeFiles()
   // A client is judged only on what holds for every MCP client: the rest is a skip that says why.
-  const judged = verdictsFor(scenario, kind, checks)
+  const judged = verdictsFor(scenario, kind, checks, revision)
   return redactSuite(
     {
       id: scenario.id,
@@ -233,16 +236,20 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     }
     events.push({ kind: 'call', tool: call.tool, publicName, args: call.args, outcome })
     if (!call.expect) return
-    const { expect, dropped } = callExpectationFor(call.expect, kind)
+    const id = `expect/call-${index}`
+    const { expect: judged, dropped } = callExpectationFor(call.expect, kind)
+    // A part the scenario marks as information for a client (`applies.info` key `expect/call-N.<field>`) is reported, never a verdict.
+    const { expect, informational } = splitInformational(judged, kind === 'client' ? scenario.applies.info : {}, id)
     const problems = callMismatches(outcome, expect)
+    const notes = informational.flatMap(({ field, sentence }) => callMismatches(outcome, { [field]: judged[field] }).map((problem) => `${problem} (${sentence})`))
     // The parts that judge our rendering only are named, so a pass never claims more than it checked.
-    const unjudged = dropped.length ? ` (not applicable to this client: ${dropped.join(', ')})` : ''
+    const unjudged = (dropped.length ? ` (not applicable to this client: ${dropped.join(', ')})` : '') + (notes.length ? `; ${INFORMATION}${notes.join('; ')}` : '')
     // A driven client's call that never returned within the kit's bound is the client's hang (or
     // its driver's: the kit cannot tell), and no MUST: a warning that quotes the SHOULD, unless
     // the scenario quotes its own.
-    const id = `expect/call-${index}`
     if (outcome.unanswered && kind === 'client' && !scenario.applies.should[id]) {
-      checks.push({ id, title: `Call ${index} (${call.tool}) has the expected outcome`, status: 'warn', message: `${problems.join('; ')} (a SHOULD for clients: ${HUNG_CALL.ref})`, spec: HUNG_CALL, details: { outcome } })
+      const hung = clientSpec('timeouts/requests', runRevision(fixture.wire()))
+      checks.push({ id, title: `Call ${index} (${call.tool}) has the expected outcome`, status: 'warn', message: `${problems.join('; ')} (a SHOULD for clients: ${hung.ref})`, spec: hung, details: { outcome } })
       return
     }
     checks.push({
@@ -321,10 +328,17 @@ async function kill(session: ClientSession, fixture: FixtureHandle): Promise<voi
   }
 }
 
-/** What a driven client's call that never returns breaches: a SHOULD. */
-const HUNG_CALL = {
-  ref: 'MCP 2025-11-25 §basic/lifecycle Timeouts: "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion"',
-  url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts',
+/** The fields of a call's expectation a client is judged on, and those that are information for it, each with its sentence. */
+function splitInformational(expect: CallExpectation, info: Record<string, string>, id: string): { expect: CallExpectation; informational: Array<{ field: keyof CallExpectation; sentence: string }> } {
+  const kept: CallExpectation = { ...expect }
+  const informational: Array<{ field: keyof CallExpectation; sentence: string }> = []
+  for (const field of ['text', 'notText', 'images', 'structured'] as const) {
+    const sentence = info[`${id}.${field}`]
+    if (kept[field] === undefined || sentence === undefined) continue
+    informational.push({ field, sentence })
+    delete kept[field]
+  }
+  return { expect: kept, informational }
 }
 
 /** Past the settle window, how long a client may stay busy before the run calls it unsettled. */

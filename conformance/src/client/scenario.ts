@@ -1,5 +1,6 @@
 import { BehaviourSchema } from '@mcp-bridge/fixtures-server'
 import { z } from 'zod'
+import { KNOWN_REVISIONS } from '../server/spec.ts'
 import { evaluateDuration } from './durations.ts'
 
 /**
@@ -171,8 +172,18 @@ const Applies = z.strictObject({
   reason: z.string().optional(),
   /** Further check ids of this scenario that judge bridges only, each with its reason. */
   bridgeOnly: z.record(z.string(), z.string()).default({}),
-  /** Check ids that enforce a SHOULD for clients (the sentence quoted): a client's breach is a warning. */
-  should: z.record(z.string(), z.string()).default({}),
+  /**
+   * Check ids that enforce a SHOULD for clients (the sentence quoted): a client's breach is a
+   * warning. `{ from, sentence }` for a sentence a revision introduced: on an older revision the
+   * check is what `info` says of it (information).
+   */
+  should: z.record(z.string(), z.union([z.string(), z.strictObject({ from: z.enum(KNOWN_REVISIONS), sentence: z.string() })])).default({}),
+  /**
+   * Check ids (or `expect/call-N.<field>` for one part of a call's expectation) whose breach by a
+   * client is information: the sentence quoted has no keyword, or only MAY. A `skip` (or, for a
+   * part of a call, a note on its verdict) that quotes it; a bridge is still judged.
+   */
+  info: z.record(z.string(), z.string()).default({}),
 })
 
 const ScenarioBase = z.strictObject({
@@ -200,7 +211,7 @@ const ScenarioBase = z.strictObject({
    * end state is judged) and on the teardown's dispose (when no step disposed the client).
    */
   timing: z.strictObject({ start: Took.optional(), total: Took.optional(), dispose: Took.optional() }).optional(),
-  applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {} }),
+  applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {}, info: {} }),
   /** Parts of the transcript that are not deterministic for this scenario, with the reason. */
   transcript: z.strictObject({ wire: z.boolean().default(true), reason: z.string().optional() }).default({ wire: true }),
 })

@@ -1,22 +1,49 @@
 import type { CheckResult } from '../model.ts'
-import { checkNotApplicable, shouldSentence, type ClientKind } from './applicability.ts'
+import { LATEST_REVISION } from '../server/spec.ts'
+import { BRIDGE_ONLY_CHECKS, checkNotApplicable, infoSentence, shouldSentence, type ClientKind } from './applicability.ts'
 import { checkExpectations, type EndState } from './expectations.ts'
+import { BRIDGE_RULES, keywordLevel } from './rules.ts'
 import type { Scenario } from './scenario.ts'
+
+/** How information reads: never a verdict, always the sentence that says why. */
+export const INFORMATION = 'Information (no requirement for clients): '
 
 /**
  * The one place where a client's checks become its verdicts, for a driven client
- * (run-scenario.ts) and for a wire log (judge.ts) alike: a check that judges bridges only is a
- * `skip` ("not applicable: …"), a breached SHOULD is a `warn` that quotes the sentence. A bridge
- * keeps every verdict (our contract makes these MUSTs). Pure.
+ * (run-scenario.ts) and for a wire log (judge.ts) alike, by the revision the run negotiated:
+ * - a check that judges bridges only is a `skip` ("not applicable: …");
+ * - a breach of a SHOULD (the scenario's `applies.should`, or the check's own sentence, keyword
+ *   SHOULD) is a `warn` that quotes the sentence;
+ * - a breach of a sentence without a keyword, or with MAY (`applies.info`, keyword NONE or MAY),
+ *   or of the bridge's own rule (keyword BRIDGE), is information: a `skip` that quotes it.
+ * A bridge keeps every verdict; where its failure is its own contract rather than a spec MUST
+ * (rules.ts BRIDGE_RULES), the verdict cites that rule, keyword BRIDGE. Pure.
  */
-export function verdictsFor(scenario: Scenario | undefined, kind: ClientKind, checks: CheckResult[]): CheckResult[] {
-  if (!scenario) return checks
+export function verdictsFor(scenario: Scenario | undefined, kind: ClientKind, checks: CheckResult[], revision: string = LATEST_REVISION): CheckResult[] {
   return checks.map((check) => {
-    const reason = check.status === 'error' ? undefined : checkNotApplicable(scenario, kind, check.id)
+    if (check.status === 'error') return check
+    const reason = scenario ? checkNotApplicable(scenario, kind, check.id) : kind === 'bridge' ? undefined : BRIDGE_ONLY_CHECKS[check.id]
     if (reason) return { ...check, status: 'skip' as const, message: `not applicable: ${reason}` }
-    const should = check.status === 'fail' ? shouldSentence(scenario, kind, check.id) : undefined
-    return should ? { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${should})` } : check
+    if (kind === 'bridge') return bridgeVerdict(check)
+    if (check.status !== 'fail' && check.status !== 'warn') return check
+    const should = scenario ? shouldSentence(scenario, kind, check.id, revision) : undefined
+    if (should) return check.status === 'fail' ? { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${should})` } : check
+    const info = scenario ? infoSentence(scenario, kind, check.id) : undefined
+    if (info) return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (${info})` }
+    const level = check.spec?.keyword === undefined ? undefined : keywordLevel(check.spec.keyword)
+    if (level === 'SHOULD' && check.status === 'fail') return { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${check.spec!.ref})` }
+    if (level === 'NONE' || level === 'MAY') return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (${check.spec!.ref})` }
+    if (level === 'BRIDGE') return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (no spec sentence asks this of a client; ${check.spec!.ref})` }
+    return check
   })
+}
+
+/** A bridge's failure of a rule below a MUST of the spec is the bridge's own rule: cited as such (keyword BRIDGE), the spec's sentence named beside it. */
+function bridgeVerdict(check: CheckResult): CheckResult {
+  const own = BRIDGE_RULES[check.id]
+  if (check.status !== 'fail' || !own || keywordLevel(check.spec?.keyword) === 'MUST') return check
+  const spec = check.spec?.keyword === 'BRIDGE' ? '' : `; for other clients ${check.spec?.keyword ? `a ${check.spec.keyword}` : 'no requirement'}: ${check.spec?.ref ?? 'no spec sentence'}`
+  return { ...check, message: `${check.message} (the bridge's own rule${spec})`, spec: own }
 }
 
 /**
