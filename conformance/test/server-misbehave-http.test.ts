@@ -7,6 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
 import { runServerSuite } from '../src/server/run.ts'
+import { describeNetworkError, TLS_FAILED } from '../src/server/wire/http-post.ts'
 import { delta, startRawHttp, startSdkHttp, statuses, type RawHttpFault } from './server-helpers.ts'
 
 type Page = { tools: unknown[]; nextCursor?: string }
@@ -123,6 +124,36 @@ describe('raw node:http transport faults', () => {
     const blocked = await runServerSuite({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} })
     expect(blocked.checks).toHaveLength(1)
     expect(blocked.checks[0]).toMatchObject({ id: 'lifecycle/initialize', status: 'error', message: expect.stringMatching(/bad port/) })
+  })
+
+  it('a TLS handshake that fails is a harness error that says what to do, not a verdict on a server', async () => {
+    // https:// to a server that speaks plain HTTP: OpenSSL's "wrong version number".
+    const server = await startRawHttp('none')
+    try {
+      const suite = await runServerSuite({ kind: 'http', url: server.url.replace(/^http:/, 'https:'), headers: {} })
+      expect(suite.checks).toHaveLength(1)
+      expect(suite.checks[0]).toMatchObject({
+        id: 'lifecycle/initialize',
+        status: 'error',
+        message: expect.stringMatching(/the TLS handshake failed \(ERR_SSL_WRONG_VERSION_NUMBER\): the server does not speak TLS on this port; if it serves plain HTTP, give the URL with http:\/\//),
+      })
+      expect(suite.checks[0]!.message).not.toMatch(/SSL routines/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it.each([
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', /NODE_EXTRA_CA_CERTS=ca\.pem/],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', /NODE_EXTRA_CA_CERTS=ca\.pem/],
+    ['CERT_HAS_EXPIRED', /outside its validity period/],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', /does not name this host/],
+  ])('a certificate refused as %s is described with its remedy', (code, remedy) => {
+    const error = new TypeError('fetch failed', { cause: Object.assign(new Error('openssl text'), { code }) })
+    const text = describeNetworkError(error)
+    expect(text).toContain(`${TLS_FAILED} (${code})`)
+    expect(text).toMatch(remedy)
+    expect(text).not.toContain('openssl text')
   })
 })
 

@@ -191,12 +191,28 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
   }
 }
 
-function describeNetworkError(error: unknown): string {
+export function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const cause = (error as Error & { cause?: unknown }).cause
   const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined
   const detail = cause instanceof Error ? cause.message : ''
+  if (typeof code === 'string' && TLS_CODE.test(code)) return `${error.message}: ${TLS_FAILED} (${code}): ${tlsAdvice(code)}`
   return [error.message, typeof code === 'string' ? code : '', detail].filter(Boolean).join(': ')
+}
+
+/** Marks a network error that is the TLS handshake's: the URL's matter, as an unreachable host is. */
+export const TLS_FAILED = 'the TLS handshake failed'
+
+/** OpenSSL's and Node's codes for a handshake or a certificate that failed (their text is OpenSSL's own, not shown). */
+const TLS_CODE = /^(?:ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|EPROTO$|HOSTNAME_MISMATCH$)/
+
+function tlsAdvice(code: string): string {
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
+    return 'the server does not speak TLS on this port; if it serves plain HTTP, give the URL with http://'
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return "the certificate does not name this host; use the host name it was issued for"
+  if (/EXPIRED|NOT_YET_VALID/.test(code)) return "the server's certificate is outside its validity period"
+  return "the server's certificate is not trusted here; if it is self-signed or from a private CA, give Node that CA: NODE_EXTRA_CA_CERTS=ca.pem npx mcp-conformance …"
 }
 
 /** Lower-cases header names so user headers and protocol headers merge predictably. */

@@ -2,7 +2,7 @@
  * A raw Streamable HTTP connection: one POST per message, session and protocol-version headers
  * managed by hand so the HTTP checks can see (and vary) exactly what is sent.
  */
-import { exchange, normaliseHeaders, type HttpResponseInfo } from './http-post.ts'
+import { exchange, normaliseHeaders, TLS_FAILED, type HttpResponseInfo } from './http-post.ts'
 import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import { needsResume, resume, type Resumption } from './resume.ts'
@@ -161,9 +161,10 @@ function toOutcome(id: number, info: HttpResponseInfo, wire: WireEntry[], timeou
     else if (incoming.kind === 'response') strays.push(value)
   }
   if (info.networkError) {
+    // A TLS handshake that failed (plain HTTP on the port, an untrusted certificate) is the URL's too.
     // "bad port": fetch itself refuses ports such as 9 or 6000 (the fetch standard's blocked list).
     // A redirect the kit does not follow (to another origin) is the URL's matter too: the caller can give the one it points to.
-    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ECONNRESET|bad port|redirect to another origin|redirects; the kit stopped/.test(info.networkError)
+    const unreachable = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ECONNRESET|bad port|redirect to another origin|redirects; the kit stopped/.test(info.networkError) || info.networkError.includes(TLS_FAILED)
     return { kind: 'closed', reason: `request failed: ${info.networkError}`, unreachable, wire, http }
   }
   if (info.timedOut) return { kind: 'timeout', afterMs: timeoutMs, wire, http }
