@@ -1,5 +1,5 @@
 import { onAbort } from './abort-listeners.ts'
-import { BridgeError } from './errors.ts'
+import { BridgeError, errorMessageWithCause } from './errors.ts'
 import { isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 
@@ -50,7 +50,119 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
  */
 const PLAIN_ANSWER_MAX_BYTES = 16 * 1024
 
+/**
+ * Replies to the server's requests (and anything else that is not a message of ours) POSTed at
+ * once, per connection; the rest wait their turn, in order. The SDK POSTs each reply as soon as
+ * its handler returns: a server that sends 10,000 pings on one stream had 5,743 POSTs in flight,
+ * a socket each, and the host's RSS up by 443 MB.
+ */
+export const MAX_REPLY_POSTS = 8
+/** Replies that may wait for a turn; one more is dropped (its request goes unanswered) and counted. */
+export const MAX_QUEUED_REPLIES = 4096
+
+/**
+ * A reply or a notification of ours that did not reach the server: its POST failed, or it was
+ * dropped because too many replies were waiting. Not the server being gone (a request of ours
+ * would say so), and not a TypeError, so that nothing mistakes it for a lost connection.
+ */
+export class UndeliveredMessageError extends Error {
+  override name = 'UndeliveredMessageError'
+  constructor(
+    message: string,
+    /** True when it was never sent: the queue of replies was full. */
+    readonly dropped: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
 export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typeof fetch {
+  const replies = new PostQueue(MAX_REPLY_POSTS, MAX_QUEUED_REPLIES)
+  const limited = boundedFetch(base, limits)
+  return (input, init) => {
+    // The SDK writes its own requests and notifications method first (`{"method":…`); a reply
+    // starts with "result", "jsonrpc" or "error". A request of ours never waits behind replies.
+    const body = init?.body
+    if (init?.method !== 'POST' || typeof body !== 'string' || body.startsWith('{"method":')) return undelivered(limited(input, init), body)
+    return replies.run(() => undelivered(limited(input, init), body), () => dropped(body))
+  }
+}
+
+/** A failed POST of a reply or a notification, as an UndeliveredMessageError; a request's failure as it is. */
+async function undelivered(sent: Promise<Response>, body: unknown): Promise<Response> {
+  try {
+    return await sent
+  } catch (error) {
+    const what = outgoingKind(body)
+    if (!what) throw error
+    throw new UndeliveredMessageError(`could not send ${what} to the server: ${errorMessageWithCause(error)}`, false, { cause: error })
+  }
+}
+
+function dropped(body: unknown): UndeliveredMessageError {
+  return new UndeliveredMessageError(`dropped ${outgoingKind(body) ?? 'a message'}: ${MAX_QUEUED_REPLIES} replies were already waiting to be sent`, true)
+}
+
+/** "the reply to the server's request 7" or "notification notifications/cancelled"; undefined for a request of ours (or no message). */
+function outgoingKind(body: unknown): string | undefined {
+  if (typeof body !== 'string') return undefined
+  let message: unknown
+  try {
+    message = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined
+  const { method, id } = message as { method?: unknown; id?: unknown }
+  if (typeof method === 'string') return id === undefined ? `notification ${method.slice(0, 100)}` : undefined
+  return `the reply to the server's request ${typeof id === 'string' ? JSON.stringify(id.slice(0, 100)) : String(id)}`
+}
+
+/**
+ * At most `concurrency` tasks running, at most `capacity` waiting in order; a task that finds the
+ * queue full is refused with `refuse()`, never started. A running task's turn ends when its
+ * promise settles (for a POST: when the response's headers are in).
+ */
+class PostQueue {
+  private running = 0
+  private readonly waiting: Array<() => void> = []
+  private head = 0
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly capacity: number,
+  ) {}
+
+  async run<T>(task: () => Promise<T>, refuse: () => Error): Promise<T> {
+    if (this.running >= this.concurrency) {
+      if (this.waiting.length - this.head >= this.capacity) throw refuse()
+      await new Promise<void>((resolve) => this.waiting.push(resolve))
+    } else this.running += 1
+    try {
+      return await task()
+    } finally {
+      this.next()
+    }
+  }
+
+  /** Hands the turn to the next task waiting, or gives it back. */
+  private next(): void {
+    if (this.head === this.waiting.length) {
+      this.running -= 1
+      return
+    }
+    const resolve = this.waiting[this.head]!
+    this.waiting[this.head++] = NOTHING_TO_RELEASE
+    if (this.head === this.waiting.length || this.head > 1024) {
+      this.waiting.splice(0, this.head)
+      this.head = 0
+    }
+    resolve()
+  }
+}
+
+function boundedFetch(base: typeof fetch, limits: ResponseLimits): typeof fetch {
   const maxBytes = limits.maxBytes + ENVELOPE_BYTES
   return async (input, init) => {
     const parent = init?.signal

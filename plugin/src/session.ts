@@ -10,6 +10,7 @@ import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
 import { classifyFailure, isAuthFailure, isCredentialRefusal, isServerGone } from './request-failure.ts'
 import { stderrExcerpt } from './stderr-tail.ts'
+import { UndeliveredMessageError } from './response-limits.ts'
 import { OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
@@ -51,6 +52,9 @@ export class Session {
   private lostReported = false
   /** Set when the transport closed: only then is a -32000 "Connection closed" the SDK's own verdict. */
   private transportClosed = false
+  /** Replies and notifications whose POST failed, and replies dropped with the queue full (undelivered). */
+  private failedPosts = 0
+  private droppedReplies = 0
 
   private constructor(
     private readonly client: Client,
@@ -74,7 +78,8 @@ export class Session {
     // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
     // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
     client.onerror = (error) => {
-      if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
+      if (error instanceof UndeliveredMessageError) session.undelivered(error)
+      else if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
       else if (error instanceof OversizedLineError) hooks.onNotice(error.message)
     }
     try {
@@ -225,6 +230,25 @@ export class Session {
     await waitAtMost(this.handle.terminate(), grace)
     // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.
     await waitAtMost(this.client.close(), 2 * grace + CLOSE_MARGIN_MS)
+  }
+
+  /**
+   * A reply or notification of ours that did not reach the server (response-limits.ts): one POST
+   * failed, which a request of ours would show if the server were gone, or the queue of replies
+   * was full. The session stays; the log says so at the 1st, 10th, 100th, … failure, and at the
+   * first drop.
+   */
+  private undelivered(error: UndeliveredMessageError): void {
+    if (this.closing) return
+    if (error.dropped) {
+      if (this.droppedReplies++ === 0) this.hooks.onNotice(`${this.quote(error.message)}; the server sends requests faster than they can be answered: later replies that find the queue full are dropped too (counted, not logged)`)
+      return
+    }
+    const count = ++this.failedPosts
+    if (/^10*$/.test(String(count))) {
+      const times = count === 1 ? '' : ` (${count} such failures so far)`
+      this.hooks.onNotice(`${this.quote(error.message)}${times}; the session is kept: a failed reply is not a lost server`)
+    }
   }
 
   private reportLost(reason: string): void {
