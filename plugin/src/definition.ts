@@ -135,10 +135,7 @@ class BridgedDefinition implements ToolDefinition {
 
   private render(value: unknown): ContentBlock[] {
     const { content, structuredContent } = value as McpResult
-    // A server that answers in structuredContent alone (it SHOULD add the JSON as text, MCP
-    // 2025-06-18 §tools/Structured Content) would otherwise show the model nothing of its answer.
-    const blocks = content.length === 0 && structuredContent !== undefined ? [{ type: 'text', text: JSON.stringify(structuredContent) }] : content
-    return projectContent(blocks, this.rawName, undefined, this.options.limits.maxResultTextChars)
+    return projectContent(visibleBlocks(content, structuredContent), this.rawName, undefined, this.options.limits.maxResultTextChars)
   }
 
   private prepare(): Prepared {
@@ -238,12 +235,23 @@ export function toCanonical(
   }
   const blocks = content ?? []
   if (isError === true) {
-    const text = projectContent(blocks, rawName)
+    const text = projectContent(visibleBlocks(blocks, structuredContent), rawName)
       .map((block) => (block.type === 'text' ? block.text : ''))
       .join('\n')
     throw new BridgeError(quoteUntrusted(text, maxResultTextChars, redact), 'TOOL_ERROR')
   }
   return structuredContent === undefined ? { content: blocks } : { content: blocks, structuredContent }
+}
+
+/**
+ * The blocks the model is shown of a result, error results included: its content, or, when it has
+ * none, its structuredContent as JSON text. A server that answers in structuredContent alone (it
+ * SHOULD add the JSON as text, MCP 2025-06-18 §tools/Structured Content) would otherwise show the
+ * model nothing of its answer, or of why the call failed. Bounded like any text: the result's size
+ * by `maxResultBytes` first, the text by `maxResultTextChars` where it is projected.
+ */
+function visibleBlocks(content: unknown[], structuredContent: unknown): unknown[] {
+  return content.length === 0 && structuredContent !== undefined ? [{ type: 'text', text: JSON.stringify(structuredContent) }] : content
 }
 
 /**

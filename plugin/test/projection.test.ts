@@ -207,4 +207,27 @@ describe("what the model sees of a bridged tool's result", () => {
     expect(definition.output.render({ content: text('one'), structuredContent: { n: 1 } })).toEqual(text('one'))
     expect(definition.output.render({ content: [] })).toEqual(text('(stats returned no model-visible content)'))
   })
+
+  it('follows the same rule for an error result: its structuredContent as JSON when that is all there is, cut at the same limit', () => {
+    const failure = (result: Record<string, unknown>, limits = {}) => {
+      try {
+        toCanonical(result, 'stats', limits)
+      } catch (error) {
+        return error as { code: string; message: string }
+      }
+      throw new Error('expected the error result to be refused')
+    }
+    expect(failure({ isError: true, content: [], structuredContent: { error: 'quota exceeded', retryAfter: 30 } })).toMatchObject({
+      code: 'TOOL_ERROR',
+      message: '{"error":"quota exceeded","retryAfter":30}',
+    })
+    // No content at all counts as none, as on the success path; content wins over structuredContent.
+    expect(failure({ isError: true, structuredContent: { error: 'gone' } }).message).toBe('{"error":"gone"}')
+    expect(failure({ isError: true, content: text('denied'), structuredContent: { error: 'gone' } }).message).toBe('denied')
+    expect(failure({ isError: true, content: [] }).message).toBe('(stats returned no model-visible content)')
+    const long = failure({ isError: true, content: [], structuredContent: { detail: 'x'.repeat(5000) } }, { maxResultTextChars: 1000 })
+    expect(long.message.startsWith('{"detail":"xxx')).toBe(true)
+    expect(long.message).toMatch(/… \[cut: showed 1000 of 5013 characters\]$/)
+    expect(failure({ isError: true, content: [], structuredContent: { detail: 'x'.repeat(5000) } }, { maxResultBytes: 1000 })).toMatchObject({ code: 'INVALID_RESULT' })
+  })
 })
