@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -245,26 +245,45 @@ describe('mcp-bridge shows what a server says, never obeys it', () => {
 })
 
 describe('mcp-bridge without cordis installed', () => {
-  it('says in one line that cordis, an optional peer npm does not install, is needed, and how to install it', async () => {
-    // The real bin and package.json, beside a dist that imports cordis as the built one does, in a
-    // directory from which no node_modules is reachable.
-    const alone = await mkdtemp(join(tmpdir(), 'cli-no-cordis-'))
-    try {
-      await mkdir(join(alone, 'bin'))
-      await mkdir(join(alone, 'dist', 'cli'), { recursive: true })
-      await writeFile(join(alone, 'bin', 'mcp-bridge.js'), readFileSync(bin))
-      await writeFile(join(alone, 'package.json'), readFileSync(fileURLToPath(new URL('../package.json', import.meta.url))))
-      await writeFile(join(alone, 'dist', 'cli', 'main.js'), "import { Context } from 'cordis'\nnew Context()\n")
-      const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-        execFile(process.execPath, [join(alone, 'bin', 'mcp-bridge.js'), 'tools'], { cwd: alone }, (error, _stdout, stderr) =>
-          resolve({ code: error ? Number(error.code) : 0, stderr }),
-        ),
-      )
-      expect(run.code).toBe(1)
-      expect(run.stderr).toBe('mcp-bridge: the CLI runs a Cordis host and needs cordis ^4.0.0-rc.10, which npm does not install with it: npm install cordis@4.0.0-rc.10\n')
-    } finally {
-      await rm(alone, { recursive: true, force: true })
+  // A copy of the real bin, dist and package.json (a link would resolve imports from the repository)
+  // in a directory whose node_modules holds every dependency of the package but cordis, an
+  // optional peer that npm does not install.
+  let alone: string
+  beforeAll(async () => {
+    alone = await mkdtemp(join(tmpdir(), 'cli-no-cordis-'))
+    const plugin = fileURLToPath(new URL('..', import.meta.url))
+    const manifest = JSON.parse(readFileSync(join(plugin, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    for (const part of ['bin', 'dist', 'package.json']) await cp(join(plugin, part), join(alone, part), { recursive: true })
+    await mkdir(join(alone, 'node_modules', '@mcp-bridge'), { recursive: true })
+    await mkdir(join(alone, 'node_modules', '@modelcontextprotocol'), { recursive: true })
+    for (const name of Object.keys(manifest.dependencies)) {
+      const installed = [join(plugin, 'node_modules', name), join(plugin, '..', 'node_modules', name)].find((dir) => existsSync(dir))
+      await symlink(installed!, join(alone, 'node_modules', name))
     }
+    await writeFile(join(alone, 'cordis.yml'), 'plugins: []\n')
+  })
+  afterAll(() => rm(alone, { recursive: true, force: true }))
+
+  const runAlone = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [join(alone, 'bin', 'mcp-bridge.js'), ...args], { cwd: alone }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
+    )
+
+  it('says in one line that cordis is needed, and how to install it, once a command needs a host', async () => {
+    const run = await runAlone(['--config', 'cordis.yml', 'tools'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe('mcp-bridge: the CLI runs a Cordis host and needs cordis ^4.0.0-rc.10, which npm does not install with it: npm install cordis@4.0.0-rc.10\n')
+  })
+
+  it('still gives its help, its version and its usage errors', async () => {
+    const help = await runAlone(['--help'])
+    expect(help).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/^Usage: mcp-bridge/) })
+    const version = await runAlone(['--version'])
+    expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^mcp-bridge \d+\.\d+\.\d+/) })
+    const wrong = await runAlone(['serve'])
+    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command "serve"/) })
   })
 })
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { createFileHost, type FileHost } from '../loader/host.ts'
+import type { FileHost } from '../loader/host.ts'
 import { parseCommandLine, usageErrorLines, USAGE, type Command } from './args.ts'
 import { formatResult, formatTools, resultJson, toolsJson } from './format.ts'
 
@@ -20,8 +20,8 @@ export interface CliIo {
   onReload(handler: () => void): () => void
 }
 
-/** This package's version: src/cli/ and dist/cli/ both sit two levels below package.json. */
-const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+/** This package's manifest: src/cli/ and dist/cli/ both sit two levels below package.json. */
+const PACKAGE = createRequire(import.meta.url)('../../package.json') as { version: string; peerDependencies: { cordis: string } }
 
 /** Runs one command line; resolves with the exit code. Every host it starts is disposed before it returns. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -36,7 +36,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0
   }
   if (command.kind === 'version') {
-    io.stdout(`mcp-bridge ${VERSION}\n`)
+    io.stdout(`mcp-bridge ${PACKAGE.version}\n`)
     return 0
   }
   const missing = await stat(command.config).then(
@@ -48,7 +48,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 2
   }
 
-  const host = await createFileHost({
+  const hosts = await fileHosts()
+  if (!hosts) {
+    const wanted = PACKAGE.peerDependencies.cordis
+    io.stderr(`mcp-bridge: the CLI runs a Cordis host and needs cordis ${wanted}, which npm does not install with it: npm install cordis@${wanted.replace(/^[\^~]/, '')}`)
+    return 1
+  }
+  const host = await hosts.createFileHost({
     file: command.config,
     env: io.env,
     watch: command.kind === 'watch',
@@ -69,6 +75,21 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
   } finally {
     await host.dispose()
+  }
+}
+
+/**
+ * The host module, or undefined when cordis is not installed: it is an optional peer (a host
+ * brings its own), so npm does not install it, and help, the version and usage errors must work
+ * without it.
+ */
+async function fileHosts(): Promise<typeof import('../loader/host.ts') | undefined> {
+  try {
+    return await import('../loader/host.ts')
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown }
+    if (code === 'ERR_MODULE_NOT_FOUND' && /'cordis'/.test(String(message))) return undefined
+    throw error
   }
 }
 
