@@ -1,6 +1,7 @@
 export { spawnGroup, signalGroup, groupGone, groupsSupported, type GroupProcess, type SpawnGroupOptions } from './group.ts'
 export { killEverything, trackGroup, untrackGroup } from './registry.ts'
 export { makeTempDir, type TempDir } from './temp-dir.ts'
+export { tolerateClosedOutput } from './pipes.ts'
 export { handleSignals, onShutdown, signalExitCode, DEFAULT_SIGNAL_GRACE_MS, type SignalOptions } from './shutdown.ts'
 export { readInputFile, readInputFileSync, InputFileError, type InputFileOptions } from './input-file.ts'
 export { argvErrorMessage, integerOption, nearestWord, usageErrorText, MAX_TIMER_MS } from './argv.ts'

@@ -1,4 +1,4 @@
-import { handleSignals, onShutdown } from '@mcp-bridge/process'
+import { handleSignals, onShutdown, tolerateClosedOutput } from '@mcp-bridge/process'
 import { run, type CliIo } from './run.ts'
 
 /**
@@ -8,6 +8,8 @@ import { run, type CliIo } from './run.ts'
  * Otherwise the exit code is set rather than forced, so a resource left open would show up as a
  * process that does not exit.
  */
+// A reader that closes the pipe early (`mcp-bridge tools | head`) ends the output, not the run.
+tolerateClosedOutput()
 const releaseSignals = handleSignals({
   onSignal: (signal) => void process.stderr.write(`mcp-bridge: ${signal}: stopping every server\n`),
 })
