@@ -224,11 +224,15 @@ async function boundedError(response: Response, limits: ResponseLimits): Promise
   return new Response(quoted, { status: response.status, statusText, headers: response.headers })
 }
 
-function oversized(maxResultBytes: number, read: number): BridgeError {
-  return new BridgeError(
-    `the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes`,
-    'INVALID_RESULT',
-  )
+/**
+ * A JSON body is the answer itself; on an event stream the event over the limit may be anything
+ * the server sends there (a request of its own, say), and the stream, the answer with it, goes.
+ */
+function oversized(maxResultBytes: number, read: number, stream = false): BridgeError {
+  const message = stream
+    ? `a message on the stream that carries the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes, with the rest of the stream`
+    : `the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes`
+  return new BridgeError(message, 'INVALID_RESULT')
 }
 
 /** Passes a JSON body through, erroring it once it exceeds `maxBytes`; `release` once it ends, however. */
@@ -380,7 +384,7 @@ class EventReader {
   private abandon(controller: ReadableStreamDefaultController<Uint8Array>): void {
     this.release()
     void this.reader.cancel().catch(() => {})
-    const error = oversized(this.limits.maxBytes, this.read)
+    const error = oversized(this.limits.maxBytes, this.read, true)
     const id = this.requestId
     if (typeof id === 'string' || typeof id === 'number') {
       this.limits.onOversized?.({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { [OVERSIZED_MARK]: true } } })

@@ -9,7 +9,7 @@ import { BridgeError, withoutStack } from './errors.ts'
 import { deserializeMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import type { Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
-import { LineReader, oversizedResponseId } from './line-reader.ts'
+import { LineReader, oversizedRequestMethod, oversizedResponseId } from './line-reader.ts'
 import { StderrTail } from './stderr-tail.ts'
 import { waitAtMost } from './wait.ts'
 
@@ -202,7 +202,9 @@ export class StdioChildTransport implements Transport {
   private receive(chunk: Buffer): void {
     for (const event of this.lines.push(chunk)) {
       if (event.kind === 'oversized') {
-        this.skipped(event.bytes, oversizedResponseId(event.head, event.tail))
+        const method = oversizedRequestMethod(event.head, event.tail)
+        if (method !== undefined) this.skippedRequest(event.bytes, method, oversizedResponseId(event.head, event.tail))
+        else this.skipped(event.bytes, oversizedResponseId(event.head, event.tail))
         continue
       }
       let message: JSONRPCMessage
@@ -234,6 +236,27 @@ export class StdioChildTransport implements Transport {
     this.outstanding.delete(id)
     const message = `the answer was ${bytes} bytes, above the ${limit}-byte limit (limits.maxResultBytes plus the JSON-RPC envelope); it was skipped`
     this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { [OVERSIZED_MARK]: true, bytes, limit } } })
+  }
+
+  /**
+   * A line above the limit that is a request (or notification) of the server's: its id is in the
+   * server's id space, so it fails no call of ours, whatever its value. A request whose id can be
+   * read is answered with -32600 (it was too large to be read), so the server need not wait for
+   * an answer that cannot come; the line is reported either way.
+   */
+  private skippedRequest(bytes: number, method: string, ids: Array<string | number>): void {
+    const limit = this.options.maxMessageBytes
+    const named = JSON.stringify(method.slice(0, 100))
+    const id = ids[0]
+    if (id === undefined) {
+      this.onerror?.(new OversizedLineError(`skipped a ${bytes}-byte ${named} message from the server (a notification, or a request whose id could not be read): it is above the ${limit}-byte limit`))
+      return
+    }
+    const message = `the request was ${bytes} bytes, above the client's ${limit}-byte limit for one message; it was not read`
+    this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch(() => {
+      // The connection is ending: nothing is waiting for this answer any more.
+    })
+    this.onerror?.(new OversizedLineError(`skipped a ${bytes}-byte ${named} request from the server: it is above the ${limit}-byte limit; answered with error -32600`))
   }
 
   /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LineReader, oversizedResponseId } from '../src/line-reader.ts'
+import { LineReader, oversizedRequestMethod, oversizedResponseId } from '../src/line-reader.ts'
 
 describe('LineReader', () => {
   it('joins a line split across chunks and drops the CR of CRLF', () => {
@@ -61,5 +61,22 @@ describe('oversizedResponseId', () => {
   it('never takes a nested id or one inside a string', () => {
     expect(oversizedResponseId('{"result":{"id":3,', 'x"}],"item":{"id":5}}}')).toEqual([])
     expect(oversizedResponseId('{"result":"', 'text that says \\"id\\":4}"}')).toEqual([])
+  })
+})
+
+describe('oversizedRequestMethod', () => {
+  it('finds a top-level method at either end: the line is a request or notification of the server, not an answer', () => {
+    expect(oversizedRequestMethod('{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{"a', '')).toBe('sampling/createMessage')
+    expect(oversizedRequestMethod('{"method":"notifications/message","params":{"data":"xx', 'xx"}}')).toBe('notifications/message')
+    expect(oversizedRequestMethod('{"params":{"text":"zz', 'zz"},"method":"roots/list","jsonrpc":"2.0","id":"s-1"}')).toBe('roots/list')
+    // Its id is read as any other: after the method too.
+    expect(oversizedResponseId('{"jsonrpc":"2.0","method":"ping","id":9,"params":{"a', '')).toEqual([9])
+  })
+
+  it('never takes a method nested in a result, or inside a string', () => {
+    expect(oversizedRequestMethod('{"jsonrpc":"2.0","id":2,"result":{"method":"x","content":[', 'x"}]}}')).toBeUndefined()
+    expect(oversizedRequestMethod('{"result":{"content":[', 'x"}],"method":"x"},"jsonrpc":"2.0","id":2}')).toBeUndefined()
+    expect(oversizedRequestMethod('{"result":{"a":"', 'b"},"jsonrpc":"2.0","id":2,"text":"\\"method\\":\\"x\\"}')).toBeUndefined()
+    expect(oversizedRequestMethod('{"result":"', 'says \\"method\\":\\"x\\"}"}')).toBeUndefined()
   })
 })
