@@ -56,8 +56,10 @@ export class SchemaCompiler {
 
   private compileUncached(schema: Record<string, unknown>): CompiledSchema {
     // The declared dialect picks the engine; `$schema` itself is dropped so no meta-schema is fetched.
-    const { $schema, ...body } = schema
-    const engine = typeof $schema === 'string' && /draft-0[4-7]/.test($schema) ? (this.draft07 ??= new Ajv(options)) : (this.draft2020 ??= new Ajv2020(options))
+    const { $schema, ...declared } = schema
+    const dialect = dialectOf($schema)
+    const body = dialect === 'draft-04' ? (fromDraft04(declared) as Record<string, unknown>) : declared
+    const engine = dialect === '2020-12' ? (this.draft2020 ??= new Ajv2020(options)) : (this.draft07 ??= new Ajv(options))
     const unchecked = new Set<string>()
     try {
       const check = collectingUnchecked(unchecked, () => {
@@ -177,14 +179,67 @@ export function schemaProblem(schema: Record<string, unknown>): string | undefin
   metaCheckers ??= { draft07: new Ajv(options), draft2020: new Ajv2020(options) }
   // Copied without `$schema` only when there is one: most schemas have none, and a rest copy per
   // schema is a measurable share of discovering 10,000 tools.
-  const body = $schema === undefined ? schema : withoutDialect(schema)
-  const engine = typeof $schema === 'string' && /draft-0[4-7]/.test($schema) ? metaCheckers.draft07 : metaCheckers.draft2020
+  const dialect = dialectOf($schema)
+  const declared = $schema === undefined ? schema : withoutDialect(schema)
+  const body = dialect === 'draft-04' ? (fromDraft04(declared) as Record<string, unknown>) : declared
+  const engine = dialect === '2020-12' ? metaCheckers.draft2020 : metaCheckers.draft07
   try {
     if (engine.validateSchema(body)) return undefined
     return engine.errorsText(engine.errors, { dataVar: 'inputSchema' })
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
   }
+}
+
+/**
+ * The engine a declared `$schema` picks: draft-04 to draft-07 share Ajv's draft-07 engine (draft-04
+ * after fromDraft04), anything else (none, 2019-09, 2020-12) is read as 2020-12.
+ */
+function dialectOf($schema: unknown): 'draft-04' | 'draft-07' | '2020-12' {
+  if (typeof $schema !== 'string' || !/draft-0[4-7]/.test($schema)) return '2020-12'
+  return /draft-04/.test($schema) ? 'draft-04' : 'draft-07'
+}
+
+/**
+ * A draft-04 schema in the draft-06+ words that mean the same, so that the draft-07 engine reads
+ * it as written (Ajv dropped draft-04, and its ajv-draft-04 class is one more dependency for two
+ * keywords): a boolean `exclusiveMinimum`/`exclusiveMaximum` qualifies `minimum`/`maximum`
+ * (`{ minimum: 0, exclusiveMinimum: true }` is `{ exclusiveMinimum: 0 }`), and `id` is `$id`.
+ * Copied where it changes, never written into: the server's schema is shared.
+ */
+function fromDraft04(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    let copy: unknown[] | undefined
+    node.forEach((item, i) => {
+      const rewritten = fromDraft04(item)
+      if (rewritten !== item) (copy ??= [...node])[i] = rewritten
+    })
+    return copy ?? node
+  }
+  if (!isRecord(node)) return node
+  let copy: Record<string, unknown> | undefined
+  for (const key of Object.keys(node)) {
+    if (DATA_KEYWORDS.has(key)) continue
+    const value = node[key]
+    const rewritten = fromDraft04(value)
+    if (rewritten !== value) copy = ownProperty(copy ?? { ...node }, key, rewritten)
+  }
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    const flag = node[exclusive]
+    if (typeof flag !== 'boolean') continue
+    copy ??= { ...node }
+    delete copy[exclusive]
+    if (flag && typeof node[bound] === 'number') {
+      copy[exclusive] = node[bound]
+      delete copy[bound]
+    }
+  }
+  if (typeof node.id === 'string' && node.$id === undefined) {
+    copy ??= { ...node }
+    copy.$id = node.id
+    delete copy.id
+  }
+  return copy ?? node
 }
 
 function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {

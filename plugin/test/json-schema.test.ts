@@ -66,6 +66,48 @@ describe('schemaProblem', () => {
   })
 })
 
+describe('draft-04 schemas', () => {
+  const DRAFT_04 = 'http://json-schema.org/draft-04/schema#'
+  const draft04 = {
+    $schema: DRAFT_04,
+    id: 'http://example.com/schemas/range',
+    type: 'object',
+    properties: {
+      n: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false },
+      // Property names are not keywords: a property called "id" or "exclusiveMinimum" stays one.
+      id: { type: 'string' },
+      exclusiveMinimum: { type: 'boolean' },
+      list: { type: 'array', items: [{ type: 'integer', maximum: 3, exclusiveMaximum: true }] },
+    },
+    default: { n: 1, exclusiveMinimum: true },
+  }
+
+  it('are valid with a boolean exclusiveMinimum/exclusiveMaximum and an id, as draft-04 writes them', () => {
+    expect(schemaProblem(draft04)).toBeUndefined()
+    // The same keywords under draft-07 are still wrong there.
+    expect(schemaProblem({ ...draft04, $schema: 'http://json-schema.org/draft-07/schema#' })).toMatch(/exclusiveMinimum must be number/)
+  })
+
+  it('validate with draft-04 meaning: the boolean makes its bound exclusive, or leaves it inclusive', () => {
+    const compiled = new SchemaCompiler().compile(draft04)
+    expect(compiled.ok).toBe(true)
+    if (!compiled.ok) return
+    expect(compiled.validate({ n: 0.5, id: 'a', exclusiveMinimum: true, list: [2] })).toEqual([])
+    expect(compiled.validate({ n: 10 })).toEqual([])
+    expect(compiled.validate({ n: 0 })).toEqual(['/n must be > 0'])
+    expect(compiled.validate({ n: 10.5 })).toEqual(['/n must be <= 10'])
+    expect(compiled.validate({ list: [3] })).toEqual(['/list/0 must be < 3'])
+    expect(compiled.validate({ id: 5, exclusiveMinimum: 'yes' })).toEqual(['/id must be string', '/exclusiveMinimum must be boolean'])
+  })
+
+  it('are read, never written into: the server’s schema object is shared', () => {
+    const before = JSON.stringify(draft04)
+    new SchemaCompiler().compile(draft04)
+    schemaProblem(draft04)
+    expect(JSON.stringify(draft04)).toBe(before)
+  })
+})
+
 describe('SchemaCompiler validation of hostile schemas and values', () => {
   const compile = (schema: Record<string, unknown>) => {
     const compiled = new SchemaCompiler().compile(schema)
