@@ -78,10 +78,13 @@ export const CLIENT_RULES = {
     rule('2025-03-26', undefined, 'basic/transports', 'listening-for-messages-from-the-server', 'Streamable HTTP: Listening for Messages from the Server', 'MUST', 'The client MUST include an Accept header, listing text/event-stream as a supported content type.'),
   ],
   'http/session-header': [
-    rule('2025-03-26', undefined, 'basic/transports', 'session-management', 'Session Management', 'MUST', 'clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests.'),
+    rule('2025-03-26', '2025-06-18', 'basic/transports', 'session-management', 'Session Management', 'MUST', 'clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests.'),
+    // 2025-11-25 spells the header MCP-Session-Id.
+    rule('2025-11-25', undefined, 'basic/transports', 'session-management', 'Session Management', 'MUST', 'clients using the Streamable HTTP transport MUST include it in the MCP-Session-Id header on all of their subsequent HTTP requests.'),
   ],
   'http/session-delete': [
-    rule('2025-03-26', undefined, 'basic/transports', 'session-management', 'Session Management', 'SHOULD', 'Clients that no longer need a particular session (e.g., because the user is leaving the client application) SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header, to explicitly terminate the session.'),
+    rule('2025-03-26', '2025-06-18', 'basic/transports', 'session-management', 'Session Management', 'SHOULD', 'Clients that no longer need a particular session (e.g., because the user is leaving the client application) SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header, to explicitly terminate the session.'),
+    rule('2025-11-25', undefined, 'basic/transports', 'session-management', 'Session Management', 'SHOULD', 'Clients that no longer need a particular session (e.g., because the user is leaving the client application) SHOULD send an HTTP DELETE to the MCP endpoint with the MCP-Session-Id header, to explicitly terminate the session.'),
   ],
   'http/protocol-version-header': [
     rule('2025-06-18', undefined, 'basic/transports', 'protocol-version-header', 'Protocol Version Header', 'MUST', 'the client MUST include the MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests to the MCP server'),
