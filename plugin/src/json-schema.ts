@@ -184,11 +184,36 @@ export function schemaProblem(schema: Record<string, unknown>): string | undefin
   const body = dialect === 'draft-04' ? (fromDraft04(declared) as Record<string, unknown>) : declared
   const engine = dialect === '2020-12' ? metaCheckers.draft2020 : metaCheckers.draft07
   try {
-    if (engine.validateSchema(body)) return undefined
-    return engine.errorsText(engine.errors, { dataVar: 'inputSchema' })
+    if (!engine.validateSchema(body)) return engine.errorsText(engine.errors, { dataVar: 'inputSchema' })
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
   }
+  // A valid schema may still not compile: a `$ref` to another document (`https://…`) names a
+  // schema that is never fetched. Compiled here, once, only when there is such a `$ref`, so that
+  // the tool is left out at discovery instead of registered and refused on every call.
+  if (!refersOutside(body)) return undefined
+  const compiled = new SchemaCompiler().compile(schema)
+  return compiled.ok ? undefined : `it refers to another document ($ref), and schemas are never fetched: ${compiled.reason}`
+}
+
+/** Whether a schema node anywhere in `schema` has a `$ref` that is not a fragment of the same document (`#…`). */
+function refersOutside(schema: unknown): boolean {
+  // A stack, not recursion: a schema within the size limit may still nest deeper than the call stack.
+  const pending: unknown[] = [schema]
+  while (pending.length) {
+    const node = pending.pop()
+    if (Array.isArray(node)) {
+      pending.push(...node)
+      continue
+    }
+    if (!isRecord(node)) continue
+    for (const key of Object.keys(node)) {
+      const value = node[key]
+      if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) return true
+      if (!DATA_KEYWORDS.has(key) && typeof value === 'object' && value !== null) pending.push(value)
+    }
+  }
+  return false
 }
 
 /**

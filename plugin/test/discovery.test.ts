@@ -243,6 +243,19 @@ describe('planTools: each bound and each reason', () => {
     expect(reason).toHaveLength('inputSchema is not valid JSON Schema: '.length + 300)
   })
 
+  it('quarantines a schema whose $ref names another document: it could never compile, so every call would be refused', () => {
+    const remote = { type: 'object', properties: { a: { $ref: 'https://example.com/schemas/a.json' } } }
+    const local = { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } }
+    const plan = planTools('srv', [tool('remoteRef', { inputSchema: remote }), tool('localRef', { inputSchema: local })], big)
+    expect(plan.tools.map((t) => t.rawName)).toEqual(['localRef'])
+    expect(plan.quarantined).toEqual([
+      {
+        name: 'remoteRef',
+        reason: "inputSchema is not valid JSON Schema: it refers to another document ($ref), and schemas are never fetched: can't resolve reference https://example.com/schemas/a.json from id #",
+      },
+    ])
+  })
+
   it('an entry that is not an object is quarantined under its name as text', () => {
     const plan = planTools('srv', [null, [tool('inside')], 5], big)
     expect(plan.tools).toEqual([])

@@ -30,13 +30,38 @@ const schema = fc.letrec((tie) => ({
 })).object.map((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>) // as from the wire
 
 describe('schemaProblem', () => {
-  it('accepts exactly the schemas Ajv’s meta-schema accepts, with or without its shortcut', () => {
+  it('accepts exactly the schemas Ajv’s meta-schema accepts, with or without its shortcut, but for a $ref to another document that cannot compile', () => {
     fc.assert(
       fc.property(schema, (s) => {
-        expect(schemaProblem(s) === undefined, JSON.stringify(s)).toBe(reference.validateSchema(s) === true)
+        const problem = schemaProblem(s)
+        const valid = reference.validateSchema(s) === true
+        if (problem === undefined || !valid) {
+          expect(problem === undefined, JSON.stringify(s)).toBe(valid)
+          return
+        }
+        // Valid, and still refused: only for a $ref to a document that is never fetched, which Ajv cannot compile either.
+        expect(problem).toMatch(/^it refers to another document \(\$ref\), and schemas are never fetched: /)
+        try {
+          expect(() => reference.compile(s), JSON.stringify(s)).toThrow()
+        } finally {
+          reference.removeSchema()
+        }
       }),
       { numRuns: 3_000 },
     )
+  })
+
+  it('refuses a schema whose $ref names another document, which is never fetched, and only that', () => {
+    const remote = { type: 'object', properties: { a: { $ref: 'https://example.com/schemas/a.json' } } }
+    expect(schemaProblem(remote)).toBe(
+      "it refers to another document ($ref), and schemas are never fetched: can't resolve reference https://example.com/schemas/a.json from id #",
+    )
+    expect(schemaProblem({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { $ref: 'other.json#/x' } } })).toMatch(/can't resolve reference other\.json#\/x/)
+    // A reference within the document, or to a document the schema embeds under its $id, compiles.
+    expect(schemaProblem({ type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } })).toBeUndefined()
+    expect(schemaProblem({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } }, $defs: { a: { $id: 'https://example.com/a.json', type: 'string' } } })).toBeUndefined()
+    // A "$ref" that is data (an enum value, a default) refers to nothing.
+    expect(schemaProblem({ type: 'object', default: { $ref: 'https://example.com/x' }, properties: { a: { enum: [{ $ref: 'x' }] } } })).toBeUndefined()
   })
 
   it('answers a plain tool schema without running the meta-schema, and anything else with it', () => {
