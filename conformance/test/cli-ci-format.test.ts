@@ -1,4 +1,5 @@
 /** The CI outputs of the CLI: the Markdown summary (--summary-md) and GitHub annotations (--annotations github). Pure. */
+import { escapeControls } from '@mcp-bridge/plugin'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CheckResult, RunReport } from '../src/model.ts'
@@ -126,12 +127,16 @@ describe('formatGithubAnnotations', () => {
     expect(decodeCommand(text.trimEnd())).toEqual({ kind: 'error', properties: { title: 'mcp-conformance server:tools/call/a,b:c' }, message: 'line one\n::error::forged\r\n100%0A' })
   })
 
-  it('escaping round-trips through the runner’s decoding for any text', () => {
+  it('escaping round-trips through the runner’s decoding for any text, but for controls, shown as escapes, and `##[`', () => {
+    // What a reader of the annotation sees: line breaks as line breaks, every other control as its escape (the terminal's rule), no `##[` command.
+    const shown = (text: string) => text.replace(/[^\r\n]+/g, (part) => escapeControls(part).replaceAll('##[', '#\\x23['))
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (title, message) => {
         const line = `::warning title=${escapeProperty(title)}::${escapeData(message)}`
-        expect(line).not.toMatch(/[\r\n]/)
-        expect(decodeCommand(line)).toEqual({ kind: 'warning', properties: { title }, message })
+        // eslint-disable-next-line no-control-regex -- asserting their absence
+        expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/)
+        expect(line).not.toContain('##[')
+        expect(decodeCommand(line)).toEqual({ kind: 'warning', properties: { title: shown(title) }, message: shown(message) })
       }),
     )
   })

@@ -3,7 +3,7 @@
  * that cannot be used stops the run before it starts; the live progress line and colour on a
  * terminal, and plain lines without escape codes anywhere else or under NO_COLOR.
  */
-import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -46,6 +46,25 @@ describe('--compare', () => {
     const wrong = capture(dir)
     expect(await main(['client', '--report-dir', 'none', '--compare', join(import.meta.dirname, '..', 'package.json')], wrong)).toBe(2)
     expect(wrong.err).toMatch(/--compare \S+package\.json is not a results\.json of format version 1\n$/)
+  })
+
+  it('a file that is not JSON is one clean line: the parser\'s quote of it is escaped, not echoed', async () => {
+    await writeFile(join(dir, 'esc-first.json'), '\u001b]52;c;cHduZWQ=\u0007\u001b[2J\n::error title=forged::from-json-error\n{}\n')
+    const io = capture(dir)
+    expect(await main(['client', '--report-dir', 'none', '--compare', 'esc-first.json'], io)).toBe(2)
+    expect(io.err).toBe(`mcp-conformance: --compare ${join(dir, 'esc-first.json')} is not JSON (Unexpected token '\\x1b', "\\x1b]52;c;cHd"... is not valid JSON)\n`)
+  })
+
+  it('the ids of a previous run are shown as items of one line: they forge no line and no workflow command', async () => {
+    const forge = 'x\n::error title=forged::forged-from-compare-file\n##[add-mask]Exit\n\u001b]52;c;cHduZWQ=\u0007\u001b[2J\r::warning::cr'
+    const previous = { formatVersion: 1, suites: [{ id: `srv${forge}`, title: forge, kind: 'server', target: forge, durationMs: 1, checks: [{ id: `chk${forge}`, title: 't', message: 'm', status: 'fail' }] }], staleBaseline: [] }
+    await writeFile(join(dir, 'hostile-ids.json'), JSON.stringify(previous))
+    const io = capture(dir)
+    await main(['client', '--scenario', 'dotted-names', '--transport', 'stdio', '--report-dir', 'hostile', '--compare', 'hostile-ids.json'], io)
+    // eslint-disable-next-line no-control-regex -- asserting their absence
+    expect(io.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    for (const line of io.err.split('\n')) expect(line).not.toMatch(/^\s*::|##\[/)
+    expect(io.err).toContain('  removed      srvx ::error title=forged::forged-from-compare-file #\\x23[add-mask]Exit \\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\r::warning::cr:chkx ')
   })
 
   it('a client run shows what changed in its summary and its report', async () => {

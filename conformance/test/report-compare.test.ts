@@ -52,7 +52,32 @@ describe('parsePreviousResults', () => {
     expect(parsePreviousResults(readFileSync(join(import.meta.dirname, 'fixtures', 'results-previous.json'), 'utf8')).ok).toBe(true)
     expect(parsePreviousResults('{')).toMatchObject({ ok: false, error: expect.stringMatching(/^is not JSON/) })
     expect(parsePreviousResults('{"formatVersion":2,"suites":[]}')).toEqual({ ok: false, error: 'is not a results.json of format version 1' })
-    expect(parsePreviousResults('{"formatVersion":1,"suites":[{"id":"x"}]}')).toEqual({ ok: false, error: 'has suites without ids or checks' })
+    expect(parsePreviousResults('{"formatVersion":1,"suites":[{"id":"x"}]}')).toEqual({ ok: false, error: 'has suites without ids or checks of a known status: suites[0].checks is not an array' })
+    expect(parsePreviousResults('{"formatVersion":1,"suites":[{"id":"x","checks":[{"id":"c","status":"fail\\n::error::x"}]}]}')).toEqual({ ok: false, error: 'has suites without ids or checks of a known status: suites[0].checks[0].status is not one of pass, fail, warn, skip, error' })
+  })
+
+  it('says where a file is not JSON in one line, its bytes escaped, never raw (the parser quotes the source)', () => {
+    for (const text of ['\u001b]52;c;cHduZWQ=\u0007\u001b[2J\n::error title=forged::x\n{}', '\n::error::forged-json\n', 'x\n##[add-mask]y', '{"formatVersion":1,\u001b]52;c;x\u0007']) {
+      const parsed = parsePreviousResults(text)
+      expect(parsed.ok).toBe(false)
+      const error = parsed.ok ? '' : parsed.error
+      expect(error).toMatch(/^is not JSON \(/)
+      // eslint-disable-next-line no-control-regex -- asserting their absence
+      expect(error).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/)
+      expect(error).not.toContain('##[')
+    }
+    const errorOf = (text: string) => (parsePreviousResults(text) as { error: string }).error
+    expect(errorOf('\u001b[2J')).toContain("Unexpected token '\\x1b'")
+    expect(errorOf('{"formatVersion":1,\u001b')).toMatch(/position 19/)
+  })
+
+  it('redacts and bounds the ids of the previous run that the comparison shows (its removed checks)', () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`
+    const old = structuredClone(previous)
+    old.suites[0]!.checks[0]!.id = `leaked ${token} ${'x'.repeat(100_000)}`
+    const removed = compareRuns(old, current, 'old').removed.find((c) => c.check.startsWith('leaked'))!
+    expect(removed.check).not.toContain(token)
+    expect(removed.check.length).toBeLessThan(300)
   })
 })
 

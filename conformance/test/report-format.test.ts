@@ -1,12 +1,18 @@
 /** The pure report writers: structure, counts, and escaping of untrusted server strings. */
 import { createHash } from 'node:crypto'
+import { redactSecrets } from '@mcp-bridge/plugin'
 import { describe, expect, it } from 'vitest'
+import type { CheckResult } from '../src/model.ts'
+import { formatGithubAnnotations } from '../src/report/annotations.ts'
+import { assembleReport } from '../src/report/assemble.ts'
 import { escapeHtml, escapeXml, safeUrl, xmlSafe } from '../src/report/escape.ts'
 import { formatHtml } from '../src/report/html.ts'
 import { SCRIPT, STYLE } from '../src/report/html-assets.ts'
 import { formatJson } from '../src/report/json.ts'
 import { formatJunit } from '../src/report/junit.ts'
-import { formatSummary, plain } from '../src/report/summary.ts'
+import { plain } from '../src/report/line.ts'
+import { MAX_REPORT_STRING, redactSuite, redactValue } from '../src/report/redact.ts'
+import { formatSummary, progressLine } from '../src/report/summary.ts'
 import { hostileReport } from './report-fixture.ts'
 import { assertWellFormedXml } from './support/well-formed.ts'
 
@@ -166,6 +172,97 @@ describe('the stderr summary', () => {
     const text = formatSummary(report)
     expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u2028\u2029\u0085]/)
     expect(text).toContain('evil \\u202e\\u202a\\u2066\\u2069\\u2028\\u2029\\x85 end')
-    expect(plain('a\u202eb\tc\nd')).toBe('a\\u202eb\tc\nd')
+    expect(plain('a\u202eb\tc\nd')).toBe('a\\u202eb\\tc\\nd')
+  })
+})
+
+/** Every control a terminal or a CI log could obey, and the workflow commands the Actions runner reads. */
+const FORGE = 'a\u001b[31mred\u001b]8;;https://x\u0007link\u001b]8;;\u0007\u001b]52;c;cHduZWQ=\u0007\u0000\u007f\u009b2J\u202eevil\n::error title=forged::forged\n##[add-mask]x\r::warning::cr'
+// eslint-disable-next-line no-control-regex -- finding them is the point
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+/** A line the runner would read as a workflow command: `::` at its start (after spaces), `##[` anywhere. */
+const COMMAND = /^\s*::|##\[/
+
+describe('GitHub annotations', () => {
+  const report = hostileReport()
+  report.suites[0]!.checks[1]!.message = FORGE
+  report.suites[0]!.checks[1]!.id = `tools/${FORGE}`
+  report.staleBaseline = [FORGE]
+  const text = formatGithubAnnotations(report)
+  const lines = text.split('\n').slice(0, -1)
+
+  it('write no control character raw, and a line break in a message as %0A, so each annotation stays one command', () => {
+    expect(text).not.toMatch(RAW_CONTROL)
+    expect(lines).toHaveLength(5)
+    for (const line of lines) expect(line).toMatch(/^::(error|warning|notice) title=/)
+    expect(text).toContain('a\\x1b[31mred\\x1b]8;;https://x\\x07link\\x1b]8;;\\x07\\x1b]52;c;cHduZWQ=\\x07\\x00\\x7f\\x9b2J\\u202eevil%0A')
+  })
+
+  it('hold no `##[` command, which the runner reads anywhere in a line', () => {
+    expect(text).not.toContain('##[')
+    expect(text).toContain('%0A#\\x23[add-mask]x%0D::warning::cr')
+  })
+})
+
+describe('untrusted text on stdout and stderr is one line of its own', () => {
+  const report = hostileReport()
+  report.suites[0]!.id = `server${FORGE}`
+  report.suites[0]!.target = FORGE
+  report.suites[0]!.checks[1]!.id = `tools/${FORGE}`
+  report.suites[0]!.checks[1]!.message = FORGE
+  report.staleBaseline = [FORGE]
+  const comparison = { against: 'previous.json', newFailures: [], fixed: [], added: [], removed: [{ suite: FORGE, check: FORGE, before: 'fail' as const }], changed: [], unchanged: 0 }
+
+  it('the summary: ids, targets, stale entries and the comparison forge no line, no command and no escape', () => {
+    const text = formatSummary(report, [], { comparison })
+    expect(text).not.toMatch(RAW_CONTROL)
+    for (const line of text.split('\n')) expect(line).not.toMatch(COMMAND)
+    expect(text.split('\n')).toHaveLength(formatSummary(hostileReport(), [], { comparison: { ...comparison, removed: [{ suite: 'a', check: 'b', before: 'fail' }] } }).split('\n').length)
+    expect(text).toContain('  removed      a\\x1b[31mred')
+    expect(text).toContain('Stale baseline entries (no longer failing; remove them): a\\x1b[31mred')
+  })
+
+  it('the progress line, and every item of it bounded', () => {
+    const line = progressLine({ id: `::error::${FORGE}`, title: 't', status: 'fail', message: `${FORGE}${'x'.repeat(10_000)}` })
+    expect(line).not.toMatch(RAW_CONTROL)
+    expect(line).not.toContain('\n')
+    expect(line).not.toMatch(COMMAND)
+    expect(line).toContain('\\x3a:error::a')
+    expect(line.length).toBeLessThan(500)
+    expect(plain('  ::x ##[y] ###[z]')).toBe('  \\x3a:x #\\x23[y] ##\\x23[z]')
+  })
+})
+
+describe('redaction of the report model', () => {
+  const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGh'
+  const other = 'sk-proj-ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210ZyXwVuTs'
+
+  it('redacts keys as well as values, and keeps two keys that redact alike apart', () => {
+    const value = { properties: { [key]: { type: 'string' }, [other]: { type: 'number' }, ['__proto__']: { type: 'boolean' }, plain: 1 } }
+    const redacted = redactValue(value, redactSecrets)
+    expect(JSON.stringify(redacted)).not.toContain('sk-proj-')
+    const keys = Object.keys(redacted.properties)
+    expect(keys).toHaveLength(4)
+    expect(keys[1]).toBe(`${keys[0]} (2)`)
+    expect(keys.slice(2)).toEqual(['__proto__', 'plain'])
+    expect(Object.values(redacted.properties).slice(0, 2)).toEqual([{ type: 'string' }, { type: 'number' }])
+  })
+
+  it('keeps no secret key out of results.json, junit.xml and report.html', () => {
+    const check: CheckResult = { id: 'tools/input-schema', title: 't', status: 'fail', message: 'm', details: { inputSchema: { properties: { [key]: {} } } }, wire: [{ result: { prompts: [{ arguments: { [key]: 'x' } }] } }] }
+    const report = assembleReport({ suites: [{ id: 'server', title: 's', kind: 'server', target: 't', checks: [check], durationMs: 1 }], baseline: [], tool: { name: 'x', version: '1' }, startedAt: '', durationMs: 1 })
+    for (const text of [formatJson(report), formatJunit(report), formatHtml(report)]) expect(text).not.toContain('sk-proj-AbCdEfGh')
+  })
+
+  it('bounds every string and key before it redacts it, and nesting, as a live run bounds what it quotes', () => {
+    const secret = `ghp_${'a1B2c3D4e5'.repeat(4)}`
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 10_000; i++) deep = [deep]
+    const suite = redactSuite({ id: 's', title: 't', kind: 'server', target: 't', durationMs: 1, checks: [{ id: 'c', title: 't', status: 'fail', message: `${secret} ${'A'.repeat(10_000_000)}`, details: { [`${secret}${'k'.repeat(200_000)}`]: 1, deep } }] }, redactSecrets)
+    const check = suite.checks[0]!
+    expect(check.message.length).toBeLessThanOrEqual(MAX_REPORT_STRING + 1)
+    expect(check.message).not.toContain(secret)
+    expect(Object.keys(check.details as object)[0]!.length).toBeLessThanOrEqual(MAX_REPORT_STRING + 1)
+    expect(JSON.stringify(check.details)).toContain('[nested too deep for the report]')
   })
 })

@@ -82,14 +82,66 @@ describe('--merge', () => {
   it('refuses, before the run, a file that is not a results.json it can show', async () => {
     const bad = await mergeVariant('bad', (r) => void ((r.suites[0]!.checks[0] as { status: string }).status = 'bogus'))
     expect(bad.code).toBe(2)
-    expect(bad.io.err).toMatch(/^mcp-conformance: --merge dsh=\S+bad\.json has a suite that cannot be shown \("dotted-names": needs title, kind, target, a known transport and checks with a known status\)\n$/)
+    expect(bad.io.err).toMatch(/^mcp-conformance: --merge dsh=\S+bad\.json has suites without ids or checks of a known status: suites\[0\]\.checks\[0\]\.status is not one of pass, fail, warn, skip, error\n$/)
     // A failure dressed as expected with a truthy non-boolean is refused too, not hidden.
     const hidden = await mergeVariant('hidden', (r) => void Object.assign(r.suites[0]!.checks[0]!, { status: 'fail', expected: 'no' }))
     expect(hidden.code).toBe(2)
+    expect(hidden.io.err).toMatch(/^mcp-conformance: --merge dsh=\S+hidden\.json cannot be merged: suites\[0\]\.checks\[0\]\.expected is not a boolean or absent \(suite "dotted-names"\)\n$/)
     const injected = await mergeVariant('injected', (r) => void Object.assign(r.suites[0]!, { transport: 'http | [x](javascript:alert(1))' }))
     expect(injected.code).toBe(2)
     const io = capture(dir)
     expect(await main(['client', '--scenario', 'clean-discovery', '--report-dir', 'none', '--merge', 'dsh=missing.json'], io)).toBe(2)
     expect(io.err).toMatch(/--merge dsh=\S+missing\.json cannot be read: ENOENT/)
+  })
+
+  it('refuses, before the run and in one line naming the file and the field, every shape the reports could not read', async () => {
+    const cases: Array<[string, (r: RunReport) => void, string]> = [
+      ['specnum', (r) => void (r.suites[0]!.checks[0]!.spec = { ref: 5 as unknown as string }), 'suites[0].checks[0].spec.ref is not a string'],
+      ['spec-array', (r) => void (r.suites[0]!.checks[0]!.spec = [] as never), 'suites[0].checks[0].spec is not an object or absent'],
+      ['transcript', (r) => void (r.suites[0]!.transcript = {} as never), 'suites[0].transcript.text is not a string'],
+      ['events', (r) => void (r.suites[0]!.transcript!.events = [{ at: 1, kind: 'step', step: 1, text: 5 }] as never), 'suites[0].transcript.events[0].text is not a string'],
+      ['kind', (r) => void (r.suites[0]!.transcript!.events = [{ at: 1, kind: 'toString' }] as never), 'suites[0].transcript.events[0].kind is not one of message, process, step, log, omitted'],
+      ['at', (r) => void (r.suites[0]!.transcript!.events = [{ at: '1', kind: 'log', text: 'x' }] as never), 'suites[0].transcript.events[0].at is not a number'],
+      ['wire', (r) => void (r.suites[0]!.checks[0]!.wire = 'x' as never), 'suites[0].checks[0].wire is not an array or absent'],
+      ['revision', (r) => void Object.assign(r.suites[0]!, { revision: { requested: 1 } }), 'suites[0].revision.requested is not a string'],
+      ['stale', (r) => void (r.staleBaseline = [{}] as never), 'staleBaseline is not an array of strings'],
+    ]
+    for (const [name, change, field] of cases) {
+      const { code, io } = await mergeVariant(name, change)
+      expect(code, name).toBe(2)
+      expect(io.err, name).toBe(`mcp-conformance: --merge dsh=${join(dir, `${name}.json`)} cannot be merged: ${field}${field.startsWith('suites') ? ' (suite "dotted-names")' : ''}\n`)
+    }
+  })
+
+  it('redacts the citations of the other run too: they are its text, not the kit\'s', async () => {
+    const secrets = ['ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGh', 'AKIAQWERTYUIOPASDFGH']
+    const { code } = await mergeVariant('spec-secret', (r) => void (r.suites[0]!.checks[0]!.spec = { ref: `ref ${secrets[0]}`, url: `https://x/?token=${secrets[1]}`, keyword: 'MUST', quote: secrets[2]! }))
+    expect(code).toBe(0)
+    for (const file of ['results.json', 'junit.xml', 'report.html']) {
+      const text = await readFile(join(dir, 'spec-secret', file), 'utf8')
+      for (const secret of secrets) expect(text, file).not.toContain(secret)
+    }
+  })
+
+  it('bounds each string of the other run before redacting it, as a live run bounds what a server says', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`
+    const { code, report } = await mergeVariant('big', (r) => void (r.suites[0]!.checks[0]!.message = `${token} ${'A'.repeat(1_000_000)}`))
+    expect(code).toBe(0)
+    const message = report.suites[1]!.checks[0]!.message
+    expect(message.length).toBeLessThanOrEqual(65_537)
+    expect(message).not.toContain(token)
+  })
+
+  it('writes the other run\'s ids, targets and stale entries to stderr as items of one line each, forging no line and no workflow command', async () => {
+    const forge = 'x\n::error title=forged::forged\n##[add-mask]y\n\u001b]52;c;cHduZWQ=\u0007\r::warning::cr'
+    const { io } = await mergeVariant('forge', (r) => {
+      Object.assign(r.suites[0]!, { id: `dotted${forge}`, target: forge, title: forge })
+      Object.assign(r.suites[0]!.checks[0]!, { id: `expect/${forge}`, status: 'fail', message: forge })
+      r.staleBaseline = [forge]
+    })
+    // eslint-disable-next-line no-control-regex -- asserting their absence
+    expect(io.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    for (const line of io.err.split('\n')) expect(line).not.toMatch(/^\s*::|##\[/)
+    expect(io.err).toContain('Stale baseline entries (no longer failing; remove them): dsh/x ::error title=forged::forged #\\x23[add-mask]y \\x1b]52;c;cHduZWQ=\\x07\\r::warning::cr')
   })
 })

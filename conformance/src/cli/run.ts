@@ -16,8 +16,9 @@ import { assembleReport, harnessErrorSuite } from '../report/assemble.ts'
 import { compareRuns, parsePreviousResults, type Comparison } from '../report/compare.ts'
 import { mergeRun, type MergedRun } from '../report/merge.ts'
 import { formatMarkdownSummary } from '../report/markdown.ts'
+import { plain } from '../report/line.ts'
 import { formatSummary, progressLine } from '../report/summary.ts'
-import { writeReports } from '../report/write.ts'
+import { formatReports, writeReports } from '../report/write.ts'
 import { runServerSuite } from '../server/run.ts'
 import { describeTarget, everythingTarget } from '../server/target.ts'
 import type { Io } from '../cli.ts'
@@ -51,7 +52,7 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
   if (command.compare) {
     const loaded = await loadPrevious(command.compare)
     if (typeof loaded === 'string') {
-      io.stderr(`mcp-conformance: --compare ${command.compare} ${loaded}\n`)
+      io.stderr(`mcp-conformance: ${plain(`--compare ${command.compare} ${loaded}`)}\n`)
       return EXIT.usage
     }
     previous = loaded
@@ -66,7 +67,7 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
     const loaded = await loadPrevious(path)
     const run = typeof loaded === 'string' ? loaded : mergeRun(label, loaded)
     if (typeof run === 'string') {
-      io.stderr(`mcp-conformance: --merge ${label}=${path} ${run}\n`)
+      io.stderr(`mcp-conformance: ${plain(`--merge ${label}=${path} ${run}`)}\n`)
       return EXIT.usage
     }
     merged.push(run)
@@ -162,11 +163,19 @@ async function publish(report: RunReport, command: RunOptions, io: Io, compariso
   const summary = (written: string[] = []) => formatSummary(report, written, { comparison, color: useColor(process.env, io.terminal !== undefined) })
   // Annotations first: a CI log shows them even when a file below cannot be written.
   if (command.annotations === 'github') io.stdout(formatGithubAnnotations(report))
+  let texts: ReturnType<typeof formatReports>
+  try {
+    texts = formatReports(report, { comparison })
+  } catch (error) {
+    // Not the file system: the report itself (merge.ts checks what a merged file holds before the run).
+    io.stderr(`${summary()}mcp-conformance: cannot format the reports (a bug in the kit: please report it): ${plain(messageOf(error))}\n`)
+    return EXIT.usage
+  }
   let written: string[] = []
   try {
-    written = await writeReports(report, command.reportDir, { comparison })
+    written = await writeReports(report, command.reportDir, { comparison }, texts)
   } catch (error) {
-    io.stderr(`${summary()}mcp-conformance: cannot write reports to ${command.reportDir}: ${messageOf(error)}\n`)
+    io.stderr(`${summary()}mcp-conformance: cannot write reports to ${command.reportDir}: ${plain(messageOf(error))}\n`)
     return EXIT.usage
   }
   if (command.summaryMd) {
@@ -175,7 +184,7 @@ async function publish(report: RunReport, command: RunOptions, io: Io, compariso
       await writeFile(command.summaryMd, formatMarkdownSummary(report), 'utf8')
       written.push(command.summaryMd)
     } catch (error) {
-      io.stderr(`${summary(written)}mcp-conformance: cannot write the Markdown summary to ${command.summaryMd}: ${messageOf(error)}\n`)
+      io.stderr(`${summary(written)}mcp-conformance: cannot write the Markdown summary to ${command.summaryMd}: ${plain(messageOf(error))}\n`)
       return EXIT.usage
     }
   }
@@ -199,7 +208,7 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
   const onCheck = (check: Parameters<typeof progressLine>[0]) => {
     if (!live) return io.stderr(`${progressLine(check)}\n`)
     if (check.status !== 'pass' && check.status !== 'skip') live.line(`${progressLine(check)}${revisionNote}\n`)
-    live.set(`server checks${revisionNote}: ${++serverChecks} done, last ${check.id}`)
+    live.set(`server checks${revisionNote}: ${++serverChecks} done, last ${plain(check.id)}`)
   }
   const suites: SuiteResult[] = []
   if (command.kind === 'client' || command.kind === 'default') {
@@ -251,8 +260,8 @@ async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: I
     if (suite.checks.some((c) => c.status === 'fail' || c.status === 'error')) failing++
   }
   const onProgress = (line: string) => {
-    if (!live) io.stderr(`  ${line}\n`)
-    else if (line.startsWith('FAIL')) live.line(`  ${line}\n`)
+    if (!live) io.stderr(`  ${plain(line)}\n`)
+    else if (line.startsWith('FAIL')) live.line(`  ${plain(line)}\n`)
   }
   try {
     return await runClientScenarios({ ...options, onProgress, onRun })

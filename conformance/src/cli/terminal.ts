@@ -3,7 +3,7 @@
  * and spaces, no escape codes) and colour unless NO_COLOR is set. Anywhere else (a CI log, a
  * pipe, a file): plain lines, one per finished run, and never an escape code.
  */
-import { plain } from '../report/summary.ts'
+import { plain } from '../report/line.ts'
 
 /** https://no-color.org: any non-empty NO_COLOR turns colour off. */
 export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {

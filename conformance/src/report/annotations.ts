@@ -5,6 +5,7 @@
  * expects are notices, so they stay visible without looking like news.
  */
 import type { RunReport } from '../model.ts'
+import { inline } from './line.ts'
 
 /** One line per annotation, each ending in a newline; '' when there is nothing to say. */
 export function formatGithubAnnotations(report: RunReport, maxMessage = 2000): string {
@@ -12,7 +13,7 @@ export function formatGithubAnnotations(report: RunReport, maxMessage = 2000): s
   for (const suite of report.suites) {
     const over = suite.kind === 'client' && suite.transport ? ` over ${suite.transport}` : ''
     for (const check of suite.checks) {
-      const title = `mcp-conformance ${suite.id}:${check.id}${over}`
+      const title = `mcp-conformance ${bound(suite.id, MAX_ID)}:${bound(check.id, MAX_ID)}${over}`
       const message = bound(check.message, maxMessage)
       if (check.status === 'fail' && check.expected) lines.push(command('notice', `${title} (expected by the baseline)`, message))
       else if (check.status === 'fail') lines.push(command('error', title, message))
@@ -21,7 +22,7 @@ export function formatGithubAnnotations(report: RunReport, maxMessage = 2000): s
     }
   }
   for (const id of report.staleBaseline) {
-    lines.push(command('error', 'mcp-conformance stale baseline entry', `${id} no longer fails: remove it from the baseline`))
+    lines.push(command('error', 'mcp-conformance stale baseline entry', `${bound(id, MAX_ID)} no longer fails: remove it from the baseline`))
   }
   return lines.map((line) => `${line}\n`).join('')
 }
@@ -33,16 +34,26 @@ function command(kind: 'error' | 'warning' | 'notice', title: string, message: s
 /**
  * The runner reads a workflow command from one line and decodes these escapes (the rules of
  * @actions/core's `issueCommand`): without them a message with a line break would end the command
- * early, and the rest of the line could be read as another command.
+ * early, and the rest of the line could be read as another command. A line break stays one
+ * (`%0A`: the annotation shows it); every other control character is written as its escape, by
+ * the rule of the terminal summary (line.ts `inline`), so that an annotation's text neither acts
+ * on a terminal that shows the log nor holds a `##[` command (the runner reads one anywhere).
  */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+  return text
+    .replace(/%/g, '%25')
+    .split(/(\r|\n)/)
+    .map((part, index) => (index % 2 === 1 ? (part === '\r' ? '%0D' : '%0A') : inline(part)))
+    .join('')
 }
 
 /** Property values also end at `,` (the next property) and `:` (the `::` before the message). */
 export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
 }
+
+/** Characters of a suite id, a check id or a baseline entry in an annotation. */
+const MAX_ID = 200
 
 function bound(text: string, max: number): string {
   const chars = Array.from(text)

@@ -3,7 +3,9 @@
  * by its suite (a client scenario once per transport) and its id; it "fails" when its status is
  * fail or error, whether or not the baseline expects it.
  */
-import type { CheckResult, CheckStatus, RunReport, SuiteResult } from '../model.ts'
+import { CHECK_STATUSES, type CheckResult, type CheckStatus, type RunReport, type SuiteResult } from '../model.ts'
+import { cut } from '../server/quote.ts'
+import { oneLine } from './line.ts'
 
 export interface CheckChange {
   /** `<suite id>` plus ` [<transport>]` when the suite has one: "dotted-names [stdio]", "server [stdio]". */
@@ -32,6 +34,9 @@ export interface Comparison {
   unchanged: number
 }
 
+/** Characters of a previous run's suite or check id kept for the comparison. */
+const MAX_ID = 200
+
 const failing = (status: CheckStatus | undefined) => status === 'fail' || status === 'error'
 
 export function compareRuns(previous: RunReport, current: RunReport, against: string): Comparison {
@@ -47,7 +52,8 @@ export function compareRuns(previous: RunReport, current: RunReport, against: st
     else if (then.check.status === now.check.status) comparison.unchanged++
     else comparison.changed.push(change)
   }
-  for (const [key, then] of before) if (!after.has(key)) comparison.removed.push({ suite: then.suite, check: then.check.id, before: then.check.status })
+  // The previous run's ids reach the summary and report.html only here: the file is untrusted, so they are redacted and bounded like a server's text.
+  for (const [key, then] of before) if (!after.has(key)) comparison.removed.push({ suite: cut(then.suite, MAX_ID), check: cut(then.check.id, MAX_ID), before: then.check.status })
   return comparison
 }
 
@@ -71,20 +77,33 @@ function index(report: RunReport): Map<string, { suite: string; check: CheckResu
 
 /**
  * A previous results.json, checked only as far as the comparison relies on it: a format version
- * this kit reads and suites with checks. Returns the reason when it is not one.
+ * this kit reads and suites with checks of a known status. Returns the reason when it is not one,
+ * as one line: where the JSON is broken is said with its bytes escaped (line.ts), never raw.
  */
 export function parsePreviousResults(text: string): { ok: true; report: RunReport } | { ok: false; error: string } {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return { ok: false, error: `is not JSON (${(error as Error).message})` }
+    return { ok: false, error: `is not JSON (${oneLine((error as Error).message, 200)})` }
   }
   const report = value as Partial<RunReport> | null
   if (typeof report !== 'object' || report === null || report.formatVersion !== 1) return { ok: false, error: 'is not a results.json of format version 1' }
-  const wellFormed =
-    Array.isArray(report.suites) &&
-    report.suites.every((suite) => typeof suite?.id === 'string' && Array.isArray(suite.checks) && suite.checks.every((check) => typeof check?.id === 'string' && typeof check.status === 'string'))
-  if (!wellFormed) return { ok: false, error: 'has suites without ids or checks' }
+  const problem = suitesProblem(report.suites)
+  if (problem) return { ok: false, error: `has suites without ids or checks of a known status: ${problem}` }
   return { ok: true, report: report as RunReport }
+}
+
+/** The first field of `suites` the comparison cannot read, by its path (`suites[0].checks[2].status is …`). */
+function suitesProblem(suites: unknown): string | undefined {
+  if (!Array.isArray(suites)) return 'suites is not an array'
+  for (const [i, suite] of (suites as Array<Partial<SuiteResult> | null>).entries()) {
+    if (typeof suite?.id !== 'string') return `suites[${i}].id is not a string`
+    if (!Array.isArray(suite.checks)) return `suites[${i}].checks is not an array`
+    for (const [j, check] of (suite.checks as Array<Partial<CheckResult> | null>).entries()) {
+      if (typeof check?.id !== 'string') return `suites[${i}].checks[${j}].id is not a string`
+      if (!(CHECK_STATUSES as readonly unknown[]).includes(check.status)) return `suites[${i}].checks[${j}].status is not one of ${CHECK_STATUSES.join(', ')}`
+    }
+  }
+  return undefined
 }

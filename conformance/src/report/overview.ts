@@ -87,7 +87,9 @@ export function areasOf(suite: SuiteResult): Array<{ area: string; checks: Check
   const areas = new Map<string, CheckResult[]>()
   for (const check of suite.checks) {
     const area = check.id.split('/')[0] || check.id
-    areas.set(area, [...(areas.get(area) ?? []), check])
+    const checks = areas.get(area)
+    if (checks) checks.push(check)
+    else areas.set(area, [check])
   }
   return [...areas].map(([area, checks]) => ({ area, checks }))
 }

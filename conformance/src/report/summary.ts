@@ -4,12 +4,13 @@
  * area), expands what needs a look under its line, and ends with the verdict in words.
  * Colour is opt-in (the caller decides: a terminal, and no NO_COLOR); without it the text has
  * no escape codes at all, also none that a server put in a message: every string from a run
- * loses its control characters before it reaches a terminal.
+ * (or from a results.json given to --compare or --merge) is one bounded item of one line, with
+ * its control characters escaped and GitHub workflow commands defused (line.ts).
  */
-import { escapeControls } from '@mcp-bridge/plugin'
-import type { CheckResult, CheckStatus, RunReport } from '../model.ts'
+import type { CheckResult, CheckStatus, RunReport, SuiteResult } from '../model.ts'
 import type { CheckChange, Comparison } from './compare.ts'
 import { exitMeaning } from './headline.ts'
+import { oneLine, plain } from './line.ts'
 import { areasOf, clientMatrix, serverMatrix, tally, toneOf, TONES, worstTone, type Cell, type Matrix, type Tone } from './overview.ts'
 
 const MARK: Record<CheckStatus, string> = { pass: '✓', fail: '✗', warn: '!', skip: '-', error: 'E' }
@@ -24,7 +25,7 @@ export interface SummaryOptions {
 
 export function progressLine(check: CheckResult): string {
   const expected = check.expected ? ' (expected)' : ''
-  return `  ${MARK[check.status]} ${check.status.padEnd(5)} ${plain(check.id)}${expected}${check.status === 'pass' ? '' : ` — ${oneLine(check.message)}`}`
+  return `  ${MARK[check.status]} ${check.status.padEnd(5)} ${oneLine(check.id, MAX_ID)}${expected}${check.status === 'pass' ? '' : ` — ${oneLine(check.message)}`}`
 }
 
 export function formatSummary(report: RunReport, written: string[] = [], options: SummaryOptions = {}): string {
@@ -32,14 +33,14 @@ export function formatSummary(report: RunReport, written: string[] = [], options
   const lines: string[] = []
   const client = clientMatrix(report)
   const server = serverMatrix(report)
-  const clientTargets = [...new Set(report.suites.filter((s) => s.kind === 'client').map((s) => s.target))]
-  if (client) lines.push(...matrixLines(`Client scenarios · ${plain(clientTargets.join(', '))}`, client, report, paint))
-  if (server) lines.push(...matrixLines(`Server checks · ${plain([...new Set(report.suites.filter((s) => s.kind === 'server').map((s) => s.target))].join(', '))}`, server, report, paint))
+  const targets = (kind: 'client' | 'server') => items([...new Set(report.suites.filter((s) => s.kind === kind).map((s) => s.target))])
+  if (client) lines.push(...matrixLines(`Client scenarios · ${targets('client')}`, client, report, paint))
+  if (server) lines.push(...matrixLines(`Server checks · ${targets('server')}`, server, report, paint))
   const s = report.summary
   const expected = report.suites.flatMap((x) => x.checks).filter((c) => c.expected).length
   lines.push('', `Total: ${s.pass} passed, ${s.fail} failed${expected ? ` (${expected} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.skip} skipped, ${s.error} errors`)
   if (options.comparison) lines.push(...changeLines(options.comparison))
-  if (report.staleBaseline.length) lines.push(`Stale baseline entries (no longer failing; remove them): ${plain(report.staleBaseline.join(', '))}`)
+  if (report.staleBaseline.length) lines.push(`Stale baseline entries (no longer failing; remove them): ${items(report.staleBaseline)}`)
   if (written.length) lines.push(`Reports: ${written.join(', ')}`)
   lines.push(paint(exitMeaning(report), report.exitCode === 0 ? 'pass' : report.exitCode === 1 ? 'fail' : 'error'))
   return `${lines.join('\n')}\n`
@@ -49,34 +50,41 @@ type Paint = (text: string, tone: Tone | 'none') => string
 
 /** A heading, then one line per row with a cell per column, and each row's checks that need a look under it. */
 function matrixLines(heading: string, matrix: Matrix, report: RunReport, paint: Paint): string[] {
-  const labels = matrix.rows.map((r) => plain(r.label))
+  const areas: Areas = new Map()
+  const labels = matrix.rows.map((r) => oneLine(r.label, MAX_ID))
   const label = Math.max(...labels.map((l) => l.length), 8)
   const texts = matrix.rows.map((row) => row.cells.map((cell) => (cell ? cellText(cell) : '—')))
-  const columns = matrix.columns.map(plain)
-  const verdicts = matrix.verdicts?.map((v) => (v ? plain(v.text) : ''))
+  const columns = matrix.columns.map((column) => oneLine(column, MAX_ID))
+  const verdicts = matrix.verdicts?.map((v) => (v ? oneLine(v.text, MAX_ID) : ''))
   const widths = columns.map((column, i) => Math.max(column.length, verdicts?.[i]?.length ?? 0, ...texts.map((t) => t[i]!.length)))
   const lines = ['', heading, `    ${''.padEnd(label)}  ${columns.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd()]
   // One verdict per spec revision, above the areas (a --spec-version run).
   if (matrix.verdicts) lines.push(`    ${'verdict'.padEnd(label)}  ${matrix.verdicts.map((v, i) => paint((verdicts?.[i] ?? '').padEnd(widths[i]!), v?.tone ?? 'none')).join('  ')}`.trimEnd())
   matrix.rows.forEach((row, r) => {
     const present = row.cells.filter((c): c is Cell => c !== undefined)
-    const tone = worstTone(tally(present.flatMap((c) => checksOf(c, report))))
+    const tone = worstTone(tally(present.flatMap((c) => checksOf(c, report, areas))))
     const cells = row.cells.map((cell, i) => paint(texts[r]![i]!.padEnd(widths[i]!), cell ? cell.tone : 'none'))
     lines.push(`  ${paint(TONE_MARK[tone], tone)} ${labels[r]!.padEnd(label)}  ${cells.join('  ')}`.trimEnd())
     for (const [i, cell] of row.cells.entries()) {
       if (!cell) continue
       const where = columns.length > 1 ? ` [${columns[i]}]` : ''
-      for (const check of checksOf(cell, report).filter((c) => c.status !== 'pass' && c.status !== 'skip')) {
-        lines.push(`      ${paint(`${MARK[check.status]} ${check.status.padEnd(5)}`, toneOf(check))} ${plain(check.id)}${where}${check.expected ? ' (expected)' : ''} — ${oneLine(check.message)}`)
+      for (const check of checksOf(cell, report, areas).filter((c) => c.status !== 'pass' && c.status !== 'skip')) {
+        lines.push(`      ${paint(`${MARK[check.status]} ${check.status.padEnd(5)}`, toneOf(check))} ${oneLine(check.id, MAX_ID)}${where}${check.expected ? ' (expected)' : ''} — ${oneLine(check.message)}`)
       }
     }
   })
   return lines
 }
 
-function checksOf(cell: Cell, report: RunReport): CheckResult[] {
+/** Each suite's areas, found once per summary: a row per area asks for them, and a merged suite can have thousands. */
+type Areas = Map<SuiteResult, ReturnType<typeof areasOf>>
+
+function checksOf(cell: Cell, report: RunReport, areas: Areas): CheckResult[] {
   const suite = report.suites[cell.suite]!
-  return cell.area === undefined ? suite.checks : (areasOf(suite)[cell.area]?.checks ?? [])
+  if (cell.area === undefined) return suite.checks
+  const found = areas.get(suite) ?? areasOf(suite)
+  areas.set(suite, found)
+  return found[cell.area]?.checks ?? []
 }
 
 /** Worst first: "9 pass", "2 fail, 8 pass", "1 expected, 1 warn, 15 pass". */
@@ -100,26 +108,17 @@ function changeLines(comparison: Comparison): string[] {
   const counts = kinds.map(([one, many, changes]) => `${changes.length} ${changes.length === 1 ? one : many}`).join(', ')
   const lines = [`Since ${plain(comparison.against)}: ${counts}; ${comparison.unchanged} unchanged`]
   for (const [one, , changes, status] of kinds) {
-    for (const change of changes.slice(0, MAX_CHANGES)) lines.push(`  ${one.padEnd(12)} ${plain(`${change.suite}:${change.check} (${status(change)})`)}`)
+    for (const change of changes.slice(0, MAX_CHANGES)) lines.push(`  ${one.padEnd(12)} ${oneLine(change.suite, MAX_ID)}:${oneLine(change.check, MAX_ID)} (${oneLine(status(change), MAX_ID)})`)
     if (changes.length > MAX_CHANGES) lines.push(`  ${one.padEnd(12)} … and ${changes.length - MAX_CHANGES} more (report.html lists them all)`)
   }
   return lines
 }
 
-export function oneLine(text: string, max = 200): string {
-  const flat = plain(text).replace(/\s+/g, ' ')
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
-}
+/** Characters of an id, a label or a target shown on a line. */
+const MAX_ID = 200
 
-/**
- * Untrusted text for a terminal, by the plugin's one rule for control characters (controls.ts):
- * C0 and C1 controls (ESC starts every escape sequence), the Unicode line and paragraph
- * separators and the bidirectional overrides and isolates ("Trojan Source") are written as their
- * escapes (`\x1b`, `\u202e`) instead of acting; line breaks and tabs stay, as layout.
- */
-export function plain(text: string): string {
-  return text
-    .split(/([\n\t])/)
-    .map((part, index) => (index % 2 === 1 ? part : escapeControls(part)))
-    .join('')
+/** Untrusted items, each on its one line and bounded, at most MAX_CHANGES of them. */
+function items(list: string[]): string {
+  const shown = list.slice(0, MAX_CHANGES).map((item) => oneLine(item, MAX_ID))
+  return `${shown.join(', ')}${list.length > MAX_CHANGES ? ` and ${list.length - MAX_CHANGES} more` : ''}`
 }
