@@ -71,3 +71,30 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   return `a ${typeof value}`
 }
+
+/**
+ * What is wrong with a parsed line the SDK refuses that is meant as a request of the server's: it
+ * has a `method` and an `id` member. JSON-RPC 2.0 answers such a line with -32600 Invalid Request,
+ * under its id when that is usable (a string, or an integer JavaScript holds exactly), else under
+ * null; the SDK would drop it and leave the server waiting. Undefined for anything else (a
+ * notification, with no id, gets no answer).
+ */
+export function invalidRequest(value: unknown): { id: string | number | null; problem: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const message = value as Record<string, unknown>
+  if (!('method' in message) || !('id' in message)) return undefined
+  const { id, method, params } = message
+  const usable = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))
+  let problem: string
+  if (!usable) problem = `its id (${quoted(id)}) is not a string or an integer within 2^53`
+  else if (message.jsonrpc !== '2.0') problem = 'its "jsonrpc" is not "2.0"'
+  else if (typeof method !== 'string') problem = 'its "method" is not a string'
+  else if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) problem = `its "params" is ${kindOf(params)}, not an object`
+  else problem = 'it is not a request the client can read'
+  return { id: usable ? id : null, problem }
+}
+
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}

@@ -11,7 +11,7 @@ import { quoteUntrusted, type Redact } from './redact.ts'
 import { classifyFailure, isAuthFailure, isCredentialRefusal, isServerGone } from './request-failure.ts'
 import { stderrExcerpt } from './stderr-tail.ts'
 import { UndeliveredMessageError } from './response-limits.ts'
-import { OversizedLineError } from './stdio-transport.ts'
+import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
 import { createTransport, type TransportHandle } from './transport.ts'
@@ -55,6 +55,8 @@ export class Session {
   /** Replies and notifications whose POST failed, and replies dropped with the queue full (undelivered). */
   private failedPosts = 0
   private droppedReplies = 0
+  /** Server requests answered -32600 (invalidRequest). */
+  private invalidRequests = 0
 
   private constructor(
     private readonly client: Client,
@@ -81,6 +83,7 @@ export class Session {
       if (error instanceof UndeliveredMessageError) session.undelivered(error)
       else if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
       else if (error instanceof OversizedLineError) hooks.onNotice(error.message)
+      else if (error instanceof InvalidRequestError) session.invalidRequest(error)
     }
     try {
       // The deadline bounds the whole handshake, not only the initialize request: the SDK awaits
@@ -249,6 +252,12 @@ export class Session {
       const times = count === 1 ? '' : ` (${count} such failures so far)`
       this.hooks.onNotice(`${this.quote(error.message)}${times}; the session is kept: a failed reply is not a lost server`)
     }
+  }
+
+  /** A server request answered -32600 (stdio-transport.ts): logged at the 1st, 10th, 100th, … such request. */
+  private invalidRequest(error: InvalidRequestError): void {
+    const count = ++this.invalidRequests
+    if (/^10*$/.test(String(count))) this.hooks.onNotice(`${this.quote(error.message)}${count === 1 ? '' : ` (${count} such requests so far)`}`)
   }
 
   private reportLost(reason: string): void {

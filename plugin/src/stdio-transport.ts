@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { signalGroup, spawnGroup } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
-import { deserializeMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import type { Redact } from './redact.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { LineReader, oversizedRequestMethod, oversizedResponseId } from './line-reader.ts'
@@ -211,7 +211,13 @@ export class StdioChildTransport implements Transport {
       try {
         message = deserializeMessage(event.text)
       } catch (error) {
-        if (this.answerRefused(event.text)) continue
+        let value: unknown
+        try {
+          value = JSON.parse(event.text)
+        } catch {
+          value = undefined
+        }
+        if (this.answerRefused(value) || this.requestRefused(value)) continue
         // A line that is not JSON-RPC (stray output on stdout) is reported and skipped.
         this.onerror?.(error as Error)
         continue
@@ -264,17 +270,27 @@ export class StdioChildTransport implements Transport {
    * an array, say) fails that request at once with what is wrong, where the SDK would drop it and
    * leave the call to its timeout. True when the line was such an answer.
    */
-  private answerRefused(text: string): boolean {
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      return false
-    }
+  private answerRefused(value: unknown): boolean {
     const refused = refusedAnswer(value)
     if (!refused || !this.outstanding.has(refused.id)) return false
     this.outstanding.delete(refused.id)
     this.onmessage?.(malformedAnswer(refused))
+    return true
+  }
+
+  /**
+   * A request of the server's that the SDK refuses (an id of 1.5, null or past 2^53, "params" that
+   * is not an object) is answered -32600 Invalid Request, under its id or null, as JSON-RPC 2.0
+   * asks, instead of being dropped with the server left waiting. True when the line was one.
+   */
+  private requestRefused(value: unknown): boolean {
+    const invalid = invalidRequest(value)
+    if (!invalid) return false
+    const reply = { jsonrpc: '2.0', id: invalid.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${invalid.problem}` } }
+    this.send(reply as JSONRPCMessage).catch(() => {
+      // The connection is ending: nothing is waiting for this answer any more.
+    })
+    this.onerror?.(new InvalidRequestError(`answered a request from the server that is not valid JSON-RPC with -32600: ${invalid.problem}`))
     return true
   }
 
@@ -291,6 +307,11 @@ export class StdioChildTransport implements Transport {
 /** An oversized line that answers no request in flight: worth a warning, not a lost connection. */
 export class OversizedLineError extends Error {
   override name = 'OversizedLineError'
+}
+
+/** A server request the client could not read and answered -32600: worth a (bounded) warning, not a lost connection. */
+export class InvalidRequestError extends Error {
+  override name = 'InvalidRequestError'
 }
 
 /** True when `task` settled within `ms`. */

@@ -99,3 +99,50 @@ describe('pipe faults: every wait is bounded by its configured time', () => {
     expect(host.logs.join('\n')).toMatch(/ignoring SIGTERM/)
   })
 })
+
+/**
+ * JSON-RPC 2.0: a request that is not valid gets -32600 Invalid Request, under its id when that is
+ * usable and null otherwise. The SDK refuses such lines silently, and the server would wait for an
+ * answer forever.
+ */
+describe('malformed requests of a stdio server', () => {
+  it('are answered -32600 (id null when it is not usable), logged once, and the call goes on', async () => {
+    // On tools/call: four requests the SDK refuses, then the answer, once four error replies are in.
+    const script = `
+      const out = (line) => process.stdout.write(line + '\\n')
+      const send = (m) => out(JSON.stringify({ jsonrpc: '2.0', ...m }))
+      let call
+      const replies = []
+      require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+        const m = JSON.parse(line)
+        if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'odd', version: '1' } } })
+        if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'odd', inputSchema: { type: 'object' } }] } })
+        if (m.method === 'tools/call') {
+          call = m
+          out('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}')
+          send({ id: 1.5, method: 'ping' })
+          send({ id: null, method: 'ping' })
+          send({ id: 'listed', method: 'ping', params: [1, 2] })
+        }
+        if (m.method === undefined && m.error) {
+          replies.push({ id: m.id, code: m.error.code })
+          if (replies.length === 4) send({ id: call.id, result: { content: [{ type: 'text', text: JSON.stringify(replies) }] } })
+        }
+      })`
+    const host = await startHost()
+    await host.load({ transport: 'stdio', serverName: 'odd', command: process.execPath, args: ['-e', script], killGraceMs: GRACE_MS, toolCallTimeoutMs: 10_000 })
+    const result = await host.tools.execute('mcp__odd__odd', {})
+    expect(result).toMatchObject({ isError: false })
+    const text = result.isError ? '' : (result.content[0] as { text: string }).text
+    expect(JSON.parse(text)).toEqual([
+      { id: null, code: -32600 },
+      { id: null, code: -32600 },
+      { id: null, code: -32600 },
+      { id: 'listed', code: -32600 },
+    ])
+    // Bounded: the 1st, 10th, 100th, … such request is logged, not each of them.
+    const logged = host.logs.filter((line) => line.includes('answered a request from the server that is not valid JSON-RPC with -32600'))
+    expect(logged).toEqual([expect.stringMatching(/: its id \(9007199254740992\) is not a string or an integer within 2\^53$/)])
+    expect(host.logs.join('\n')).not.toMatch(/connection lost/)
+  })
+})
