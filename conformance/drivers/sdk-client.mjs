@@ -12,7 +12,9 @@ let client
 let options = {}
 
 // Pages are followed to the end; a cursor seen twice ends discovery instead of looping forever.
+// A server that did not declare tools is not asked for them.
 async function listAll() {
+  if (!client.getServerCapabilities()?.tools) return []
   const tools = []
   const seen = new Set()
   let cursor

@@ -138,8 +138,6 @@ const KNOWN_GAPS: string[] = [
   'caller-abort:expect/call-1.isError',
   'clean-discovery:expect/call-1.isError',
   'crash-loop-exhausts-budget:expect/call-1.isError',
-  'http-404-session-expiry:expect/call-1.isError',
-  'http-404-session-expiry:expect/call-3.isError',
   'http-500-on-call:expect/call-2.isError',
   'http-dropped-connection:expect/call-2.isError',
   'json-rpc-error-is-a-tool-error:expect/call-2.isError',
