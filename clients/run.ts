@@ -1,6 +1,6 @@
 /**
  * `npm run clients [-- <client>...]`: every client scenario against every client below, over stdio
- * and Streamable HTTP, then docs/CLIENTS.md (conformance/src/client/table.ts). The real clients are
+ * and Streamable HTTP, then conformance/docs/CLIENTS.md (conformance/src/client/table.ts). The real clients are
  * pinned in clients/package.json (installed by the npm script, never by the main install) and run
  * under the pinned Node 22 of scripts/node22.mjs, which some of them require. Exit 1 on a harness
  * error (a verdict the table could not give), else 0: the table is the output, failures included.
@@ -32,7 +32,7 @@ const CLIENTS = [
 ]
 
 // `npm run clients -- [client id...] [--scenario id]... [--transport stdio|http]`: a partial run
-// (any filter) writes its table to a temporary file, never over docs/CLIENTS.md.
+// (any filter) writes its table to a temporary file, never over conformance/docs/CLIENTS.md.
 const argv = process.argv.slice(2)
 const wanted: string[] = []
 const scenarioIds: string[] = []
@@ -70,7 +70,7 @@ plugin is judged as a bridge, on every expectation; every other client is driven
 driver protocol and judged only on what the MCP specification asks of every client. What the spec
 leaves to the client is not applicable (listed at the end), and a SHOULD breached is a warning.`
 const findings = readFileSync(here('./FINDINGS.md'), 'utf8')
-const out = partial ? join(tmpdir(), 'CLIENTS.partial.md') : here('../docs/CLIENTS.md')
+const out = partial ? join(tmpdir(), 'CLIENTS.partial.md') : here('../conformance/docs/CLIENTS.md')
 writeFileSync(out, `${formatClientsTable(columns, intro).trimEnd()}\n\n${findings.trimEnd()}\n`)
 process.stderr.write(`clients: wrote ${out} (${columns.length} clients, ${harnessErrors} harness errors, ${Math.round((performance.now() - started) / 1000)} s)\n`)
 process.exitCode = harnessErrors ? 1 : 0

@@ -13,7 +13,7 @@ export function renderCompatibility(rows, { kit }) {
     `The server checks of mcp-conformance ${kit} against real, keyless MCP servers from npm, installed`,
     'by `compat/package.json` (its own lockfile, outside the main install), over stdio and over',
     'Streamable HTTP where the server offers it. No keys, no network beyond loopback; the kit calls only',
-    'the harmless tools listed per server. Statuses follow [the checks table](SERVER-CHECKS.md): fail is',
+    'the harmless tools listed per server. Statuses follow [the checks table](../conformance/docs/SERVER-CHECKS.md): fail is',
     'a MUST (or the schema) broken, warn a SHOULD, information an observation no keyword covers.',
     '',
     '| server | version | transport | revision | pass | fail | warn | skip | information | error |',

@@ -11,7 +11,7 @@ import type { Scenario } from '../src/client/scenario.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const README = readFileSync(`${ROOT}plugin/README.md`, 'utf8')
-const MAP = readFileSync(`${ROOT}docs/GUARANTEES.md`, 'utf8')
+const MAP = readFileSync(`${ROOT}conformance/docs/GUARANTEES.md`, 'utf8')
 const scenarios = new Map(loadScenarios().map(({ scenario }) => [scenario.id, scenario]))
 
 /** The rows of the first Markdown table after the line that starts with `header`, as cells. */

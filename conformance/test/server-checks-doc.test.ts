@@ -11,7 +11,7 @@ import * as tools from '../src/server/registry/tools.ts'
 import * as transports from '../src/server/registry/transports.ts'
 import { renderChecksTable } from '../src/server/registry/table.ts'
 
-const DOC = new URL('../../docs/SERVER-CHECKS.md', import.meta.url)
+const DOC = new URL('../docs/SERVER-CHECKS.md', import.meta.url)
 
 describe('docs/SERVER-CHECKS.md', () => {
   it('is exactly what the registry renders (regenerate with `npm run build && npm run docs:checks`)', async () => {

@@ -217,6 +217,20 @@ describe('the packed tarballs', () => {
     expect(differing, 'scenario files whose packaged copy differs from scenarios/ (run `npm run build`)').toEqual([])
   })
 
+  it.each(WORKSPACES)("every relative link in $name's Markdown files leads to a file the install has", ({ name }) => {
+    const root = join(state.project, 'node_modules', name)
+    const broken: string[] = []
+    for (const file of tarball(name).files.filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(join(root, file), 'utf8').replace(/```[\s\S]*?```/g, '')
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const path = target!.split('#')[0]!
+        if (!path || /^[a-z][a-z0-9+.-]*:/i.test(path)) continue
+        if (!existsSync(join(root, dirname(file), decodeURIComponent(path)))) broken.push(`${file}: ${target}`)
+      }
+    }
+    expect(broken, `${name}: links a user of the npm package follows to nothing (ship the file, or link within the package)`).toEqual([])
+  })
+
   it("plugin/README.md's install line gives the plugin the cordis its peer range asks for", async () => {
     // What a user types first. `cordis` alone means the registry's `latest` tag, which is cordis 3;
     // the plugin needs cordis 4 (a prerelease that no dist-tag names), so the line must pin it.

@@ -44,8 +44,9 @@ Client options (the default run, client):
   --update-snapshots      client: rewrite the transcript snapshots (refused when CI=true)
   --shard I/N             client: run the I-th of N slices of the scenarios (1-based)
   --driver COMMAND        client: judge the MCP client behind this driver program (JSON lines on its
-                          stdin/stdout, conformance/FORMAT.md) instead of the mcp-bridge plugin; it
-                          is judged on what every MCP client must do, the rest is reported skipped
+                          stdin/stdout: FORMAT.md in this package; a complete one to copy is its
+                          drivers/sdk-client.mjs) instead of the mcp-bridge plugin; it is judged
+                          on what every MCP client must do, the rest is reported skipped
 Judge options:
   --wire FILE             judge: the wire log to judge
   --scenario ID           judge: the scenario the fixture served (adds its received bounds)

@@ -1,7 +1,7 @@
 import type { CheckResult, SuiteResult } from '../model.ts'
 
 /**
- * docs/CLIENTS.md from client-scenario suites of several clients: one matrix (scenario × client,
+ * conformance/docs/CLIENTS.md from client-scenario suites of several clients: one matrix (scenario × client,
  * per transport), then each failure and warning with its one-line evidence, then what was not
  * applicable and why. Pure and deterministic: no dates, no durations, rows in scenario order.
  */

@@ -11,7 +11,7 @@
  * - where the SDK is stricter than the spec (a format the spec only recommends), the SDK's verdict
  *   is not a server verdict.
  *
- * docs/SERVER-CHECKS.md renders this list, so the docs and the validation cannot disagree.
+ * conformance/docs/SERVER-CHECKS.md renders this list, so the docs and the validation cannot disagree.
  */
 import type { Revision } from '../spec.ts'
 

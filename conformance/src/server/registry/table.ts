@@ -1,6 +1,6 @@
 /**
  * Pure: the docs' table of server checks, rendered from the registry, so the documentation and
- * the code cannot disagree (a test fails when docs/SERVER-CHECKS.md is stale).
+ * the code cannot disagree (a test fails when conformance/docs/SERVER-CHECKS.md is stale).
  */
 import { KNOWN_REVISIONS, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
 import { CHECKS } from './index.ts'
