@@ -13,12 +13,21 @@ export interface KeyTree {
   [key: string]: KeyTree | true
 }
 
-export function unknownKey(value: unknown, known: KeyTree, elsewhere: Record<string, string>, path: string[] = []): string | undefined {
+/** The unknown key's path (`['reconnect', 'maxAttempt']`) and the line that explains it. */
+export interface UnknownKey {
+  path: string[]
+  message: string
+}
+
+export function unknownKey(value: unknown, known: KeyTree, elsewhere: Record<string, string>, path: string[] = []): UnknownKey | undefined {
   if (!isRecord(value)) return undefined
   for (const [key, inner] of Object.entries(value)) {
     if (key.startsWith('$')) continue
     const node = known[key]
-    if (node === undefined) return describe([...path, key], Object.keys(known), path.length === 0 ? elsewhere[key] : undefined)
+    if (node === undefined) {
+      const at = [...path, key]
+      return { path: at, message: describe(at, Object.keys(known), path.length === 0 ? elsewhere[key] : undefined) }
+    }
     if (node !== true) {
       const deeper = unknownKey(inner, node, elsewhere, [...path, key])
       if (deeper) return deeper

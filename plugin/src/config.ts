@@ -212,9 +212,19 @@ const ELSEWHERE = {
  */
 export const Config = Schema.transform(Schema.any(), (raw: unknown) => parseConfig(raw), true) as unknown as Schema<unknown, Config>
 
-const fail = (field: string, message: string): never => {
-  // A ValidationError with an empty path keeps our wording intact in Cordis' report.
-  throw new Schema.ValidationError(`mcp-client config: ${field ? `${field} ` : ''}${message}`, { path: [] })
+const fail = (field: string, message: string, path: readonly (string | number)[] = fieldPath(field)): never => {
+  // Constructed with an empty path, so the message is our wording without schemastery's "$.field "
+  // prefix (what a code host shows); the path is set afterwards, for Standard Schema consumers
+  // such as the cordis.yml loader, which name the field from it.
+  const error = new Schema.ValidationError(`mcp-client config: ${field ? `${field} ` : ''}${message}`, { path: [] })
+  error.options.path = [...path]
+  throw error
+}
+
+/** `tools.include[0]` to `['tools', 'include', 0]`; `(the whole config)` and `` to `[]`. */
+export function fieldPath(field: string): (string | number)[] {
+  if (!field || field.startsWith('(')) return []
+  return [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) => (index === undefined ? key! : Number(index)))
 }
 
 export function parseConfig(raw: unknown): Config {
@@ -227,7 +237,7 @@ export function parseConfig(raw: unknown): Config {
   const kind = transport as Config['transport']
   refuseInlineSecrets((raw as Record<string, unknown>).auth)
   const unknown = unknownKey(raw, KNOWN[kind], ELSEWHERE[kind])
-  if (unknown) fail('', unknown)
+  if (unknown) fail('', unknown.message, unknown.path)
   let parsed: Config
   try {
     parsed = (kind === 'stdio' ? Stdio : kind === 'sse' ? Sse : StreamableHttp)(raw as never) as Config
@@ -243,7 +253,9 @@ function withoutValue(error: InstanceType<typeof Schema.ValidationError>, raw: u
   const value = path.reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), raw)
   // The constructor puts the "$.path " prefix back.
   const message = error.message.replace(/^\$(\.\S+)? /, '').replace(/ but got [\s\S]*$/, '')
-  return new Schema.ValidationError(`${message} (got ${describeValue(value)})`, error.options)
+  // YAML reads `PORT: 3000` as a number and `DEBUG: true` as a boolean: say how to write the string.
+  const quote = message === 'expected string' && (typeof value === 'number' || typeof value === 'boolean') ? `: quote it: "${String(value)}"` : ''
+  return new Schema.ValidationError(`${message} (got ${describeValue(value)})${quote}`, error.options)
 }
 
 /** Numbers and booleans as they are; a string only when it is short and shaped like no secret. */

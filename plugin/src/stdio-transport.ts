@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
+import { isAbsolute, resolve as resolvePath } from 'node:path'
 import type { Writable } from 'node:stream'
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -333,7 +334,13 @@ export function explainSpawnError(error: NodeJS.ErrnoException, options: Pick<St
   const { command, cwd } = options
   const config = (message: string) => withoutStack(new BridgeError(`mcp-client config: ${message}`, 'INVALID_CONFIG'))
   if (cwd !== undefined && (!existsSync(cwd) || !statSync(cwd).isDirectory())) {
-    return config(`cwd "${cwd}" is not an existing directory: set cwd to the server's working directory, or leave it out to use the host's.`)
+    // No final period: the connection appends "; then reload the plugin". A relative cwd is the
+    // host's working directory's business, not the YAML file's: name where it led, and the tag
+    // that anchors it to the file.
+    const fix = isAbsolute(cwd)
+      ? `set cwd to the server's working directory, or leave it out to use the host's`
+      : `a relative cwd is resolved against the host's working directory, which gives ${resolvePath(cwd)}; in cordis.yml write cwd: !path ${cwd} for a directory relative to the file, or set an absolute path, or leave cwd out to use the host's`
+    return config(`cwd "${cwd}" is not an existing directory: ${fix}`)
   }
   if (error.code === 'ENOENT') {
     const where = command.includes('/') ? 'that path does not exist' : `it is not on the PATH the server is given (${options.env.PATH ?? 'no PATH'})`

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { fixtureCommand, startHttpFixture } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/index.ts'
@@ -31,12 +32,14 @@ describe('a bad config gets one line that names the field and the fix', () => {
   it.each([
     [{ ...stdio, args: 'a b' }, '$.args expected array (got "a b")'],
     [{ ...stdio, env: 'API_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc' }, '$.env expected object (got a string of 40 characters)'],
-    [{ ...stdio, env: { A: 5 } }, '$.env.A expected string (got 5)'],
-    [{ ...stdio, cwd: 5 }, '$.cwd expected string (got 5)'],
+    [{ ...stdio, env: { A: 5 } }, '$.env.A expected string (got 5): quote it: "5"'],
+    [{ ...stdio, env: { DEBUG: true } }, '$.env.DEBUG expected string (got true): quote it: "true"'],
+    [{ ...stdio, args: [3000] }, '$.args[0] expected string (got 3000): quote it: "3000"'],
+    [{ ...stdio, cwd: 5 }, '$.cwd expected string (got 5): quote it: "5"'],
     [{ ...stdio, inheritEnv: 'LANG' }, '$.inheritEnv expected array (got "LANG")'],
     [{ ...http, headers: 5 }, '$.headers expected object (got 5)'],
     [{ ...http, headers: { authorization: ['Bearer x'] } }, '$.headers.authorization expected string (got a list)'],
-    [{ ...http, url: 5 }, '$.url expected string (got 5)'],
+    [{ ...http, url: 5 }, '$.url expected string (got 5): quote it: "5"'],
   ])('a wrong value in a transport field names that field, not the union: %j', (input, message) => {
     expect(problem(input)).toBe(message)
   })
@@ -76,10 +79,21 @@ describe('configuration errors at run time are said once, without a stack, and n
   it('a missing cwd is named as such, not "spawn node ENOENT"', async () => {
     const host = await startHost()
     const fiber = await host.load({ ...stdio, ...fixtureCommand({ tools: [{ name: 'echo' }] }), cwd: '/nonexistent/mcp-cwd' })
-    const reason = 'mcp-client config: cwd "/nonexistent/mcp-cwd" is not an existing directory: set cwd to the server\'s working directory, or leave it out to use the host\'s.; then reload the plugin'
+    const reason = 'mcp-client config: cwd "/nonexistent/mcp-cwd" is not an existing directory: set cwd to the server\'s working directory, or leave it out to use the host\'s; then reload the plugin'
     expect(stateOf(fiber)).toEqual({ kind: 'stopped', reason })
     expect(host.logs).toContain(`[error] mcp:fs: ${reason}`)
     expect(noisy(host.logs)).toEqual([])
+  })
+
+  it('a relative cwd that is missing names where it led and the !path that anchors it to the file', async () => {
+    const host = await startHost()
+    const fiber = await host.load({ ...stdio, ...fixtureCommand({ tools: [{ name: 'echo' }] }), cwd: 'no-such-relative-mcp-cwd' })
+    const reason =
+      'mcp-client config: cwd "no-such-relative-mcp-cwd" is not an existing directory: a relative cwd is resolved against the host\'s working directory, ' +
+      `which gives ${resolve('no-such-relative-mcp-cwd')}; in cordis.yml write cwd: !path no-such-relative-mcp-cwd for a directory relative to the file, ` +
+      'or set an absolute path, or leave cwd out to use the host\'s; then reload the plugin'
+    expect(stateOf(fiber)).toEqual({ kind: 'stopped', reason })
+    expect(host.logs).toContain(`[error] mcp:fs: ${reason}`)
   })
 
   it('a missing command is named as such', async () => {

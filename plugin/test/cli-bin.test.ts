@@ -164,7 +164,10 @@ describe('mcp-bridge tools / call', () => {
     const run = await runCli(['--config', missing, 'tools'])
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/^mcp__everything__echo$/m)
-    expect(run.stderr).toMatch(/^mcp-bridge: server "gone" is not connected: .*no-such-binary-for-mcp-bridge-test/m)
+    // The reason is said once, by the log line; the summary line points at it.
+    expect(run.stderr).toMatch(/^\[error\] mcp:gone: .*no-such-binary-for-mcp-bridge-test/m)
+    expect(run.stderr).toMatch(/^mcp-bridge: server "gone" is not connected: it stopped \(the log above says why\)$/m)
+    expect(run.stderr.match(/no-such-binary-for-mcp-bridge-test/g)).toHaveLength(1)
     // call names the server that is down rather than suggesting a typo in the tool's name
     const call = await runCli(['--config', missing, 'call', 'mcp__gone__x'])
     expect(call.code).toBe(1)
@@ -197,7 +200,42 @@ describe('mcp-bridge tools / call', () => {
     const run = await runCli(['--config', broken, 'tools'])
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/^mcp__everything__echo$/m)
-    expect(run.stderr).toMatch(/\[error\] loader: .*broken\.yml:\d+: entry "bad": config: serverName "no spaces allowed" is invalid/)
+    expect(run.stderr).toMatch(/\[error\] loader: .*broken\.yml:\d+: entry "bad": config\.serverName: serverName "no spaces allowed" is invalid/)
+  })
+
+  it('each bad entry is one line naming the file, the line of the field, the entry and the field, with the fix', async () => {
+    const bad = join(dir, 'bad-entries.yml')
+    await writeFile(
+      bad,
+      [
+        '- id: ghost',
+        '  name: mcp-clinet',
+        '  config: { serverName: ghost, transport: stdio, command: node }',
+        '- id: typo',
+        '  name: mcp-client',
+        '  config:',
+        '    serverName: typo',
+        '    transport: stdio',
+        '    command: node',
+        '    transprt: stdio',
+        '- id: port',
+        '  name: mcp-client',
+        '  config:',
+        '    serverName: port',
+        '    transport: stdio',
+        '    command: node',
+        '    env:',
+        '      PORT: 3000',
+        '',
+      ].join('\n'),
+    )
+    const run = await runCli(['--config', bad, 'tools'])
+    expect(run.code).toBe(1)
+    expect(run.stderr.split('\n').filter((line) => line.includes('loader:'))).toEqual([
+      `[error] loader: ${bad}:2: entry "ghost": name: unknown plugin "mcp-clinet": no such package is installed; did you mean "mcp-client"? (known here: @mcp-bridge/plugin, mcp-client; or write a path starting with ./)`,
+      `[error] loader: ${bad}:10: entry "typo": config.transprt: unknown key "transprt": did you mean "transport"?`,
+      `[error] loader: ${bad}:18: entry "port": config.env.PORT: expected string (got 3000): quote it: "3000"`,
+    ])
   })
 })
 

@@ -46,3 +46,20 @@ describe('Config', () => {
     expect(issues?.map((i) => i.message).join('\n')).toMatch(message)
   })
 })
+
+describe('the field path of the plugin\'s own checks', () => {
+  it.each([
+    [{ ...stdio, serverName: 'has space' }, ['serverName'], 'mcp-client config: serverName "has space" is invalid'],
+    [{ ...stdio, tools: { include: ['ok', ''] } }, ['tools', 'include', 1], 'mcp-client config: tools.include[1] must be'],
+    [{ ...stdio, inheritEnv: ['LANG', 'NODE_OPTIONS'] }, ['inheritEnv', 1], 'mcp-client config: inheritEnv[1] NODE_OPTIONS is never inherited'],
+    [{ ...stdio, reconnect: { initialDelayMs: 5_000, maxDelayMs: 100 } }, ['reconnect', 'initialDelayMs'], 'mcp-client config: reconnect.initialDelayMs (5000)'],
+    [{ ...stdio, transprt: 'stdio' }, ['transprt'], 'mcp-client config: unknown key "transprt": did you mean "transport"?'],
+    [{ ...stdio, reconnect: { maxAttempt: 3 } }, ['reconnect', 'maxAttempt'], 'mcp-client config: unknown key "reconnect.maxAttempt"'],
+    [[], [], 'mcp-client config: (the whole config) must be an object'],
+  ])('%j is reported at its field, with the message a code host sees unchanged (no schemastery path prefix)', (input, path, message) => {
+    const issues = validate(input).issues as { message: string; path?: unknown[] }[]
+    expect(issues).toHaveLength(1)
+    expect(issues[0]!.path).toEqual(path)
+    expect(issues[0]!.message.startsWith(message)).toBe(true)
+  })
+})

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import { pluginKey } from '../src/loader/names.ts'
 import { parseConfig, type ParseOutcome } from '../src/loader/parse.ts'
-import { formatIssue } from '../src/loader/types.ts'
+import { formatIssue, lineOfField } from '../src/loader/types.ts'
 import { validateConfig } from '../src/loader/validate.ts'
 
 const builtins = new Set(['@mcp-bridge/plugin'])
@@ -36,9 +36,10 @@ describe('parseConfig: the file', () => {
         config: { serverName: 'everything', transport: 'stdio', command: 'node' },
         disabled: false,
         line: 2,
+        fieldLines: expect.any(Map),
       },
       // The alias resolves to the same plugin identity.
-      { id: 'fs', name: 'mcp-client', key: '@mcp-bridge/plugin', config: { serverName: 'fs' }, disabled: true, line: 5 },
+      { id: 'fs', name: 'mcp-client', key: '@mcp-bridge/plugin', config: { serverName: 'fs' }, disabled: true, line: 5, fieldLines: expect.any(Map) },
     ])
   })
 
@@ -114,6 +115,33 @@ describe('parseConfig: one bad entry disqualifies only itself', () => {
     expect(parsed.keepMissing).toBe(false)
   })
 
+  it('points each issue at the line of its field, or of its nearest written ancestor', () => {
+    const { errors } = issues(`- id: a
+  name: mcp-client
+  config:
+    transport: stdio
+    args:
+      - ok
+      - \${NOT_SET}
+    headers: { X: !env ALSO_NOT_SET }
+- id: b
+  disabled: maybe
+  name: mcp-client
+`)
+    expect(errors).toEqual([
+      expect.stringMatching(/^cordis\.yml:7: entry "a": config\.args\[1\]: environment variable NOT_SET is not set/),
+      expect.stringMatching(/^cordis\.yml:8: entry "a": config\.headers\.X: environment variable ALSO_NOT_SET is not set/),
+      'cordis.yml:10: entry "b": disabled: must be true or false',
+    ])
+    const parsed = ok(parse('- id: a\n  name: mcp-client\n  config:\n    env:\n      PORT: 3000\n    reconnect: { <<: { maxAttempts: 2 } }\n'))
+    expect(Object.fromEntries(parsed.entries[0]!.fieldLines!)).toEqual({ id: 1, name: 2, config: 3, 'config.env': 4, 'config.env.PORT': 5, 'config.reconnect': 6 })
+    expect(lineOfField('config.env.PORT', parsed.entries[0]!.fieldLines, 1)).toBe(5)
+    // A key from a merge, or one the file does not have, points at its nearest written ancestor.
+    expect(lineOfField('config.reconnect.maxAttempts', parsed.entries[0]!.fieldLines, 1)).toBe(6)
+    expect(lineOfField('config.tools.include[0]', parsed.entries[0]!.fieldLines, 1)).toBe(3)
+    expect(lineOfField(undefined, parsed.entries[0]!.fieldLines, 1)).toBe(1)
+  })
+
   it('keeps the first of two entries with the same id and reports the second', () => {
     const { ids, errors, parsed } = issues('- { id: a, name: mcp-client }\n- { id: b, name: mcp-client }\n- { id: a, name: mcp-client }\n')
     expect(ids).toEqual(['a', 'b'])
@@ -161,7 +189,14 @@ describe('validateConfig against the bridge schema', () => {
       return result.ok ? [] : result.issues
     }
     expect(invalid({ transport: 'stdio', serverName: 'bad name!', command: 'node' })).toEqual([
-      { field: 'config', message: expect.stringMatching(/^serverName "bad name!" is invalid: use 1-32 characters/) },
+      { field: 'config.serverName', message: expect.stringMatching(/^serverName "bad name!" is invalid: use 1-32 characters/) },
+    ])
+    // The plugin's own checks carry their field too, list items as [n].
+    expect(invalid({ transport: 'stdio', serverName: 'a', command: 'node', tools: { include: ['ok', ''] } })).toEqual([
+      { field: 'config.tools.include[1]', message: expect.stringMatching(/^tools\.include\[1\] must be a raw tool name/) },
+    ])
+    expect(invalid({ transport: 'stdio', serverName: 'a', command: 'node', env: { PORT: 3000 } })).toEqual([
+      { field: 'config.env.PORT', message: 'expected string (got 3000): quote it: "3000"' },
     ])
     expect(invalid({ serverName: 'a' })).toEqual([
       { field: 'config.transport', message: 'missing required value: set transport to "stdio" or "streamable-http"' },
@@ -173,7 +208,9 @@ describe('validateConfig against the bridge schema', () => {
 
   it('refuses a typo in the bridge config, suggesting the key that was meant', () => {
     const result = validateConfig(Config, { transport: 'stdio', serverName: 'a', command: 'x', toolCallTimoutMs: 5 })
-    expect(result).toEqual({ ok: false, issues: [{ field: 'config', message: 'unknown key "toolCallTimoutMs": did you mean "toolCallTimeoutMs"?' }] })
+    expect(result).toEqual({ ok: false, issues: [{ field: 'config.toolCallTimoutMs', message: 'unknown key "toolCallTimoutMs": did you mean "toolCallTimeoutMs"?' }] })
+    const nested = validateConfig(Config, { transport: 'stdio', serverName: 'a', command: 'x', reconnect: { maxAttempt: 3 } })
+    expect(nested).toEqual({ ok: false, issues: [{ field: 'config.reconnect.maxAttempt', message: 'unknown key "reconnect.maxAttempt": did you mean "reconnect.maxAttempts"?' }] })
   })
 
   it('lists options a lenient schema dropped, so typos do not pass silently', () => {

@@ -80,8 +80,8 @@ describe('environment references in cordis.yml', () => {
     // The entry that was fine is still usable.
     expect(configs).toEqual([{ url: 'https://example.com' }])
     expect(errors).toEqual([
-      'cordis.yml:5: entry "web": config.headers.Authorization: environment variable WEB_TOKEN is not set (referenced by !env WEB_TOKEN); set it, or give a default with WEB_TOKEN:-default',
-      'cordis.yml:5: entry "web": config.args[0]: environment variable API_KEY is not set (referenced by ${API_KEY}); set it, or give a default with API_KEY:-default',
+      'cordis.yml:9: entry "web": config.headers.Authorization: environment variable WEB_TOKEN is not set (referenced by !env WEB_TOKEN); set it, or give a default with WEB_TOKEN:-default',
+      'cordis.yml:10: entry "web": config.args[0]: environment variable API_KEY is not set (referenced by ${API_KEY}); set it, or give a default with API_KEY:-default',
     ])
   })
 
@@ -96,10 +96,10 @@ describe('environment references in cordis.yml', () => {
     d: !!js process.env.MCP_TOKEN
 `)
     expect(errors).toEqual([
-      'cordis.yml:2: entry "web": config.a: !env not-a-name is not a valid reference: write NAME or NAME:-default (NAME is letters, digits and _)',
-      'cordis.yml:2: entry "web": config.b: "${" is not closed: write ${NAME}, or $${ for a literal "${"',
-      'cordis.yml:2: entry "web": config.c: ${} is not a valid reference: write NAME or NAME:-default (NAME is letters, digits and _)',
-      'cordis.yml:2: entry "web": config.d: !!js is not supported: cordis.yml values are never evaluated as code; reference environment variables with !env NAME or "${NAME}"',
+      'cordis.yml:5: entry "web": config.a: !env not-a-name is not a valid reference: write NAME or NAME:-default (NAME is letters, digits and _)',
+      'cordis.yml:6: entry "web": config.b: "${" is not closed: write ${NAME}, or $${ for a literal "${"',
+      'cordis.yml:7: entry "web": config.c: ${} is not a valid reference: write NAME or NAME:-default (NAME is letters, digits and _)',
+      'cordis.yml:8: entry "web": config.d: !!js is not supported: cordis.yml values are never evaluated as code; reference environment variables with !env NAME or "${NAME}"',
     ])
   })
 

@@ -168,12 +168,25 @@ describe('cordis.yml hot reload against real MCP servers', () => {
       saveEntries([entry('memory', memory({ serverName: 'bad name!' })), entry('everything', everything())]),
     )
     expect(result).toMatchObject({ ok: false, added: [], updated: [], removed: [], unchanged: ['everything'], held: ['memory'] })
-    expect(result.errors).toEqual([{ entry: 'memory', field: 'config', line: 1, message: expect.stringMatching(/^serverName "bad name!" is invalid/) }])
-    expect(lines).toMatch(/\[error\] loader: .*cordis\.yml:1: entry "memory": config: serverName "bad name!" is invalid/)
+    // The field and its own line, as HOSTING promises (the entry starts on line 1, serverName is on line 4).
+    expect(result.errors).toEqual([{ entry: 'memory', field: 'config.serverName', line: 4, message: expect.stringMatching(/^serverName "bad name!" is invalid/) }])
+    expect(lines).toMatch(/\[error\] loader: .*cordis\.yml:4: entry "memory": config\.serverName: serverName "bad name!" is invalid/)
     expect(lines).toMatch(/entry "memory" has errors: its running instance keeps its previous config/)
+    // That is said once; nothing else repeats the error.
+    expect(lines.match(/has errors/g)).toHaveLength(1)
     expect(host.loader.fiber('memory')).toBe(fiber)
     expect(pid('memory')).toBe(memoryPid)
     expect(definitions('mcp__memory__')).toEqual(memoryTools)
+  })
+
+  it('a new entry with errors is one line: the error, with no second line saying it is not loaded', async () => {
+    const { value: result, lines } = await logsDuring(() =>
+      saveEntries([entry('memory', memory({ serverName: 'bad name!' })), entry('everything', everything()), entry('fresh', everything({ serverName: 'fresh one' }))]),
+    )
+    expect(result).toMatchObject({ ok: false, added: [], held: ['memory', 'fresh'] })
+    const fresh = lines.split('\n').filter((line) => line.includes('"fresh"'))
+    expect(fresh).toEqual([expect.stringMatching(/\[error\] loader: .*cordis\.yml:\d+: entry "fresh": config\.serverName: serverName "fresh one" is invalid/)])
+    expect(lines).not.toMatch(/not loaded/)
   })
 
   it('a file that is not valid YAML changes nothing and says why', async () => {

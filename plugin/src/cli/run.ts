@@ -100,7 +100,8 @@ async function fileHosts(): Promise<typeof import('../loader/host.ts') | undefin
 function unconnected(host: FileHost): string[] {
   return host.status.list().flatMap(({ serverName, state }) => {
     if (state.kind === 'connected') return []
-    const why = state.kind === 'stopped' ? state.reason : state.kind === 'reconnecting' ? `its first connection failed (the log above says why)` : state.kind
+    // A stopped connection has logged its reason as it stopped: say it once, there.
+    const why = state.kind === 'stopped' ? 'it stopped (the log above says why)' : state.kind === 'reconnecting' ? `its first connection failed (the log above says why)` : state.kind
     return [`server "${serverName}" is not connected: ${why}`]
   })
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 
 /** The bridge's package name; `mcp-client` (its Cordis plugin name) is accepted as an alias. */
 export const BRIDGE_PACKAGE = '@mcp-bridge/plugin'
-const ALIASES: Readonly<Record<string, string>> = { 'mcp-client': BRIDGE_PACKAGE }
+export const ALIASES: Readonly<Record<string, string>> = { 'mcp-client': BRIDGE_PACKAGE }
 
 /** Names users may reach for to load the `tools` service, which the host always provides itself. */
 const HOST_SERVICES = new Set(['tools', 'ToolRegistry', '@mcp-bridge/plugin/tools'])

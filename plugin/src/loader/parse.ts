@@ -1,7 +1,7 @@
-import { isMap, isSeq, LineCounter, parseDocument, type YAMLError } from 'yaml'
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLError } from 'yaml'
 import { pluginKey } from './names.ts'
 import { referenceTags, resolveReferences } from './references.ts'
-import type { Entry, LoaderIssue } from './types.ts'
+import { lineOfField, type Entry, type LoaderIssue } from './types.ts'
 import { isRecord } from '../records.ts'
 
 export interface ParseOptions {
@@ -73,8 +73,10 @@ export function parseConfig(text: string, options: ParseOptions): ParseOutcome {
 
   values.forEach((value, index) => {
     const line = lineOf(ranges[index]?.[0])
+    const fieldLines = new Map<string, number>()
+    recordLines(items[index] as Node | null, '', fieldLines, lineOf)
     const found: LoaderIssue[] = []
-    const report = (field: string | undefined, message: string) => found.push({ field, message, line })
+    const report = (field: string | undefined, message: string) => found.push({ field, message, line: lineOfField(field, fieldLines, line) })
     const record = isRecord(value) ? value : undefined
     if (!record) report(undefined, 'must be a mapping with id, name and config')
 
@@ -126,9 +128,34 @@ export function parseConfig(text: string, options: ParseOptions): ParseOutcome {
       else if (!(typeof rawId === 'string' && firstLineOfId.has(rawId))) keepMissing = true
       return
     }
-    entries.push({ id: id!, name: name as string, key: key!, config, disabled: disabled === true, line })
+    entries.push({ id: id!, name: name as string, key: key!, config, disabled: disabled === true, line, fieldLines })
   })
   return { ok: true, entries, errors, held, keepMissing }
+}
+
+/**
+ * The line of each key path written in an entry (`name`, `config.env.PORT`, `config.args[0]`), so
+ * that an issue points at its own line. Keys brought in by a merge (`<<: *common`) are not under
+ * the entry, so they are not recorded: their issues point at the nearest written ancestor.
+ */
+function recordLines(node: Node | null, path: string, into: Map<string, number>, lineOf: (offset: number | undefined) => number | undefined): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      // A merge key (`<<`, read as a symbol) brings keys from elsewhere in the file: not this entry's lines.
+      if (!isScalar(pair.key) || typeof pair.key.value === 'symbol' || pair.key.value === '<<') continue
+      const at = path ? `${path}.${String(pair.key.value)}` : String(pair.key.value)
+      const line = lineOf(pair.key.range?.[0])
+      if (line !== undefined) into.set(at, line)
+      recordLines(pair.value as Node | null, at, into, lineOf)
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, index) => {
+      const at = `${path}[${index}]`
+      const line = lineOf((item as Node | null)?.range?.[0])
+      if (line !== undefined) into.set(at, line)
+      recordLines(item as Node | null, at, into, lineOf)
+    })
+  }
 }
 
 function firstLine(error: YAMLError): string {

@@ -1,6 +1,6 @@
 import type { Plugin } from 'cordis'
 import { resolvePlugin, type PluginSource } from './resolve.ts'
-import type { Entry, LoaderIssue } from './types.ts'
+import { lineOfField, type Entry, type LoaderIssue } from './types.ts'
 import { validateConfig } from './validate.ts'
 
 export interface Prepared {
@@ -27,7 +27,7 @@ export async function prepareEntries(entries: readonly Entry[], builtins: Readon
       prepared.usable.push(entry)
       continue
     }
-    const issue = (field: string | undefined, message: string): LoaderIssue => ({ entry: entry.id, field, line: entry.line, message })
+    const issue = (field: string | undefined, message: string): LoaderIssue => ({ entry: entry.id, field, line: lineOfField(field, entry.fieldLines, entry.line), message })
     const resolved = await resolvePlugin(entry.key, builtins)
     if (!resolved.ok) {
       prepared.errors.push(issue('name', resolved.message))

@@ -12,8 +12,10 @@ export function reloadLog(result: ReloadResult, plan: Plan, context: { file: str
   const log = (level: LogLine['level'], text: string) => lines.push({ level, text })
   for (const issue of result.errors) log('error', formatIssue(issue, context.file))
   for (const issue of result.warnings) log('warn', formatIssue(issue, context.file))
+  // An entry with errors that is not running is simply not loaded: its error lines say all there
+  // is to say. One that runs keeps its previous instance, which the error lines do not tell.
   for (const id of result.held) {
-    log('warn', `entry "${id}" has errors: ${context.running.has(id) ? 'its running instance keeps its previous config' : 'not loaded'}`)
+    if (context.running.has(id)) log('warn', `entry "${id}" has errors: its running instance keeps its previous config`)
   }
   for (const entry of plan.add) log('info', `added "${entry.id}" (${entry.name})`)
   const updated = new Set(result.updated)

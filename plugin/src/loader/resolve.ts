@@ -1,7 +1,8 @@
 import { isAbsolute } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Plugin } from 'cordis'
-import { BRIDGE_PACKAGE } from './names.ts'
+import { nearestWord } from '@mcp-bridge/process'
+import { ALIASES, BRIDGE_PACKAGE } from './names.ts'
 
 /** Imports a plugin the host knows by name. */
 export type PluginSource = () => Promise<unknown>
@@ -35,12 +36,20 @@ export async function resolvePlugin(key: string, builtins: ReadonlyMap<string, P
       ok: false,
       message: isAbsolute(key)
         ? `unknown plugin: there is no file ${key}`
-        : `unknown plugin "${key}": no such package is installed (known here: ${[...builtins.keys(), BRIDGE_PACKAGE].join(', ')}; or write a path starting with ./)`,
+        : unknownPackage(key, builtins),
     }
   }
   const plugin = asPlugin(loaded)
   if (!plugin) return { ok: false, message: `"${key}" does not export a Cordis plugin (an apply function, a default export, or a function)` }
   return { ok: true, plugin }
+}
+
+/** Names the plugins an entry can use here, each once (a host may embed the bridge too), and the nearest one. */
+function unknownPackage(key: string, builtins: ReadonlyMap<string, PluginSource>): string {
+  const known = [...new Set([...builtins.keys(), BRIDGE_PACKAGE, ...Object.keys(ALIASES)])]
+  const nearest = nearestWord(key, known)
+  const suggestion = nearest ? `; did you mean "${nearest}"?` : ''
+  return `unknown plugin "${key}": no such package is installed${suggestion} (known here: ${known.join(', ')}; or write a path starting with ./)`
 }
 
 function packageName(specifier: string): string {

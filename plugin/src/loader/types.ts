@@ -15,6 +15,25 @@ export interface Entry {
   disabled: boolean
   /** 1-based line of the entry in the file, for messages. */
   line?: number
+  /** 1-based line of each key path written in the entry (`config.env.PORT`), for messages. */
+  fieldLines?: ReadonlyMap<string, number>
+}
+
+/**
+ * The line an issue about `field` points at: the field's own line, or that of its nearest
+ * ancestor written in the file (a key from a merge or a value the schema added has none), or the
+ * entry's line.
+ */
+export function lineOfField(field: string | undefined, lines: ReadonlyMap<string, number> | undefined, entryLine: number | undefined): number | undefined {
+  let at = field
+  while (at && lines) {
+    const line = lines.get(at)
+    if (line !== undefined) return line
+    const parent = at.replace(/(\.[^.[\]]*|\[\d+\])$/, '')
+    if (parent === at) break
+    at = parent
+  }
+  return entryLine
 }
 
 /**

@@ -36,8 +36,11 @@ export function validateConfig(schema: unknown, config: unknown): Validation {
 }
 
 function describeIssue(issue: StandardIssue): { field: string; message: string } {
-  const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment))
-  const field = ['config', ...path].join('.')
+  // Written as the loader writes fields elsewhere: `config.tools.include[0]`.
+  const field = (issue.path ?? []).reduce<string>((at, segment) => {
+    const key = typeof segment === 'object' ? segment.key : segment
+    return typeof key === 'number' ? `${at}[${key}]` : `${at}.${String(key)}`
+  }, 'config')
   // Schemastery prefixes the path it already reports ("$.a.b ...") and plugins often prefix their own name.
   const message = issue.message.replace(/^\$(\.[^\s]+)? /, '').replace(/^[\w-]+ config: /, '')
   return { field, message }
