@@ -191,7 +191,7 @@ export class ServerConnection {
     }
     if (BridgeError.is(error) && error.code === 'INVALID_CONFIG') {
       // A missing cwd or command does not appear by retrying.
-      return this.stop(`${message}; then reload the plugin`, error)
+      return this.stop(`${message.replace(/\.$/, '')}; then reload the plugin`, error)
     }
     if (first && this.options.noRetryOnFirstFailure) {
       // Activation rejects with this error; announcing a retry for an instance that is being torn down would mislead.

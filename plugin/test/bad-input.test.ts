@@ -101,7 +101,7 @@ describe('configuration errors at run time are said once, without a stack, and n
     const fiber = await host.load({ ...stdio, command: 'no-such-mcp-server-binary' })
     expect(stateOf(fiber)).toMatchObject({
       kind: 'stopped',
-      reason: expect.stringMatching(/^mcp-client config: command "no-such-mcp-server-binary" was not found: it is not on the PATH the server is given \(.*\); set command to an absolute path or add the directory to PATH with env\./),
+      reason: expect.stringMatching(/^mcp-client config: command "no-such-mcp-server-binary" was not found: it is not on the PATH the server is given \(.*\); set command to an absolute path or add the directory to PATH with env; then reload the plugin$/),
     })
     expect(noisy(host.logs)).toEqual([])
   })
