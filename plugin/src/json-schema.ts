@@ -116,10 +116,27 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
 
 /** `node` with every `patternProperties` entry keyed by an unchecked pattern made `true`; `node` itself when none is. */
 function withUncheckedEntriesTrue(node: unknown, unchecked: ReadonlySet<string>): unknown {
+  return mapSchemaObjects(node, (object) => {
+    const entries = object.patternProperties
+    if (!isRecord(entries)) return object
+    let rewritten = entries
+    for (const pattern of Object.keys(entries)) {
+      if (unchecked.has(pattern) && entries[pattern] !== true) rewritten = ownProperty(rewritten === entries ? { ...entries } : rewritten, pattern, true)
+    }
+    return rewritten === entries ? object : ownProperty({ ...object }, 'patternProperties', rewritten)
+  })
+}
+
+/**
+ * `node` with `rewrite` applied to each object in it, innermost first; copied where something
+ * changes, never written into (the server's schema is shared, and `rewrite` may be handed it).
+ * The values of data keywords (enum, const, default, examples) are data, not schemas: left alone.
+ */
+function mapSchemaObjects(node: unknown, rewrite: (object: Record<string, unknown>) => Record<string, unknown>): unknown {
   if (Array.isArray(node)) {
     let copy: unknown[] | undefined
     node.forEach((item, i) => {
-      const rewritten = withUncheckedEntriesTrue(item, unchecked)
+      const rewritten = mapSchemaObjects(item, rewrite)
       if (rewritten !== item) (copy ??= [...node])[i] = rewritten
     })
     return copy ?? node
@@ -129,17 +146,10 @@ function withUncheckedEntriesTrue(node: unknown, unchecked: ReadonlySet<string>)
   for (const key of Object.keys(node)) {
     if (DATA_KEYWORDS.has(key)) continue
     const value = node[key]
-    let rewritten = withUncheckedEntriesTrue(value, unchecked)
-    if (key === 'patternProperties' && isRecord(rewritten)) {
-      let entries: Record<string, unknown> = rewritten
-      for (const pattern of Object.keys(entries)) {
-        if (unchecked.has(pattern) && entries[pattern] !== true) entries = ownProperty(entries === value ? { ...entries } : entries, pattern, true)
-      }
-      rewritten = entries
-    }
+    const rewritten = mapSchemaObjects(value, rewrite)
     if (rewritten !== value) copy = ownProperty(copy ?? { ...node }, key, rewritten)
   }
-  return copy ?? node
+  return rewrite(copy ?? node)
 }
 
 /** Sets an own data property, even one named `__proto__` (which JSON.parse makes an own key). */
@@ -233,38 +243,25 @@ function dialectOf($schema: unknown): 'draft-04' | 'draft-07' | '2020-12' {
  * Copied where it changes, never written into: the server's schema is shared.
  */
 function fromDraft04(node: unknown): unknown {
-  if (Array.isArray(node)) {
-    let copy: unknown[] | undefined
-    node.forEach((item, i) => {
-      const rewritten = fromDraft04(item)
-      if (rewritten !== item) (copy ??= [...node])[i] = rewritten
-    })
-    return copy ?? node
-  }
-  if (!isRecord(node)) return node
-  let copy: Record<string, unknown> | undefined
-  for (const key of Object.keys(node)) {
-    if (DATA_KEYWORDS.has(key)) continue
-    const value = node[key]
-    const rewritten = fromDraft04(value)
-    if (rewritten !== value) copy = ownProperty(copy ?? { ...node }, key, rewritten)
-  }
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-    const flag = node[exclusive]
-    if (typeof flag !== 'boolean') continue
-    copy ??= { ...node }
-    delete copy[exclusive]
-    if (flag && typeof node[bound] === 'number') {
-      copy[exclusive] = node[bound]
-      delete copy[bound]
+  return mapSchemaObjects(node, (object) => {
+    let copy: Record<string, unknown> | undefined
+    for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      const flag = object[exclusive]
+      if (typeof flag !== 'boolean') continue
+      copy ??= { ...object }
+      delete copy[exclusive]
+      if (flag && typeof object[bound] === 'number') {
+        copy[exclusive] = object[bound]
+        delete copy[bound]
+      }
     }
-  }
-  if (typeof node.id === 'string' && node.$id === undefined) {
-    copy ??= { ...node }
-    copy.$id = node.id
-    delete copy.id
-  }
-  return copy ?? node
+    if (typeof object.id === 'string' && object.$id === undefined) {
+      copy ??= { ...object }
+      copy.$id = object.id
+      delete copy.id
+    }
+    return copy ?? object
+  })
 }
 
 function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
