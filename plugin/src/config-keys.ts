@@ -13,7 +13,7 @@ export interface KeyTree {
   [key: string]: KeyTree | true
 }
 
-/** The unknown key's path (`['reconnect', 'maxAttempt']`) and the line that explains it. */
+/** The path of the unknown key (as ['reconnect', 'maxAttempt']) and the line that explains it. */
 export interface UnknownKey {
   path: string[]
   message: string
