@@ -52,11 +52,8 @@ export class Session {
   private lostReported = false
   /** Set when the transport closed: only then is a -32000 "Connection closed" the SDK's own verdict. */
   private transportClosed = false
-  /** Replies and notifications whose POST failed, and replies dropped with the queue full (undelivered). */
-  private failedPosts = 0
-  private droppedReplies = 0
-  /** Server requests answered -32600 (invalidRequest). */
-  private invalidRequests = 0
+  /** How often each kind of repeated notice has come up: failed POSTs, dropped replies, invalid requests. */
+  private readonly repeats = new Map<string, number>()
 
   private constructor(
     private readonly client: Client,
@@ -244,20 +241,27 @@ export class Session {
   private undelivered(error: UndeliveredMessageError): void {
     if (this.closing) return
     if (error.dropped) {
-      if (this.droppedReplies++ === 0) this.hooks.onNotice(`${this.quote(error.message)}; the server sends requests faster than they can be answered: later replies that find the queue full are dropped too (counted, not logged)`)
+      if (this.count('dropped') === 1) this.hooks.onNotice(`${this.quote(error.message)}; the server sends requests faster than they can be answered: later replies that find the queue full are dropped too (counted, not logged)`)
       return
     }
-    const count = ++this.failedPosts
-    if (/^10*$/.test(String(count))) {
-      const times = count === 1 ? '' : ` (${count} such failures so far)`
-      this.hooks.onNotice(`${this.quote(error.message)}${times}; the session is kept: a failed reply is not a lost server`)
-    }
+    this.noticeRepeated('failed post', error.message, 'failures', '; the session is kept: a failed reply is not a lost server')
   }
 
   /** A server request answered -32600 (stdio-transport.ts): logged at the 1st, 10th, 100th, … such request. */
   private invalidRequest(error: InvalidRequestError): void {
-    const count = ++this.invalidRequests
-    if (/^10*$/.test(String(count))) this.hooks.onNotice(`${this.quote(error.message)}${count === 1 ? '' : ` (${count} such requests so far)`}`)
+    this.noticeRepeated('invalid request', error.message, 'requests')
+  }
+
+  /** Logs `message` the 1st, 10th, 100th, … time its kind comes up, with the count so far. */
+  private noticeRepeated(kind: string, message: string, what: string, suffix = ''): void {
+    const count = this.count(kind)
+    if (/^10*$/.test(String(count))) this.hooks.onNotice(`${this.quote(message)}${count === 1 ? '' : ` (${count} such ${what} so far)`}${suffix}`)
+  }
+
+  private count(kind: string): number {
+    const count = (this.repeats.get(kind) ?? 0) + 1
+    this.repeats.set(kind, count)
+    return count
   }
 
   private reportLost(reason: string): void {
