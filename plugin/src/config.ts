@@ -1,7 +1,8 @@
 import Schema from 'schemastery'
 import { unknownKey, type KeyTree } from './config-keys.ts'
 import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
-import { redactSecrets, redactUrl } from './redact.ts'
+import { configSecrets, createRedactor, redactUrl, type Redact } from './redact.ts'
+import { isRecord } from './records.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
 import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'
 
@@ -208,7 +209,8 @@ const ELSEWHERE = {
  * against that transport's fields alone: a wrong value names its field instead of listing both
  * transports' schemas, and a key neither knows (a typo, a field of the other transport) is an
  * error that suggests the nearest known key. `checkConfig` then applies the cross-field rules.
- * Messages never quote a value that could be a secret.
+ * Messages never quote a value that could be a secret: every quoted value passes the redactor of
+ * `messageRedactor` first, which knows the secrets configured so far.
  */
 export const Config = Schema.transform(Schema.any(), (raw: unknown) => parseConfig(raw), true) as unknown as Schema<unknown, Config>
 
@@ -228,41 +230,82 @@ export function fieldPath(field: string): (string | number)[] {
 }
 
 export function parseConfig(raw: unknown): Config {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(the whole config)', `must be an object with transport and serverName (got ${describeValue(raw)}).`)
+  const redact = messageRedactor(raw)
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(the whole config)', `must be an object with transport and serverName (got ${describeValue(raw, redact)}).`)
   const transport = (raw as Record<string, unknown>).transport
   if (transport === undefined) {
     throw new Schema.ValidationError('missing required value: set transport to "stdio" or "streamable-http"', { path: ['transport'] })
   }
-  if (!TRANSPORTS.includes(transport as never)) fail('transport', `expected "stdio" | "streamable-http" | "sse" (got ${describeValue(transport)}).`)
+  if (!TRANSPORTS.includes(transport as never)) fail('transport', `expected "stdio" | "streamable-http" | "sse" (got ${describeValue(transport, redact)}).`)
   const kind = transport as Config['transport']
   refuseInlineSecrets((raw as Record<string, unknown>).auth)
   const unknown = unknownKey(raw, KNOWN[kind], ELSEWHERE[kind])
-  if (unknown) fail('', unknown.message, unknown.path)
+  // The message quotes the key as written: a key can hold a pasted value too.
+  if (unknown) fail('', redact(unknown.message), unknown.path)
   let parsed: Config
   try {
     parsed = (kind === 'stdio' ? Stdio : kind === 'sse' ? Sse : StreamableHttp)(raw as never) as Config
   } catch (error) {
-    throw Schema.ValidationError.is(error) ? withoutValue(error, raw) : error
+    throw Schema.ValidationError.is(error) ? withoutValue(error, raw, redact) : error
   }
-  return checkConfig(parsed)
+  return checkConfig(parsed, redact)
+}
+
+/**
+ * The redaction of a value a config error quotes: the secret shapes, plus every secret known at
+ * that point, so that a secret interpolated into a bad value (`serverName: "${TOKEN}"`, a URL
+ * built around one) is never shown: the config's own env and header values (each one, secret-named
+ * or not: an error may quote any of them), its URL's credentials, the host variable its auth names,
+ * and the host's variables that look like secrets (a cordis.yml interpolates from there). Built
+ * once per parse, on first use: a valid config pays nothing.
+ */
+export function messageRedactor(raw: unknown, env: NodeJS.ProcessEnv = process.env): Redact {
+  let redact: Redact | undefined
+  return (text) => {
+    redact ??= createRedactor(knownSecrets(raw, env))
+    return redact(text)
+  }
+}
+
+function knownSecrets(raw: unknown, env: NodeJS.ProcessEnv): string[] {
+  const config = isRecord(raw) ? raw : {}
+  const strings = (value: unknown): Record<string, string> =>
+    isRecord(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {}
+  const auth = isRecord(config.auth) ? config.auth : {}
+  const variables = ['clientSecretEnv', 'privateKeyEnv', 'tokenEnv'].map((key) => auth[key]).filter((name): name is string => typeof name === 'string')
+  return [
+    ...configSecrets({ headers: strings(config.headers), url: typeof config.url === 'string' ? config.url : undefined }),
+    ...Object.values(strings(config.headers)),
+    ...Object.values(strings(config.env)),
+    ...variables.flatMap((name) => env[name] ?? []),
+    ...configSecrets({ env: strings(env) }),
+  ]
 }
 
 /** Schemastery says "... but got <the value>"; the value may be a secret, so say its kind instead. */
-function withoutValue(error: InstanceType<typeof Schema.ValidationError>, raw: unknown): Error {
+function withoutValue(error: InstanceType<typeof Schema.ValidationError>, raw: unknown, redact: Redact): Error {
   const path = (error.options.path ?? []).map(String)
   const value = path.reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), raw)
   // The constructor puts the "$.path " prefix back.
   const message = error.message.replace(/^\$(\.\S+)? /, '').replace(/ but got [\s\S]*$/, '')
   // YAML reads `PORT: 3000` as a number and `DEBUG: true` as a boolean: say how to write the string.
   const quote = message === 'expected string' && (typeof value === 'number' || typeof value === 'boolean') ? `: quote it: "${String(value)}"` : ''
-  return new Schema.ValidationError(`${message} (got ${describeValue(value)})${quote}`, error.options)
+  return new Schema.ValidationError(`${message} (got ${describeValue(value, redact)})${quote}`, error.options)
 }
 
-/** Numbers and booleans as they are; a string only when it is short and shaped like no secret. */
-export function describeValue(value: unknown): string {
+/**
+ * Numbers and booleans as they are; a string only when it is short and `redact` leaves it whole
+ * (no secret shape, no known secret in it), otherwise only its length.
+ */
+export function describeValue(value: unknown, redact: Redact = messageRedactor(undefined)): string {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value)
-  if (typeof value === 'string') return value.length <= 40 && redactSecrets(value) === value ? JSON.stringify(value) : `a string of ${value.length} characters`
+  if (typeof value === 'string') return value.length <= 40 && redact(value) === value ? JSON.stringify(value) : `a string of ${value.length} characters`
   return Array.isArray(value) ? 'a list' : 'an object'
+}
+
+/** A variable name as written when `redact` leaves it whole, else only its length (describeValue, unquoted). */
+function describeName(name: string, redact: Redact): string {
+  return redact(name) === name ? name : `a name of ${name.length} characters`
 }
 
 /** Secrets written into the file would end up in repositories and backups: only their variables' names belong there. */
@@ -274,23 +317,23 @@ function refuseInlineSecrets(auth: unknown): void {
   }
 }
 
-export function checkConfig(config: Config): Config {
+export function checkConfig(config: Config, redact: Redact = messageRedactor(config)): Config {
   if (!SERVER_NAME_PATTERN.test(config.serverName)) {
-    fail('serverName', `${describeValue(config.serverName)} is invalid: use 1-32 characters from A-Z a-z 0-9 _ - (for example "github").`)
+    fail('serverName', `${describeValue(config.serverName, redact)} is invalid: use 1-32 characters from A-Z a-z 0-9 _ - (for example "github").`)
   }
   if (AMBIGUOUS_SERVER_NAME.test(config.serverName)) {
     const suggestion = config.serverName.replace(/_+/g, '_').replace(/_+$/, '') || 'github'
     fail(
       'serverName',
-      `${describeValue(config.serverName)} is invalid: it may not contain "__" or end with "_", or two servers' tools could share a public name (server "a" with tool "b__c" and server "a__b" with tool "c" are both mcp__a__b__c); use "${suggestion}", say.`,
+      `${describeValue(config.serverName, redact)} is invalid: it may not contain "__" or end with "_", or two servers' tools could share a public name (server "a" with tool "b__c" and server "a__b" with tool "c" are both mcp__a__b__c); use "${suggestion}", say.`,
     )
   }
-  if (config.transport === 'stdio') checkStdio(config)
+  if (config.transport === 'stdio') checkStdio(config, redact)
   else {
-    checkHttp(config)
+    checkHttp(config, redact)
     // Schemastery fills an absent object with its (here: no) defaults: no key set means no auth.
     const auth = config.auth as unknown as Record<string, string | undefined> | undefined
-    if (auth && Object.values(auth).some((value) => value !== undefined)) config.auth = checkAuth(auth, config.headers)
+    if (auth && Object.values(auth).some((value) => value !== undefined)) config.auth = checkAuth(auth, config.headers, redact)
     else delete config.auth
   }
   checkToolFilter(config.tools)
@@ -314,12 +357,12 @@ function checkToolFilter(filter: ToolFilterConfig): void {
   }
 }
 
-function checkStdio(config: StdioConfig): void {
+function checkStdio(config: StdioConfig, redact: Redact): void {
   if (!config.command) fail('command', 'is required with transport "stdio": set it to the executable that starts the server (for example "npx").')
   for (const [index, entry] of config.inheritEnv.entries()) {
-    if (!INHERIT_PATTERN.test(entry)) fail(`inheritEnv[${index}]`, `${describeValue(entry)} is not a variable name or a * glob of one (for example "LANG" or "LC_*").`)
+    if (!INHERIT_PATTERN.test(entry)) fail(`inheritEnv[${index}]`, `${describeValue(entry, redact)} is not a variable name or a * glob of one (for example "LANG" or "LC_*").`)
     if (!entry.includes('*') && LOADER_HIJACK.test(entry)) {
-      fail(`inheritEnv[${index}]`, `${entry} is never inherited (it can hijack the server's loader): set it in env if the server needs it.`)
+      fail(`inheritEnv[${index}]`, `${describeName(entry, redact)} is never inherited (it can hijack the server's loader): set it in env if the server needs it.`)
     }
   }
 }
@@ -336,9 +379,9 @@ const AUTH_FIELDS: Record<AuthConfig['type'], { required: string[]; optional: st
  * a hostile server could collect them. The secret's variable must be set when the config loads:
  * an unset one would fail every connection attempt the same way.
  */
-function checkAuth(auth: Record<string, string | undefined>, headers: Record<string, string>): AuthConfig {
+function checkAuth(auth: Record<string, string | undefined>, headers: Record<string, string>, redact: Redact): AuthConfig {
   const type = auth.type
-  if (!AUTH_TYPES.includes(type as never)) fail('auth.type', `expected ${AUTH_TYPES.map((t) => `"${t}"`).join(' | ')} (got ${describeValue(type)}).`)
+  if (!AUTH_TYPES.includes(type as never)) fail('auth.type', `expected ${AUTH_TYPES.map((t) => `"${t}"`).join(' | ')} (got ${describeValue(type, redact)}).`)
   const fields = AUTH_FIELDS[type as AuthConfig['type']]
   for (const key of Object.keys(auth)) {
     if (key !== 'type' && auth[key] !== undefined && !fields.required.includes(key) && !fields.optional.includes(key)) {
@@ -351,14 +394,14 @@ function checkAuth(auth: Record<string, string | undefined>, headers: Record<str
   }
   const config = (type === 'private_key_jwt' ? { algorithm: 'RS256', ...definedOnly(auth) } : definedOnly(auth)) as unknown as AuthConfig
   const { field, name } = secretVariable(config)
-  if (!INHERIT_PATTERN.test(name) || name.includes('*')) fail(`auth.${field}`, `${describeValue(name)} is not an environment variable name (for example "MCP_CLIENT_SECRET").`)
-  if (!process.env[name]) fail(`auth.${field}`, `names ${name}, which is not set in the host's environment: export it before starting the host.`)
+  if (!INHERIT_PATTERN.test(name) || name.includes('*')) fail(`auth.${field}`, `${describeValue(name, redact)} is not an environment variable name (for example "MCP_CLIENT_SECRET").`)
+  if (!process.env[name]) fail(`auth.${field}`, `names ${describeName(name, redact)}, which is not set in the host's environment: export it before starting the host.`)
   if (type !== 'bearer') {
     let issuer: URL | undefined
     try {
       issuer = new URL(auth.issuer!)
     } catch {
-      fail('auth.issuer', `${describeValue(auth.issuer)} is not a URL: set it to the authorization server's issuer (for example "https://auth.example.com").`)
+      fail('auth.issuer', `${describeValue(auth.issuer, redact)} is not a URL: set it to the authorization server's issuer (for example "https://auth.example.com").`)
     }
     // Credentials travel to it: https, or plain http only to this machine.
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer!.hostname)
@@ -373,23 +416,24 @@ function definedOnly(record: Record<string, string | undefined>): Record<string,
   return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined))
 }
 
-function checkHttp(config: HttpConfig): void {
+function checkHttp(config: HttpConfig, redact: Redact): void {
   if (!config.url) fail('url', `is required with transport "${config.transport}": set it to the endpoint (for example "http://127.0.0.1:3000/mcp").`)
   let url: URL | undefined
   try {
     url = new URL(config.url)
   } catch {
-    fail('url', `${describeValue(config.url)} is not a valid URL: write an absolute http:// or https:// URL.`)
+    fail('url', `${describeValue(config.url, redact)} is not a valid URL: write an absolute http:// or https:// URL.`)
   }
   if (url && url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail('url', `uses "${url.protocol}": only http:// and https:// are supported (${redactUrl(config.url).slice(0, 200)}).`)
+    // The scheme as written, not URL's lower-cased copy: a secret's shape (AKIA…) is case-sensitive.
+    fail('url', `uses ${describeValue(config.url.trimStart().slice(0, url.protocol.length), redact)}: only http:// and https:// are supported (${redact(redactUrl(config.url)).slice(0, 200)}).`)
   }
   for (const [name, value] of Object.entries(config.headers)) {
     // fetch would refuse these on every request, and the bridge would retry them forever.
     try {
       new Headers([[name, 'x']])
     } catch {
-      fail('headers', `has an invalid header name ${describeValue(name)}: use letters, digits and - only.`)
+      fail('headers', `has an invalid header name ${describeValue(name, redact)}: use letters, digits and - only.`)
     }
     try {
       new Headers([[name, value]])
