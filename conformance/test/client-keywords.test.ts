@@ -1,6 +1,5 @@
 import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
-import { callExpectationFor } from '../src/client/applicability.ts'
 import { checkHttpInvariants } from '../src/client/http-invariants.ts'
 import { checkInvariants } from '../src/client/invariants.ts'
 import { loadScenarios } from '../src/client/load.ts'
@@ -114,44 +113,6 @@ describe('a non-bridge client is failed only for a MUST, warned only for a SHOUL
   })
 })
 
-/**
- * Deliberate exceptions: a check that fails a non-bridge client although the sentence it cites has
- * no MUST, each with why. Keys are `<scenario>:<check>` (`.isError` or `.<field>` for one part of
- * a call's expectation).
- */
-const DELIBERATE: Record<string, string> = {
-  // A JSON-RPC error answer is the request's failure (JSON-RPC 2.0 §5: "error: This member is
-  // REQUIRED on error"); a client that shows it as a success misreports the server's answer.
-  'json-rpc-error-is-a-tool-error:expect/call-1.isError': 'a JSON-RPC error is a failure',
-  'server-error-codes-are-tool-errors:expect/call-1.isError': 'a JSON-RPC error is a failure',
-  'server-error-codes-are-tool-errors:expect/call-2.isError': 'a JSON-RPC error is a failure',
-}
-
-/**
- * Known gaps, not deliberate: call expectations that fail a client citing the scenario's first
- * `spec` entry, which quotes no MUST (the audit's "failable-uncovered", .cache/audit-spec/
- * scenario-refs.txt; most expect a call to succeed, or a task's outcome). Each needs its sentence
- * recorded, or a should/info entry; listed so that no new one appears unnoticed. Remove an entry
- * once it is fixed (a stale entry fails the test).
- */
-const KNOWN_GAPS: string[] = [
-  'caller-abort:expect/call-1.isError',
-  'clean-discovery:expect/call-1.isError',
-  'crash-loop-exhausts-budget:expect/call-1.isError',
-  'http-500-on-call:expect/call-2.isError',
-  'http-dropped-connection:expect/call-2.isError',
-  'json-rpc-error-is-a-tool-error:expect/call-2.isError',
-  'oversized-output:expect/call-1.isError',
-  'server-error-codes-are-tool-errors:expect/call-3.isError',
-  'structured-content-vs-output-schema:expect/call-1.isError',
-  'structured-content-vs-output-schema:expect/call-4.isError',
-  'task-lost-surfaces-as-error:expect/call-1.isError',
-  'task-poll-interval-honoured:expect/call-1.isError',
-  'task-poll-interval-honoured:expect/call-1.text',
-  'task-required-tool-called-as-task:expect/call-1.isError',
-  'task-required-tool-called-as-task:expect/call-1.text',
-]
-
 describe('what scenarios record for clients matches the keyword of the sentence they quote', () => {
   const scenarios = loadScenarios().map((l) => l.scenario).filter((s) => s.applies.to !== 'bridge')
 
@@ -169,26 +130,23 @@ describe('what scenarios record for clients matches the keyword of the sentence 
     expect(wrong).toEqual([])
   })
 
-  it("every part of a call's expectation that can fail a client rests on a MUST (or is a listed exception)", () => {
+  it('every check a scenario can fail a client on is a fail only under a quoted MUST, a warn only under a SHOULD, else information', () => {
     const wrong: string[] = []
-    const gaps = new Set<string>()
+    let judged = 0
     for (const s of scenarios) {
-      const info = (s.applies as { info?: Record<string, string> }).info ?? {}
-      let n = 0
-      for (const step of s.steps) {
-        if (!('call' in step)) continue
-        const id = `expect/call-${++n}`
-        if (!step.call.expect || s.applies.bridgeOnly[id] || s.applies.should[id] || info[id]) continue
-        const { expect: judged } = callExpectationFor(step.call.expect, 'client')
-        for (const field of Object.keys(judged) as Array<keyof typeof judged>) {
-          const key = `${s.id}:${id}.${field}`
-          if (info[`${id}.${field}`] || DELIBERATE[key] || strongest(quoted(s.spec[0]!.ref)) === 'MUST') continue
-          if (KNOWN_GAPS.includes(key)) gaps.add(key)
-          else wrong.push(`${key} fails a client citing ${JSON.stringify(s.spec[0]!.ref.slice(0, 100))}, which quotes no MUST`)
+      const ids = ['expect/tools', 'expect/settled', 'timing/start', 'timing/dispose', ...Object.keys(s.expect.received).map((m) => `expect/received/${m}`), ...s.steps.flatMap((step, i) => ['call' in step ? [`expect/call-${s.steps.slice(0, i + 1).filter((x) => 'call' in x).length}`] : [], [`timing/step-${i + 1}`]].flat())]
+      for (const id of ids) {
+        for (const status of ['fail', 'warn'] as const) {
+          const [verdict] = verdictsFor(s, 'client', [{ id, title: id, status, message: 'breached', spec: s.spec[0] }])
+          if (verdict!.status === 'fail' || verdict!.status === 'warn') judged++
+          const words = verdict!.status === 'warn' && verdict!.message.includes('(a SHOULD for clients: ') ? verdict!.message : quoted(verdict!.spec)
+          if (verdict!.status === 'fail' && strongest(words) !== 'MUST') wrong.push(`${s.id} ${id} fails a client citing ${JSON.stringify(s.spec[0]!.ref.slice(0, 100))}, which quotes no MUST`)
+          if (verdict!.status === 'warn' && !['MUST', 'SHOULD'].includes(strongest(words))) wrong.push(`${s.id} ${id} warns a client citing no SHOULD`)
+          if (verdict!.status === 'skip' && !/^(Information \(no requirement for clients\)|not applicable)/.test(verdict!.message)) wrong.push(`${s.id} ${id}: a skip that does not say why: ${verdict!.message}`)
         }
       }
     }
     expect(wrong).toEqual([])
-    expect(KNOWN_GAPS.filter((id) => !gaps.has(id))).toEqual([])
+    expect(judged).toBeGreaterThan(10)
   })
 })

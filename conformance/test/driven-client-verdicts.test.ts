@@ -139,3 +139,28 @@ describe('a broken driver is a harness error, never a verdict', () => {
     expect(result.checks.map((c) => [c.id, c.status])).toEqual([['harness/driver', 'error']])
   })
 })
+
+describe('a bridge-only or keyword-less expectation never fails a driven client', () => {
+  it('a client that loops on pagination and re-lists on every list_changed gets information only, and the run exits 0', async () => {
+    const { execFile } = await import('node:child_process')
+    const dir = mkdtempSync(join(tmpdir(), 'loop-relist-'))
+    try {
+      const driver = `node ${new URL('./support/broken-sdk-driver.mjs', import.meta.url).pathname} unbounded-pagination+relist-per-notification`
+      const ids = ['pagination-repeating-cursor', 'pagination-cyclic-cursor', 'list-changed-storm', 'list-changed-debounce-coalesces-a-burst']
+      const cli = new URL('../bin/mcp-conformance.js', import.meta.url).pathname
+      const args = [cli, 'client', '--transport', 'stdio', '--driver', driver, '--report-dir', dir, ...ids.flatMap((id) => ['--scenario', id])]
+      const code = await new Promise<number | null>((resolve) => execFile(process.execPath, args, { timeout: 300_000 }, (error) => resolve(error ? ((error as { code?: number }).code ?? null) : 0)))
+      const { readFileSync } = await import('node:fs')
+      const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { suites: SuiteResult[] }
+      const checks = report.suites.flatMap((suite) => suite.checks.map((c) => ({ suite: suite.id, ...c })))
+      expect(checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => `${c.suite} ${c.id}: ${c.message}`)).toEqual([])
+      // The loops and re-lists were seen, and reported as what they are.
+      const lists = checks.filter((c) => c.id === 'expect/received/tools/list')
+      expect(lists.length).toBe(ids.length)
+      expect(lists.filter((c) => c.status === 'skip' && c.message.startsWith('Information (no requirement for clients)')).length).toBeGreaterThanOrEqual(3)
+      expect(code).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

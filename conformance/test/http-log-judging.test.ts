@@ -40,7 +40,8 @@ describe('judging the HTTP log', () => {
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
       { method: 'POST', path: '/mcp', rpc: 'initialize', status: 401 },
     ])
-    expect(check(retry, 'expect/http-status/401/initialize')).toMatchObject({ status: 'fail', message: 'answered 2 to initialize, expected at most 1' })
+    // Counted as two refusals; the bound itself is a breach of no MUST (the scenario's sentence is a SHOULD at most): information for a client.
+    expect(check(retry, 'expect/http-status/401/initialize')).toMatchObject({ status: 'skip', message: expect.stringContaining('answered 2 to initialize, expected at most 1') })
     // A wire log is a client's: stopping after the first 401 is the bridge's promise, not the spec's.
     expect(check(retry, 'expect/http-status/401/initialize', unauthorized)).toMatchObject({ status: 'skip', message: expect.stringMatching(/not applicable/) })
   })

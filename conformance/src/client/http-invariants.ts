@@ -106,8 +106,12 @@ function protocolVersionHeader(http: Http[], negotiated: string[], revision: str
  * Requests without the session header in a session the client took: the server gave an id with
  * its initialize answer, and the client went on (its notifications/initialized, the request that
  * accepts the answer). A client that turned the answer down (a protocol version it does not know,
- * which it SHOULD disconnect from) or gave up on it is not using that session, so what it sends
- * next (a new initialize, a legacy HTTP+SSE fallback GET) is not held to it.
+ * which it SHOULD disconnect from) or gave up on it is not using that session. A session ends at a
+ * 404 answer to a request that carried it (the server no longer knows it), at the client's DELETE
+ * of it, and at the client's next initialize (a new connection): what the client sends after the
+ * end and before it takes a new session is no "subsequent request" of the old one. A
+ * `server/discover` request is the version probe of a client that speaks 2026-07-28, which has no
+ * sessions: it belongs to no session, so it is never held to this rule.
  */
 export function missingSessionHeaders(http: Http[]): string[] {
   return sessionUse(http).problems
@@ -125,11 +129,16 @@ function sessionUse(http: Http[]): { problems: string[]; taken: number } {
       taken = false
       continue
     }
+    if (request.rpc === 'initialize' || request.rpc === 'server/discover') {
+      if (request.rpc === 'initialize') offered = taken = false
+      continue
+    }
     if (offered && !taken && request.rpc === 'notifications/initialized') {
       taken = true
       sessions++
     }
     if (taken && request.session === undefined) problems.push(`request ${index + 1} (${described(request)}, answered ${request.status}) carried no Mcp-Session-Id`)
+    if (request.session !== undefined && (request.status === 404 || request.method === 'DELETE')) offered = taken = false
   }
   return { problems, taken: sessions }
 }

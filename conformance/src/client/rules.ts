@@ -156,6 +156,19 @@ export function strongestKeyword(text: string): 'MUST' | 'SHOULD' | 'MAY' | 'NON
   return 'NONE'
 }
 
+/**
+ * The force of a citation: its recorded keyword (the kit's own rules), else the strongest RFC 2119
+ * keyword in the words it quotes (`quote`, or what its ref holds in double quotes). A scenario's
+ * reference that names a section without quoting a sentence has no force: the spec is not shown to
+ * ask anything there. SCHEMA (the schema a message must match) is a MUST.
+ */
+export function citedForce(spec: SpecRef | undefined): 'MUST' | 'SHOULD' | 'MAY' | 'NONE' | 'BRIDGE' {
+  if (spec === undefined) return 'NONE'
+  if (spec.keyword === 'SCHEMA') return 'MUST'
+  if (spec.keyword !== undefined) return keywordLevel(spec.keyword) === 'NONE' ? strongestKeyword(spec.keyword) : keywordLevel(spec.keyword)
+  return strongestKeyword(spec.quote ?? [...spec.ref.matchAll(/"([^"]*)"/g)].map((m) => m[1]).join(' '))
+}
+
 /** The level a keyword stands for (MUST NOT is a MUST, SHOULD NOT a SHOULD). */
 export function keywordLevel(keyword: string | undefined): 'MUST' | 'SHOULD' | 'MAY' | 'NONE' | 'BRIDGE' {
   if (keyword === 'MUST' || keyword === 'MUST NOT') return 'MUST'

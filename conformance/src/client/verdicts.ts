@@ -2,7 +2,7 @@ import type { CheckResult } from '../model.ts'
 import { LATEST_REVISION } from '../server/spec.ts'
 import { BRIDGE_ONLY_CHECKS, checkNotApplicable, infoSentence, shouldSentence, type ClientKind } from './applicability.ts'
 import { checkExpectations, type EndState } from './expectations.ts'
-import { BRIDGE_RULES, keywordLevel } from './rules.ts'
+import { BRIDGE_RULES, citedForce, keywordLevel } from './rules.ts'
 import type { Scenario } from './scenario.ts'
 
 /** How information reads: never a verdict, always the sentence that says why. */
@@ -10,12 +10,15 @@ export const INFORMATION = 'Information (no requirement for clients): '
 
 /**
  * The one place where a client's checks become its verdicts, for a driven client
- * (run-scenario.ts) and for a wire log (judge.ts) alike, by the revision the run negotiated:
+ * (run-scenario.ts) and for a wire log (judge.ts) alike, by the revision the run negotiated. For a
+ * client other than a bridge, a breach is judged by the force of the sentence it cites, and by
+ * nothing else:
  * - a check that judges bridges only is a `skip` ("not applicable: …");
- * - a breach of a SHOULD (the scenario's `applies.should`, or the check's own sentence, keyword
- *   SHOULD) is a `warn` that quotes the sentence;
- * - a breach of a sentence without a keyword, or with MAY (`applies.info`, keyword NONE or MAY),
- *   or of the bridge's own rule (keyword BRIDGE), is information: a `skip` that quotes it.
+ * - the scenario's own word comes first: `applies.should` makes a breach a `warn` quoting that
+ *   SHOULD, `applies.info` makes it information quoting its sentence;
+ * - otherwise the citation's force (rules.ts citedForce): MUST → the `fail` stands; SHOULD → a
+ *   `warn`; MAY, no keyword, no quoted sentence, or the bridge's own rule (BRIDGE) → information,
+ *   a `skip` that says so. A check never fails a client by default: only a quoted MUST does.
  * A bridge keeps every verdict; where its failure is its own contract rather than a spec MUST
  * (rules.ts BRIDGE_RULES), the verdict cites that rule, keyword BRIDGE. Pure.
  */
@@ -29,13 +32,18 @@ export function verdictsFor(scenario: Scenario | undefined, kind: ClientKind, ch
     const should = scenario ? shouldSentence(scenario, kind, check.id, revision) : undefined
     if (should) return check.status === 'fail' ? { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${should})` } : check
     const info = scenario ? infoSentence(scenario, kind, check.id) : undefined
-    if (info) return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (${info})` }
-    const level = check.spec?.keyword === undefined ? undefined : keywordLevel(check.spec.keyword)
-    if (level === 'SHOULD' && check.status === 'fail') return { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${check.spec!.ref})` }
-    if (level === 'NONE' || level === 'MAY') return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (${check.spec!.ref})` }
-    if (level === 'BRIDGE') return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (no spec sentence asks this of a client; ${check.spec!.ref})` }
-    return check
+    if (info) return information(check, info)
+    const force = citedForce(check.spec)
+    if (force === 'MUST') return check
+    if (force === 'SHOULD') return check.status === 'fail' ? { ...check, status: 'warn' as const, message: `${check.message} (a SHOULD for clients: ${check.spec!.ref})` } : check
+    if (force === 'BRIDGE') return information(check, `no spec sentence asks this of a client; ${check.spec!.ref}`)
+    return information(check, check.spec ? `the sentence cited asks nothing of clients with a MUST or SHOULD: ${check.spec.ref}` : 'no spec sentence is cited')
   })
+}
+
+/** A breach reported as information: a `skip` that quotes why it is no verdict. */
+function information(check: CheckResult, why: string): CheckResult {
+  return { ...check, status: 'skip' as const, message: `${INFORMATION}${check.message} (${why})` }
 }
 
 /** A bridge's failure of a rule below a MUST of the spec is the bridge's own rule: cited as such (keyword BRIDGE), the spec's sentence named beside it. */

@@ -8,7 +8,9 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 
-const bug = process.argv[2] ?? 'none'
+// One bug, or several joined by '+' (a client with more than one fault at once).
+const bugs = new Set((process.argv[2] ?? 'none').split('+'))
+const has = (name) => bugs.has(name)
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const calls = new Map()
 let client
@@ -24,16 +26,16 @@ async function listAll() {
   do {
     // unbounded-pagination: no repeated-cursor guard (capped at 50 pages only so the test ends).
     // previous-cursor-only: a guard that compares with the last cursor alone, blind to a cycle (capped the same way).
-    const repeated = bug === 'unbounded-pagination' ? ++pages > 50 : bug === 'previous-cursor-only' ? ++pages > 50 || (cursor !== undefined && cursor === previous) : seen.has(cursor)
+    const repeated = has('unbounded-pagination') ? ++pages > 50 : has('previous-cursor-only') ? ++pages > 50 || (cursor !== undefined && cursor === previous) : seen.has(cursor)
     if (repeated) throw new Error(`cursor ${JSON.stringify(cursor)} repeated`)
     seen.add(cursor)
     previous = cursor
     const page = await client.listTools(cursor === undefined ? {} : { cursor })
     tools.push(...page.tools)
-    cursor = bug === 'first-page-only' ? undefined : page.nextCursor
+    cursor = has('first-page-only') ? undefined : page.nextCursor
   } while (cursor !== undefined)
   // public-name-on-wire: offers prefixed names and later sends them as they are.
-  return tools.map(({ name, description, inputSchema }) => (bug === 'public-name-on-wire' ? { name: `fx_${name}`, rawName: name, description, inputSchema } : { name, description, inputSchema }))
+  return tools.map(({ name, description, inputSchema }) => (has('public-name-on-wire') ? { name: `fx_${name}`, rawName: name, description, inputSchema } : { name, description, inputSchema }))
 }
 
 const ops = {
@@ -41,45 +43,45 @@ const ops = {
     options = given
     const relist = () => listAll().then((tools) => send({ event: 'tools', tools }), () => {})
     // relist-per-notification: no coalescing, one tools/list per list_changed.
-    client = new Client({ name: 'broken-sdk-driver', version: '1.0.0' }, bug === 'relist-per-notification' ? {} : { listChanged: { tools: { autoRefresh: false, onChanged: relist } } })
-    if (bug === 'relist-per-notification') client.setNotificationHandler(ToolListChangedNotificationSchema, relist)
+    client = new Client({ name: 'broken-sdk-driver', version: '1.0.0' }, has('relist-per-notification') ? {} : { listChanged: { tools: { autoRefresh: false, onChanged: relist } } })
+    if (has('relist-per-notification')) client.setNotificationHandler(ToolListChangedNotificationSchema, relist)
     const transport = server.transport === 'stdio'
       // pass-host-env: the child inherits the whole host environment, secrets included.
-      ? new StdioClientTransport({ command: server.command, args: server.args, env: bug === 'pass-host-env' ? { ...process.env, ...server.env } : { ...getDefaultEnvironment(), ...server.env } })
+      ? new StdioClientTransport({ command: server.command, args: server.args, env: has('pass-host-env') ? { ...process.env, ...server.env } : { ...getDefaultEnvironment(), ...server.env } })
       : new StreamableHTTPClientTransport(new URL(server.url))
-    if (bug === 'no-initialized') {
+    if (has('no-initialized')) {
       // no-initialized: the initialized notification is never sent.
       const sendRaw = transport.send.bind(transport)
       transport.send = (message, o) => (message.method === 'notifications/initialized' ? Promise.resolve() : sendRaw(message, o))
     }
     // no-ping-answer: takes the SDK's ping handler away, so a ping gets "Method not found".
-    if (bug === 'no-ping-answer') client.removeRequestHandler('ping')
+    if (has('no-ping-answer')) client.removeRequestHandler('ping')
     // no-protocol-header: never sets MCP-Protocol-Version on its HTTP requests.
-    if (bug === 'no-protocol-header') transport.setProtocolVersion = () => {}
+    if (has('no-protocol-header')) transport.setProtocolVersion = () => {}
     // accept-any-version: goes on with a protocol version it does not know.
-    if (bug === 'accept-any-version') SUPPORTED_PROTOCOL_VERSIONS.push('1999-01-01')
+    if (has('accept-any-version')) SUPPORTED_PROTOCOL_VERSIONS.push('1999-01-01')
     if (server.transport === 'stdio') stdioTransport = transport
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     // no-session-header: forgets the Mcp-Session-Id the server assigned.
-    if (bug === 'no-session-header') transport._sessionId = undefined
+    if (has('no-session-header')) transport._sessionId = undefined
     return { features: ['listChanged'] }
   },
   // list-nothing: offers no tools at all (a connect that failed quietly).
-  list: async () => ({ tools: bug === 'list-nothing' ? [] : await listAll() }),
+  list: async () => ({ tools: has('list-nothing') ? [] : await listAll() }),
   async call({ id, name, args }) {
     const controller = new AbortController()
     let giveUp
     const local = new Promise((_, reject) => (giveUp = reject))
-    calls.set(id, bug === 'no-cancel-on-abort' ? { abort: (reason) => giveUp(new Error(String(reason))) } : controller)
+    calls.set(id, has('no-cancel-on-abort') ? { abort: (reason) => giveUp(new Error(String(reason))) } : controller)
     try {
       // timeout-without-cancel: the caller stops waiting, the server is never told.
       // late-timeout: the configured timeout, applied twenty times over (a unit slip, a default in its place).
-      const timeout = bug === 'timeout-without-cancel' ? undefined : bug === 'late-timeout' && options.callTimeoutMs ? options.callTimeoutMs * 20 : options.callTimeoutMs
-      const request = client.callTool({ name: bug === 'public-name-on-wire' ? name : name.replace(/^fx_/, ''), arguments: args }, undefined, { signal: bug === 'no-cancel-on-abort' ? undefined : controller.signal, timeout: timeout ?? 60_000 })
-      const timer = bug === 'timeout-without-cancel' && options.callTimeoutMs ? setTimeout(() => giveUp(new Error('timed out')), options.callTimeoutMs) : undefined
+      const timeout = has('timeout-without-cancel') ? undefined : has('late-timeout') && options.callTimeoutMs ? options.callTimeoutMs * 20 : options.callTimeoutMs
+      const request = client.callTool({ name: has('public-name-on-wire') ? name : name.replace(/^fx_/, ''), arguments: args }, undefined, { signal: has('no-cancel-on-abort') ? undefined : controller.signal, timeout: timeout ?? 60_000 })
+      const timer = has('timeout-without-cancel') && options.callTimeoutMs ? setTimeout(() => giveUp(new Error('timed out')), options.callTimeoutMs) : undefined
       const result = await Promise.race([request, local]).finally(() => clearTimeout(timer))
       // is-error-as-success: the isError flag is dropped on the way to the caller.
-      return { result: { isError: bug === 'is-error-as-success' ? false : result.isError === true, content: result.content, structuredContent: result.structuredContent } }
+      return { result: { isError: has('is-error-as-success') ? false : result.isError === true, content: result.content, structuredContent: result.structuredContent } }
     } finally {
       calls.delete(id)
     }
@@ -89,9 +91,9 @@ const ops = {
   // sigkill-at-close: kills the server outright, without closing its stdin first.
   // slow-close: takes 5 s to close (a close that waits on something it should not).
   close: async () => {
-    if (bug === 'slow-close') await new Promise((resolve) => setTimeout(resolve, 5000))
-    if (bug === 'sigkill-at-close') stdioTransport?._process?.kill('SIGKILL')
-    if (bug !== 'no-close') await client?.close()
+    if (has('slow-close')) await new Promise((resolve) => setTimeout(resolve, 5000))
+    if (has('sigkill-at-close')) stdioTransport?._process?.kill('SIGKILL')
+    if (!has('no-close')) await client?.close()
     return {}
   },
 }
