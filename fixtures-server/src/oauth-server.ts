@@ -56,6 +56,11 @@ export class OAuthServer {
     this.refreshTokens.clear()
   }
 
+  /** Every access token issued so far is past its lifetime, as if its expiry had just come (in-process control). */
+  expireAll(): void {
+    for (const issued of this.accessTokens.values()) issued.expiresAt = 0
+  }
+
   /** Whether a path is the authorization server's (or a metadata document), not the MCP endpoint's. */
   serves(path: string): boolean {
     return path === SERVER_METADATA || path === TOKEN || path === PROTECTED_RESOURCE || path === `${PROTECTED_RESOURCE}${this.endpoint}`

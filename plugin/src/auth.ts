@@ -1,6 +1,7 @@
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type { Grant } from './auth-renewal.ts'
 
 /**
  * OAuth for a headless host: the grants that need no browser (client credentials, with a secret
@@ -34,8 +35,10 @@ export function authSecrets(config: object, env: NodeJS.ProcessEnv): string[] {
 }
 
 export interface AuthSetup {
-  /** For the OAuth grants: the SDK runs discovery, the token request and the one retry after a 401. */
+  /** For the OAuth grants: its tokens are renewed by auth-renewal.ts, each time with `grantWith`. */
   provider?: OAuthClientProvider
+  /** The access token the provider holds now (the last one saved), for the grants. */
+  accessToken(): string | undefined
   /** For a given token: sent as it is; a 401 then stops the connection, as nothing can renew it. */
   headers: Record<string, string>
 }
@@ -46,25 +49,45 @@ export interface AuthSetup {
  * before any of them can reach a log, an error or a report.
  */
 export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, learnSecret: (value: string) => void): AuthSetup {
-  if (!auth) return { headers: {} }
+  if (!auth) return { headers: {}, accessToken: () => undefined }
   const secret = env[secretVariable(auth).name] ?? ''
   learnSecret(secret)
-  if (auth.type === 'bearer') return { headers: { authorization: `Bearer ${secret}` } }
+  if (auth.type === 'bearer') return { headers: { authorization: `Bearer ${secret}` }, accessToken: () => undefined }
   const common = { clientId: auth.clientId, expectedIssuer: auth.issuer, clientName: 'mcp-bridge', ...(auth.scope ? { scope: auth.scope } : {}) }
   const provider =
     auth.type === 'client_credentials'
       ? new ClientCredentialsProvider({ ...common, clientSecret: secret })
       : new PrivateKeyJwtProvider({ ...common, privateKey: secret, algorithm: auth.algorithm })
-  return { provider: learningTokens(provider, learnSecret), headers: {} }
-}
-
-/** The provider, with every token it is given reported before the SDK can use (or print) it. */
-function learningTokens(provider: OAuthClientProvider, learnSecret: (value: string) => void): OAuthClientProvider {
-  const save = provider.saveTokens.bind(provider)
-  provider.saveTokens = (tokens: OAuthTokens) => {
+  let accessToken: string | undefined
+  const learning = learningTokens(provider, (tokens) => {
     learnSecret(tokens.access_token)
     if (tokens.refresh_token) learnSecret(tokens.refresh_token)
+    accessToken = tokens.access_token
+  })
+  return { provider: learning, headers: {}, accessToken: () => accessToken }
+}
+
+/** The provider, with every token it is given seen by `saw` before the SDK can use (or print) it. */
+function learningTokens(provider: OAuthClientProvider, saw: (tokens: OAuthTokens) => void): OAuthClientProvider {
+  const save = provider.saveTokens.bind(provider)
+  provider.saveTokens = (tokens: OAuthTokens) => {
+    saw(tokens)
     return save(tokens)
   }
   return provider
+}
+
+/**
+ * One run of the SDK's OAuth flow for `provider` (discovery per RFC 9728 and RFC 8414, then the
+ * client-credentials token request), every request of it through `fetchFn` under `signal`: the
+ * SDK's flow takes no signal of its own, and an authorization server that never answers would
+ * otherwise hold its sockets for undici's 300 s header timeout.
+ */
+export function grantWith(provider: OAuthClientProvider, serverUrl: URL, fetchFn: typeof fetch): Grant {
+  return async (challenge, signal) => {
+    const bounded: typeof fetch = (input, init) => fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+    const result = await auth(provider, { serverUrl, ...challenge, fetchFn: bounded })
+    // A headless provider has no redirect URL, so the SDK never asks for one; said plainly if it ever does.
+    if (result !== 'AUTHORIZED') throw new UnauthorizedError('the authorization server asked for a browser sign-in, which a headless bridge cannot give')
+  }
 }

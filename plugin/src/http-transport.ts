@@ -1,13 +1,13 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { authSetup } from './auth.ts'
+import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
+import { TokenRenewal } from './auth-renewal.ts'
+import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
 import type { LearningRedact, Redact } from './redact.ts'
-import { fetchWithLimits } from './response-limits.ts'
+import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
 export interface HttpTransportOptions {
   url: URL
@@ -19,7 +19,8 @@ export interface HttpTransportOptions {
 /**
  * The transport for an HTTP server: Streamable HTTP, legacy HTTP+SSE (2024-11-05), or Streamable
  * HTTP that falls back to legacy SSE when the server refuses the initialize POST, as the spec's
- * backwards-compatibility section describes. Authentication (auth.ts) is the same for all three.
+ * backwards-compatibility section describes. Authentication (auth.ts, auth-fetch.ts) is the same
+ * for all three, and ends with the transport: closing it aborts a token renewal in flight.
  */
 export function createHttpTransport(config: HttpConfig, options: HttpTransportOptions): Transport {
   const learn = (value: string) => {
@@ -27,61 +28,55 @@ export function createHttpTransport(config: HttpConfig, options: HttpTransportOp
   }
   const auth = authSetup(config.auth, process.env, learn)
   const headers = { ...options.headers, ...auth.headers }
-  const provider = auth.provider && boundedGrants(auth.provider)
-  const limits = { maxBytes: config.limits.maxResultBytes, maxErrorChars: config.limits.maxResultTextChars, redact: options.redact }
-  const base = provider ? resettingOnAcceptedToken(fetch, provider) : fetch
+  const limits: ResponseLimits = { maxBytes: config.limits.maxResultBytes, maxErrorChars: config.limits.maxResultTextChars, redact: options.redact }
+  const lifetime = new AbortController()
+  let authorized: AuthorizingFetch | undefined
+  if (auth.provider) {
+    // The authorization server's requests are bounded like the MCP server's, and carry the configured headers as they always did.
+    const grantFetch = withHeaders(fetchWithLimits(fetch, limits), headers)
+    const renewal = new TokenRenewal({
+      current: auth.accessToken,
+      grant: grantWith(auth.provider, options.url, grantFetch),
+      timeoutMs: config.connectTimeoutMs,
+      lifetime: lifetime.signal,
+    })
+    authorized = authorizingFetch(fetch, renewal)
+  }
+  const base = authorized?.fetch ?? fetch
   const legacy = () =>
     new SSEClientTransport(options.url, {
       requestInit: { headers },
-      ...(provider ? { authProvider: provider } : {}),
       fetch: fetchWithLimits(base, limits),
     })
-  if (config.transport === 'sse') return new LegacySseTransport(legacy)
+  if (config.transport === 'sse') return endingWith(new LegacySseTransport(legacy, authorized?.refusal), lifetime)
   const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(options.url, {
     requestInit: { headers },
-    ...(provider ? { authProvider: provider } : {}),
     fetch: fetchWithLimits(base, {
       ...limits,
       // An abandoned SSE answer is answered here, as if the server had refused the request.
       onOversized: (answer) => streamable.onmessage?.(answer),
     }),
   })
-  return config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy)) : streamable
+  return endingWith(config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, authorized?.refusal)) : streamable, lifetime)
 }
 
-/**
- * The grant budget refills once the server accepts a token: a request that carried a bearer
- * token and got a 2xx. (Requests to the authorization server never carry one.)
- */
-function resettingOnAcceptedToken(base: typeof fetch, provider: { progressed(): void }): typeof fetch {
-  return async (input, init) => {
-    const response = await base(input, init)
-    if (response.ok && /^bearer /i.test(new Headers(init?.headers).get('authorization') ?? '')) provider.progressed()
-    return response
+/** `transport`, whose close also aborts `lifetime`: what the connection started ends with it. */
+function endingWith<T extends Transport>(transport: T, lifetime: AbortController): T {
+  const close = transport.close.bind(transport)
+  transport.close = () => {
+    lifetime.abort()
+    return close()
   }
+  return transport
 }
 
-/**
- * A grant that succeeds while the server keeps answering 401 would start over forever (the SDK's
- * legacy SSE transport re-authorises on every 401 with no limit). Two grants in a row with no
- * message from the server in between are the "one retry with a fresh token"; the next one fails.
- */
-function boundedGrants(provider: OAuthClientProvider): OAuthClientProvider & { progressed(): void } {
-  let grants = 0
-  // Counted where the grant is prepared, before the token request goes out: the refused third
-  // grant costs the authorization server nothing.
-  const prepare = provider.prepareTokenRequest?.bind(provider)
-  if (!prepare) throw new Error('internal: an OAuth provider of the bridge prepares its own token requests')
-  return Object.assign(provider, {
-    prepareTokenRequest(scope?: string) {
-      grants += 1
-      if (grants > 2) throw new UnauthorizedError('the server refused a freshly issued token again: check the client registration, its scopes and the issuer')
-      return prepare(scope)
-    },
-    progressed() {
-      grants = 0
-    },
-  })
+/** `base` with `headers` under each request's own (which win), as the SDK's requestInit merges them. */
+function withHeaders(base: typeof fetch, headers: Record<string, string>): typeof fetch {
+  return (input, init) => {
+    const merged = new Headers(headers)
+    new Headers(init?.headers).forEach((value, name) => merged.set(name, value))
+    return base(input, { ...init, headers: merged })
+  }
 }
 
 /**
@@ -98,7 +93,11 @@ class LegacySseTransport implements Transport {
   private started = false
   private closed = false
 
-  constructor(create: () => SSEClientTransport) {
+  constructor(
+    create: () => SSEClientTransport,
+    /** Why the credentials were refused, when the stream's GET got a 401 that said no more. */
+    private readonly refusal?: () => unknown,
+  ) {
     this.inner = create()
     this.inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message)
     this.inner.onerror = (error) => {
@@ -113,7 +112,12 @@ class LegacySseTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    await this.inner.start()
+    try {
+      await this.inner.start()
+    } catch (error) {
+      // The SDK's error says only "Non-200 status code (401)"; the refusal says why.
+      throw (error instanceof SseError && this.refusal?.()) || error
+    }
     this.started = true
   }
 

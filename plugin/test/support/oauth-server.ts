@@ -38,6 +38,8 @@ export interface OAuthServer extends InProcessServer {
   issued: string[]
   /** Every token issued so far stops working, as when an administrator revokes them. */
   revokeAll(): void
+  /** Every access token issued so far has expired (the fixture answers 401 invalid_token to it). */
+  expireAll(): void
   /** The registered client secret changes: the client's own no longer authenticates it. */
   rotateClientSecret(secret: string): void
 }
@@ -84,7 +86,7 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
   const url = new URL(server.url)
   listening.origin = url.origin
   listening.oauth = new FixtureOAuth(spec, 1, 1, url.pathname, { issued: (token) => void state.issued.push(token) })
-  return Object.assign(server, { issuer: url.origin, ...state, revokeAll: () => listening.oauth!.revokeAll(), rotateClientSecret: (secret: string) => void (spec.clientSecret = secret) })
+  return Object.assign(server, { issuer: url.origin, ...state, revokeAll: () => listening.oauth!.revokeAll(), expireAll: () => listening.oauth!.expireAll(), rotateClientSecret: (secret: string) => void (spec.clientSecret = secret) })
 }
 
 /**
