@@ -1,3 +1,4 @@
+import { startDeadline } from '@mcp-bridge/process'
 import type { Logger } from 'cordis'
 import { backoffDelay } from './backoff.ts'
 import { systemClock, type Clock } from './clock.ts'
@@ -145,9 +146,18 @@ export class ServerConnection {
     return this.attempting
   }
 
+  /** One attempt under its deadline (connectTimeoutMs, or the instance's disposal), cleared once it settles. */
   private async attempt(): Promise<{ error?: unknown }> {
+    const deadline = startDeadline(this.options.config.connectTimeoutMs, [this.disposing.signal])
+    try {
+      return await this.attemptWithin(deadline.signal)
+    } finally {
+      deadline.clear()
+    }
+  }
+
+  private async attemptWithin(deadline: AbortSignal): Promise<{ error?: unknown }> {
     const { config } = this.options
-    const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), this.disposing.signal])
     let session: Session | undefined
     try {
       session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact)
@@ -313,8 +323,14 @@ export class ServerConnection {
       this.options.tools.swap([])
       return
     }
-    const signal = deadline ?? AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), this.disposing.signal])
-    const listed = await session.listTools(signal)
+    // A re-sync has a deadline of its own, cleared as soon as the listing settles.
+    const own = deadline ? undefined : startDeadline(config.connectTimeoutMs, [this.disposing.signal])
+    let listed: unknown[]
+    try {
+      listed = await session.listTools(deadline ?? own!.signal)
+    } finally {
+      own?.clear()
+    }
     // A sync that outlived its session must not overwrite the newer generation.
     if (session !== this.session || this.disposed) return
     const { kept, unmatched } = filterTools(listed, config.tools)

@@ -6,3 +6,4 @@ export { handleSignals, onShutdown, signalExitCode, DEFAULT_SIGNAL_GRACE_MS, typ
 export { readInputFile, readInputFileSync, InputFileError, type InputFileOptions } from './input-file.ts'
 export { argvErrorMessage, integerOption, nearestWord, usageErrorText, MAX_TIMER_MS } from './argv.ts'
 export { descendantsOf, groupMembers, killRecorded, processTable, stillRunning, type ProcessEntry } from './tree.ts'
+export { isTimeoutReason, startDeadline, withinDeadline, type Deadline } from './deadline.ts'

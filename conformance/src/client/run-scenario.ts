@@ -1,6 +1,7 @@
 import { join, dirname } from 'node:path'
 import { readHttpLog } from '@mcp-bridge/fixtures-server'
-import { configSecrets, createRedactor, type Redact } from '@mcp-bridge/plugin'
+import { withinDeadline } from '@mcp-bridge/process'
+import { Config, configSecrets, createRedactor, type Redact, type StdioConfig } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
@@ -18,6 +19,8 @@ import { Observer } from './observe.ts'
 import { checkShutdown, reportedProcesses, survivors } from './processes.ts'
 import { DriverError } from './driver/channel.ts'
 import { describeProcess, killWithGroups } from './driver/processes.ts'
+import { DRIVER_BOUNDS } from './driver/adapter.ts'
+import { boundMessage, HARNESS_MS, scenarioBound, SETTLE_SLACK_MS, type BoundSettings } from './run-bound.ts'
 import { checkTaskNegotiation } from './task-negotiation.ts'
 import { clientSpec, runRevision } from './rules.ts'
 import type { CallExpectation, CallSpec, Scenario, WaitSpec } from './scenario.ts'
@@ -30,6 +33,8 @@ import { checkExpectationsFor, INFORMATION, verdictsFor } from './verdicts.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
+  /** Replaces the outer bound derived from the scenario (run-bound.ts); for the kit's own tests. */
+  outerBoundMs?: number
 }
 
 /** Thrown by a step that cannot go on (a wait that timed out); the run skips to teardown. */
@@ -66,91 +71,112 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   let callIndex = 0
   // Time is evidence: the start, each step and the whole run, on the runner's monotonic clock.
   const measured: Measured = { stepMs: [] }
-  try {
-    recorder.step(0, 'the client starts')
-    const target = await fixture.target()
-    // `{fixture.origin}` in the config (an OAuth issuer) is the fixture's, known only once it listens.
-    const client = resolveTargetRefs(scenario.client, target)
-    const startAt = performance.now()
-    session = await adapter.start(target, client)
-    measured.startMs = Math.round(performance.now() - startAt)
-    // A driver that never answered connect, while its client never reached the fixture, never
-    // drove anything: a harness problem. One that reached it and hung there is the client's.
-    if (session.connectUnanswered?.() && !fixtureReached(fixture)) throw new DriverError(`the driver never answered "connect" and its client never reached the server: ${session.logs().at(-1) ?? ''}`)
-    observer.watch(session)
-    recorder.watch(session)
-    events.push({ kind: 'tools', tools: session.tools() })
-    offeredAtStart = new Set(session.tools().map((tool) => tool.rawName))
-    // Known only once connected: a driver declares what its client does in its connect answer.
-    notApplicable = scenarioNotApplicable(scenario, kind, session.features?.() ?? [])
-    if (notApplicable) throw new NotApplicable()
-    const expectsDuplicate = scenario.expect.duplicateServerNameRejected !== undefined || scenario.expect.duplicateServerNameMessage !== undefined
-    const duplicate = expectsDuplicate ? await adapter.rejectsDuplicate?.(session, target, client) : undefined
+  // The outer bound (run-bound.ts): past it the run is cut short, a harness error, never a hang.
+  const derived = scenarioBound(scenario, boundDefaults(), kind === 'client' ? DRIVER_BOUNDS : undefined)
+  const bound = options.outerBoundMs === undefined ? derived : { ...derived, ms: options.outerBoundMs, terms: 'set by the caller' }
+  let at = 'the client start'
+  let cut = false
+  const main = async () => {
     try {
-      for (const [stepIndex, step] of scenario.steps.entries()) {
-        recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
-        const stepAt = performance.now()
-        const ran = await runStep(step, stepIndex)
-        // A call that could not reach the server took no time worth judging.
-        if (ran !== 'not-reached') measured.stepMs[stepIndex] = Math.round(performance.now() - stepAt)
-      }
-    } catch (error) {
-      if (!(error instanceof StepFailed)) throw error
-      recorder.stepFailed()
-      checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
-    }
-    // The behaviour's settle window: a late retry or re-list must count against the bounds below.
-    if (scenario.settle !== undefined && !disposed) {
-      const quietMs = durationMs(scenario.settle, scenario.client)
-      const quiet = await waitForQuiet(fixture.wireFile, quietMs, quietMs + SETTLE_SLACK_MS)
-      checks.push({
-        id: 'expect/settled',
-        title: 'The client settles before its end state is judged',
-        status: quiet ? 'pass' : 'fail',
-        message: quiet ? `the wire was quiet for ${quietMs} ms (settle: ${scenario.settle})` : `the wire was never quiet for ${quietMs} ms (settle: ${scenario.settle}) within ${quietMs + SETTLE_SLACK_MS} ms`,
-        spec: scenario.spec[0],
-      })
-    }
-    recorder.step(scenario.steps.length + 1, 'expectations judged, the client disposed, invariants', { end: true })
-    if (disposed) {
-      checks.push({ id: 'expect/end-state', title: 'End-of-run expectations', status: 'skip', message: 'the scenario disposed the client in a step, so there is no end state to judge', spec: scenario.spec[0] })
-    } else {
+      recorder.step(0, 'the client starts')
+      const target = await fixture.target()
+      // `{fixture.origin}` in the config (an OAuth issuer) is the fixture's, known only once it listens.
+      const client = resolveTargetRefs(scenario.client, target)
+      const startAt = performance.now()
+      const started = await adapter.start(target, client)
+      // A start that returned after the run was cut short: nothing will judge it, so it ends here.
+      if (cut) return void (await started.dispose().catch(() => {}))
+      session = started
+      measured.startMs = Math.round(performance.now() - startAt)
+      // A driver that never answered connect, while its client never reached the fixture, never
+      // drove anything: a harness problem. One that reached it and hung there is the client's.
+      if (session.connectUnanswered?.() && !fixtureReached(fixture)) throw new DriverError(`the driver never answered "connect" and its client never reached the server: ${session.logs().at(-1) ?? ''}`)
+      observer.watch(session)
+      recorder.watch(session)
       events.push({ kind: 'tools', tools: session.tools() })
-      checks.push(
-        ...checkExpectationsFor(scenario, kind, {
-          tools: session.tools(),
-          logs: session.logs(),
-          state: session.state(),
-          wire: fixture.wire(),
-          attachments: session.attachmentCount(),
-          duplicateRejected: duplicate?.rejected,
-          duplicateMessage: duplicate?.message,
-          http: transport === 'http' ? readHttpLog(fixture.wireFile) : undefined,
-          // A server whose stdin the client has just closed is given a moment to exit (survivors()):
-          // one that is on its way out is not one the client keeps running.
-          // The client's own view counts too: a server still starting has not reported itself yet.
-          serversRunning:
-            transport === 'stdio' && scenario.expect.running !== undefined ? await survivors([...new Set([...reportedProcesses(fixture.wireFile).servers, ...session.pids()])]) : undefined,
-        }),
-      )
+      offeredAtStart = new Set(session.tools().map((tool) => tool.rawName))
+      // Known only once connected: a driver declares what its client does in its connect answer.
+      notApplicable = scenarioNotApplicable(scenario, kind, session.features?.() ?? [])
+      if (notApplicable) throw new NotApplicable()
+      const expectsDuplicate = scenario.expect.duplicateServerNameRejected !== undefined || scenario.expect.duplicateServerNameMessage !== undefined
+      const duplicate = expectsDuplicate ? await adapter.rejectsDuplicate?.(session, target, client) : undefined
+      try {
+        for (const [stepIndex, step] of scenario.steps.entries()) {
+          if (cut) return
+          at = `step ${stepIndex + 1} (${stepLabel(step)})`
+          recorder.step(stepIndex + 1, stepLabel(step), 'call' in step ? { call: callIndex + 1 } : {})
+          const stepAt = performance.now()
+          const ran = await runStep(step, stepIndex)
+          // A call that could not reach the server took no time worth judging.
+          if (ran !== 'not-reached') measured.stepMs[stepIndex] = Math.round(performance.now() - stepAt)
+        }
+      } catch (error) {
+        if (!(error instanceof StepFailed)) throw error
+        recorder.stepFailed()
+        checks.push({ id: 'steps/completed', title: 'Every step ran', status: 'fail', message: error.message, spec: scenario.spec[0] })
+      }
+      // The behaviour's settle window: a late retry or re-list must count against the bounds below.
+      if (scenario.settle !== undefined && !disposed) {
+        at = `the settle window (${scenario.settle})`
+        const quietMs = durationMs(scenario.settle, scenario.client)
+        const quiet = await waitForQuiet(fixture.wireFile, quietMs, quietMs + SETTLE_SLACK_MS)
+        checks.push({
+          id: 'expect/settled',
+          title: 'The client settles before its end state is judged',
+          status: quiet ? 'pass' : 'fail',
+          message: quiet ? `the wire was quiet for ${quietMs} ms (settle: ${scenario.settle})` : `the wire was never quiet for ${quietMs} ms (settle: ${scenario.settle}) within ${quietMs + SETTLE_SLACK_MS} ms`,
+          spec: scenario.spec[0],
+        })
+      }
+      at = 'the end-of-run expectations'
+      recorder.step(scenario.steps.length + 1, 'expectations judged, the client disposed, invariants', { end: true })
+      if (disposed) {
+        checks.push({ id: 'expect/end-state', title: 'End-of-run expectations', status: 'skip', message: 'the scenario disposed the client in a step, so there is no end state to judge', spec: scenario.spec[0] })
+      } else {
+        events.push({ kind: 'tools', tools: session.tools() })
+        checks.push(
+          ...checkExpectationsFor(scenario, kind, {
+            tools: session.tools(),
+            logs: session.logs(),
+            state: session.state(),
+            wire: fixture.wire(),
+            attachments: session.attachmentCount(),
+            duplicateRejected: duplicate?.rejected,
+            duplicateMessage: duplicate?.message,
+            http: transport === 'http' ? readHttpLog(fixture.wireFile) : undefined,
+            // A server whose stdin the client has just closed is given a moment to exit (survivors()):
+            // one that is on its way out is not one the client keeps running.
+            // The client's own view counts too: a server still starting has not reported itself yet.
+            serversRunning:
+              transport === 'stdio' && scenario.expect.running !== undefined ? await survivors([...new Set([...reportedProcesses(fixture.wireFile).servers, ...session.pids()])]) : undefined,
+          }),
+        )
+      }
+      measured.totalMs = Math.round(performance.now() - startAt)
+    } catch (error) {
+      if (error instanceof NotApplicable) checks.push({ id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: `not applicable: ${notApplicable}` })
+      else checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: error instanceof DriverError ? error.message : ((error as Error).stack ?? String(error)) })
     }
-    measured.totalMs = Math.round(performance.now() - startAt)
-  } catch (error) {
-    if (error instanceof NotApplicable) checks.push({ id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: `not applicable: ${notApplicable}` })
-    else checks.push({ id: 'harness/run', title: 'The scenario could run', status: 'error', message: error instanceof DriverError ? error.message : ((error as Error).stack ?? String(error)) })
-  } finally {
-    restoreEnv()
+  }
+  const finished = await withinDeadline(main(), bound.ms)
+  restoreEnv()
+  if (!finished) {
+    cut = true
+    checks.push({ id: 'harness/bound', title: 'The scenario run ends within its outer bound', status: 'error', message: boundMessage(scenario.id, transport, bound, at) })
   }
 
   const disposeAt = performance.now()
   const disposedInStep = disposed
-  const afterDispose = session ? await dispose().catch(() => []) : []
+  // Bounded too: a dispose that never ends must not hold the run (nor the next one) either.
+  const disposing = session ? await withinDeadline(dispose().catch(() => []), bound.disposeMs) : { value: [] }
+  if (!disposing) checks.push({ id: 'harness/bound', title: 'The client is disposed within its bound', status: 'error', message: `scenario ${scenario.id} [${transport}]: the client's dispose did not end within ${bound.disposeMs} ms; its processes were stopped` })
+  const afterDispose = disposing?.value ?? []
   if (session && !disposedInStep) {
     measured.disposeMs = session.closeMs?.() ?? Math.round(performance.now() - disposeAt)
     if (session.closeFinished?.() === false) measured.disposeUnfinished = true
   }
   const goneAtClose = serverGone
-  await fixture.close().catch(() => {})
+  await withinDeadline(fixture.close().catch(() => {}), HARNESS_MS)
   // Every server process the client started, as each reported itself, its children included.
   const reported = reportedProcesses(fixture.wireFile)
   const known = [...new Set([...observer.pids, ...reported.servers, ...reported.children])]
@@ -341,8 +367,11 @@ function splitInformational(expect: CallExpectation, info: Record<string, string
   return { expect: kept, informational }
 }
 
-/** Past the settle window, how long a client may stay busy before the run calls it unsettled. */
-const SETTLE_SLACK_MS = 10_000
+/** The plugin's own settings where a scenario sets none: the bound is derived from what the client will use. */
+export function boundDefaults(): BoundSettings {
+  const { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs } = Config({ transport: 'stdio', serverName: 'kit', command: 'node' }) as StdioConfig
+  return { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs }
+}
 
 function durationMs(duration: Duration, config: Record<string, unknown>): number {
   const value = evaluateDuration(duration, config)
