@@ -139,7 +139,8 @@ describe('what scenarios record for clients matches the keyword of the sentence 
         for (const status of ['fail', 'warn'] as const) {
           const [verdict] = verdictsFor(s, 'client', [{ id, title: id, status, message: 'breached', spec: s.spec[0] }])
           if (verdict!.status === 'fail' || verdict!.status === 'warn') judged++
-          const words = verdict!.status === 'warn' && verdict!.message.includes('(a SHOULD for clients: ') ? verdict!.message : quoted(verdict!.spec)
+          const should = s.applies.should[id]
+          const words = verdict!.status === 'warn' && should !== undefined ? quoted(typeof should === 'string' ? should : should.sentence) : quoted(verdict!.spec)
           if (verdict!.status === 'fail' && strongest(words) !== 'MUST') wrong.push(`${s.id} ${id} fails a client citing ${JSON.stringify(s.spec[0]!.ref.slice(0, 100))}, which quotes no MUST`)
           if (verdict!.status === 'warn' && !['MUST', 'SHOULD'].includes(strongest(words))) wrong.push(`${s.id} ${id} warns a client citing no SHOULD`)
           if (verdict!.status === 'skip' && !/^(Information \(no requirement for clients\)|not applicable)/.test(verdict!.message)) wrong.push(`${s.id} ${id}: a skip that does not say why: ${verdict!.message}`)

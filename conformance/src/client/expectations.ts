@@ -1,7 +1,7 @@
 import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
 import type { CallOutcome, ToolView } from './adapter.ts'
-import { clientSpec, runRevision } from './rules.ts'
+import { BRIDGE_RULES } from './rules.ts'
 import type { CallExpectation, Scenario } from './scenario.ts'
 
 /** Pure: does one call's outcome meet its expectation? Returns the mismatches. */
@@ -117,7 +117,7 @@ export function checkExpectations(scenario: Scenario, end: EndState, options: Co
     else {
       // The stdio shutdown sequence is a SHOULD: a client's breach warns, a bridge's fails as its own rule (verdicts.ts).
       const problems = running.length === expect.running ? [] : [`${running.length} server processes running (pids ${running.join(', ') || 'none'}), expected ${expect.running}`]
-      checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `${running.length} server processes running`, spec: clientSpec('shutdown/stdio', runRevision(end.wire)) })
+      checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : `${running.length} server processes running`, spec: BRIDGE_RULES['expect/running'] })
     }
   }
   if (expect.attachments !== undefined) {
