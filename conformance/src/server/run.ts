@@ -2,12 +2,12 @@
  * Runs every server check against one target and returns its SuiteResult. Never throws and
  * never hangs: each exchange is bounded, and anything unexpected becomes an `error` check.
  */
-import { createRequire } from 'node:module'
 import { configSecrets, createRedactor, withCredentialsAsHeader } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactCheck } from '../report/redact.ts'
 import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'
 import { verdict } from './check.ts'
+import { CLIENT_INFO } from './client-info.ts'
 import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
 import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
@@ -16,7 +16,9 @@ import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { probeTools, toolsNotDeclared, type ToolCall } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
-import { LATEST_REVISION, UNSUPPORTED_REVISION, type Revision } from './spec.ts'
+import { initializeNotJudged } from './modern/evaluate.ts'
+import { detectEra, runModern } from './modern/run.ts'
+import { LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION, type Revision } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire, type StdioShutdown } from './wire/stdio.ts'
@@ -47,8 +49,6 @@ export interface ServerRunOptions {
 }
 
 export { DEFAULT_SERVER_OPTIONS }
-
-const CLIENT_INFO = { name: 'mcp-conformance', version: (createRequire(import.meta.url)('../../package.json') as { version: string }).version }
 
 export function initializeParams(protocolVersion: string): Record<string, unknown> {
   // No client capabilities: a server request for sampling, elicitation or roots is then the server's fault.
@@ -121,8 +121,32 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   const negotiation: Negotiation = {}
   // The second connection's server process, judged for what it left behind with the first's.
   const otherShutdowns: StdioShutdown[] = []
+  // Connections opened to probe a server's era, closed with the run's own.
+  const probes: Wire[] = []
+  // A server of modern revisions only: the legacy transport checks do not judge it (see modern/).
+  let modernOnly = false
   try {
     const init = await wire.request('initialize', initializeParams(requested), options.startupTimeoutMs)
+    if (init.kind === 'error') {
+      const reopen = async () => {
+        const fresh = await open(target, options)
+        if ('error' in fresh) return undefined
+        probes.push(fresh)
+        return fresh
+      }
+      const detection = await detectEra(wire, init, LATEST_MODERN_REVISION, options.requestTimeoutMs, reopen)
+      const { era } = detection
+      if (era.era === 'modern-only') {
+        modernOnly = true
+        if (options.revision === undefined) emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs)))
+        else {
+          // Pinned to a legacy revision the server does not speak: nothing of it to judge.
+          emit(initializeNotJudged(requested, era.supported, init))
+          negotiation.stopped = `the server speaks only ${era.supported.join(', ')}`
+        }
+        return negotiation
+      }
+    }
     const { checks, session, offered, stopped } = judgeInitialize(withStderr(init, wire), requested, options.revision !== undefined)
     emit(...checks)
     if (offered !== undefined) negotiation.offered = offered
@@ -138,11 +162,13 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       if (ledger && ledger.counts.messages > 0) emit(...judgeEnvelope([ledger], version, stopped !== undefined))
     }
   } finally {
+    for (const probe of probes) await release(probe, options)
     if (wire instanceof StdioWire) {
       const shutdown = await wire.shutdown(options.exitGraceMs)
       const utf8 = { invalidUtf8Count: wire.invalidUtf8Count, invalidUtf8: wire.invalidUtf8 }
       const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, otherShutdowns, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
-      emit(...judgeStdio(observation, version))
+      // The stdio checks cite 2025-11-25 sentences: not a verdict on a server that speaks only modern revisions.
+      if (!modernOnly) emit(...judgeStdio(observation, version))
     } else await wire.close()
   }
   return negotiation
@@ -176,6 +202,11 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
   emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
+}
+
+async function release(wire: Wire, options: ServerRunOptions): Promise<void> {
+  if (wire instanceof StdioWire) await wire.shutdown(options.exitGraceMs)
+  else await wire.close()
 }
 
 function ledgerOf(wire: Wire): Ledger | undefined {

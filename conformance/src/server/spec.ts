@@ -3,7 +3,11 @@
  * check always cites the page of the revision the server actually negotiated.
  */
 
-/** Revisions this kit knows how to judge, newest first. */
+/**
+ * The legacy revisions (an initialize handshake opens a session) this kit judges in full, newest
+ * first. 2026-07-28 and later are modern (no initialize; see MODERN_REVISIONS): they are not in
+ * this list, because every check here is a legacy-era check (initialize, ping, sessions, …).
+ */
 export const KNOWN_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
 export type Revision = (typeof KNOWN_REVISIONS)[number]
 export const LATEST_REVISION = KNOWN_REVISIONS[0]
@@ -117,4 +121,45 @@ export function knownRevision(value: string): Revision {
 /** Revisions are ISO dates, so string order is release order. */
 export function atLeast(revision: string, minimum: string): boolean {
   return revision >= minimum
+}
+
+/**
+ * Modern revisions: "protocol versions that convey version, identity, and capabilities as
+ * per-request metadata (revision 2026-07-28 and later)" (MCP 2026-07-28 basic/versioning,
+ * Terminology). Server mode recognises a server that speaks only these and judges it by the
+ * checks of modern/ (registry: modern/registry.ts); the revision's other rules are reported as
+ * not yet judged, never failed.
+ */
+export const MODERN_REVISIONS = ['2026-07-28'] as const
+export type ModernRevision = (typeof MODERN_REVISIONS)[number]
+export const LATEST_MODERN_REVISION: ModernRevision = MODERN_REVISIONS[0]
+
+/** Sections of 2026-07-28 the modern checks cite: `page#anchor` as published, and a label. */
+export const MODERN_SECTIONS = {
+  'versioning#protocol-version-negotiation': ['basic/versioning#protocol-version-negotiation', 'versioning: protocol version negotiation'],
+  'versioning#backward-compatibility': ['basic/versioning#backward-compatibility-with-initialization-based-versions', 'versioning: backward compatibility with initialization-based versions'],
+  /** The page's opening paragraph, before its first section. */
+  discover: ['server/discover', 'discovery'],
+  'streamable-http#protocol-version-header': ['basic/transports/streamable-http#protocol-version-header', 'transports: Streamable HTTP: protocol version header'],
+  /** The revision's schema.ts. */
+  schema: ['', 'schema'],
+  'jsonrpc#response-object': ['', 'JSON-RPC 2.0 response object'],
+} as const satisfies Record<string, readonly [path: string, label: string]>
+
+export type ModernTopic = keyof typeof MODERN_SECTIONS
+
+export function modernSectionUrl(revision: ModernRevision, topic: ModernTopic): string {
+  if (topic === 'schema') return `https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/${revision}/schema.ts`
+  if (topic === 'jsonrpc#response-object') return 'https://www.jsonrpc.org/specification#response_object'
+  return `${BASE}/${revision}/${MODERN_SECTIONS[topic][0]}`
+}
+
+export function modernSectionLabel(revision: ModernRevision, topic: ModernTopic): string {
+  const label = MODERN_SECTIONS[topic][1]
+  if (topic === 'jsonrpc#response-object') return `MCP ${revision} base protocol → ${label}`
+  return `MCP ${revision} ${label}`
+}
+
+export function isModernRevision(value: unknown): value is ModernRevision {
+  return typeof value === 'string' && (MODERN_REVISIONS as readonly string[]).includes(value)
 }

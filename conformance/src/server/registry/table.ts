@@ -2,7 +2,9 @@
  * Pure: the docs' table of server checks, rendered from the registry, so the documentation and
  * the code cannot disagree (a test fails when conformance/docs/SERVER-CHECKS.md is stale).
  */
-import { KNOWN_REVISIONS, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
+import { citeModern } from '../modern/judge.ts'
+import { MODERN_CHECKS } from '../modern/registry.ts'
+import { KNOWN_REVISIONS, LATEST_MODERN_REVISION, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
 import { CHECKS } from './index.ts'
 import { CONTENT_TYPE_GATES, FIELD_GATES, RELAXATIONS, REQUIRED_GATES } from './shapes.ts'
 import { breachStatus, type CheckDef, type Rule } from './types.ts'
@@ -80,8 +82,38 @@ export function renderChecksTable(): string {
     const next = CHECKS[CHECKS.indexOf(def) + 1]
     if (!next || area(next.id) !== current) lines.push('')
   }
-  lines.push(...shapeGates())
+  lines.push(...modernChecks(), ...shapeGates())
   return `${lines.join('\n').trimEnd()}\n`
+}
+
+/** The checks of a server that speaks only modern revisions (../modern/registry.ts). */
+function modernChecks(): string[] {
+  const revision = LATEST_MODERN_REVISION
+  const rows = MODERN_CHECKS.flatMap((def) => {
+    const check = `\`${def.id}\`<br>${cell(def.title)}`
+    const how = cell(def.how + (def.note ? ` *Note: ${def.note}*` : ''))
+    if (def.rules.length === 0) return [`| ${check} | ${how} | ${revision} | none → skip | no sentence: it names what the kit does not judge yet |`]
+    return def.rules.map((rule, i) => {
+      const status = OUTCOME[breachStatus(rule.keyword, 'server')] ?? 'information'
+      const ref = citeModern(rule, revision)
+      const label = ref.ref.replace(/^MCP \S+ /, '').replace(/: [^:]+$/, '')
+      const when = rule.case ? ` (${rule.case})` : ''
+      return `| ${i === 0 ? check : ''} | ${i === 0 ? how : ''} | ${revision}${when} | ${rule.keyword} → ${status} | [${label}](${ref.url}): “${cell(rule.quote)}” |`
+    })
+  })
+  return [
+    `## modern (${revision})`,
+    '',
+    'A server that refuses the legacy `initialize` the run opens with, and answers a `server/discover`',
+    'probe (or that refusal) the way 2026-07-28 defines for a modern server (a DiscoverResult, or an',
+    'UnsupportedProtocolVersionError whose `supported` lists only modern revisions), is judged by these',
+    'checks instead of the ones above; its refusal of `initialize` is then a skip, never a fail.',
+    '',
+    '| check | what the kit does | revisions | keyword → breach | the sentence |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ]
 }
 
 /** The revision gates of the SDK's schemas (registry/shapes.ts). */

@@ -36,6 +36,8 @@ export class HttpWire implements Wire {
   sessionId: string | null = null
   /** Sent as MCP-Protocol-Version once negotiated (set by the runner after initialize). */
   protocolVersion: string | null = null
+  /** Sends each request's method as Mcp-Method, as 2026-07-28 requires of every request (set for a modern run). */
+  methodHeader = false
   private nextId = 0
   private terminated = false
 
@@ -73,7 +75,7 @@ export class HttpWire implements Wire {
     }
     const isResponse = (value: unknown) => isResponseTo(value, id)
     const info = await exchange(this.target.url, {
-      headers: this.headers(),
+      headers: this.headers(this.methodHeader ? { 'mcp-method': method } : {}),
       body: JSON.stringify(message),
       timeoutMs,
       until: isResponse,

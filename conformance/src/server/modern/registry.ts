@@ -1,0 +1,125 @@
+/**
+ * Pure: the checks for a server that speaks a modern revision (2026-07-28: no initialize, version
+ * and capabilities in each request's _meta), each with the sentence of 2026-07-28 it enforces.
+ * Kept apart from the legacy registry (../registry), whose rules hold "from a revision on" across
+ * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
+ * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
+ */
+import type { Keyword } from '../registry/types.ts'
+import type { ModernTopic } from '../spec.ts'
+
+export interface ModernRule {
+  topic: ModernTopic
+  keyword: Keyword
+  /** The sentence as 2026-07-28 states it (emphasis and link markup removed). */
+  quote: string
+  /** Which outcome of the check this sentence governs, when one check judges more than one. */
+  case?: string
+}
+
+export interface ModernCheckDef {
+  id: string
+  title: string
+  how: string
+  /** Empty only for the check that names what the kit does not judge yet (a skip, never a verdict). */
+  rules: ModernRule[]
+  note?: string
+}
+
+/** A request that gets no answer at all (JSON-RPC 2.0, which every MCP message follows). */
+const REPLY: ModernRule = {
+  topic: 'jsonrpc#response-object',
+  keyword: 'MUST',
+  quote: 'When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.',
+  case: 'reply',
+}
+
+export const INITIALIZE_REFUSAL: ModernCheckDef = {
+  id: 'modern/initialize-refusal',
+  title: 'a modern-only server names its supported versions when it refuses initialize',
+  how: 'the legacy initialize every run opens with; when it is refused with a JSON-RPC error and server/discover shows a server of a modern revision only, the error names the versions it supports (in data.supported, or in its message)',
+  rules: [
+    {
+      topic: 'versioning#backward-compatibility',
+      keyword: 'SHOULD',
+      quote:
+        'A server that supports only modern versions SHOULD name the protocol versions it supports in any error it returns to an initialize request, on any transport: legacy clients have no fall-forward mechanism, and this message may be the only diagnostic they can surface to users.',
+    },
+  ],
+}
+
+export const DISCOVER: ModernCheckDef = {
+  id: 'modern/discover',
+  title: 'server/discover returns a valid DiscoverResult',
+  how: 'server/discover with the per-request _meta of 2026-07-28 (protocolVersion, clientInfo, empty clientCapabilities; over HTTP also the MCP-Protocol-Version and Mcp-Method headers); the result is checked against DiscoverResult of the revision’s schema.ts',
+  rules: [
+    {
+      topic: 'discover',
+      keyword: 'MUST',
+      quote: "server/discover lets a client query a server's supported protocol versions, capabilities, and identity before sending any other requests. Servers MUST implement it.",
+    },
+    {
+      topic: 'schema',
+      keyword: 'SCHEMA',
+      quote: 'DiscoverResult { resultType: ResultType; supportedVersions: string[]; capabilities: ServerCapabilities; instructions?: string; ttlMs: number (minimum 0); cacheScope: "public" | "private"; _meta?: ResultMetaObject }',
+      case: 'shape',
+    },
+    REPLY,
+  ],
+}
+
+export const SERVER_INFO: ModernCheckDef = {
+  id: 'modern/server-info',
+  title: 'the DiscoverResult names the server software',
+  how: 'the _meta of the DiscoverResult: io.modelcontextprotocol/serverInfo is present and an Implementation (name and version are strings)',
+  rules: [
+    { topic: 'discover', keyword: 'SHOULD', quote: "_meta['io.modelcontextprotocol/serverInfo']: Name and version of the server software. Servers SHOULD include this field." },
+    { topic: 'schema', keyword: 'SCHEMA', quote: 'ResultMetaObject { "io.modelcontextprotocol/serverInfo"?: Implementation }; Implementation { name: string; version: string }', case: 'shape' },
+  ],
+}
+
+export const UNSUPPORTED_VERSION: ModernCheckDef = {
+  id: 'modern/unsupported-version',
+  title: 'a request for an unsupported version gets UnsupportedProtocolVersionError',
+  how: 'server/discover whose _meta (and, over HTTP, MCP-Protocol-Version header) asks for revision 1999-01-01: the answer is error -32022 whose data lists supported and requested versions, over HTTP with status 400',
+  rules: [
+    {
+      topic: 'versioning#protocol-version-negotiation',
+      keyword: 'MUST',
+      quote:
+        'If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support',
+    },
+    { topic: 'schema', keyword: 'SCHEMA', quote: 'UnsupportedProtocolVersionError { error: { code: -32022; message: string; data: { supported: string[]; requested: string } } }', case: 'shape' },
+    {
+      topic: 'streamable-http#protocol-version-header',
+      keyword: 'MUST',
+      quote:
+        'If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with 400 Bad Request and an UnsupportedProtocolVersionError listing its supported versions.',
+      case: 'http-status',
+    },
+    REPLY,
+  ],
+}
+
+export const NOT_YET_JUDGED: ModernCheckDef = {
+  id: 'modern/not-yet-judged',
+  title: 'the rest of the revision is not judged yet',
+  how: 'a skip naming the revision and what of it the kit does not judge yet; never a verdict on the server',
+  rules: [],
+}
+
+/** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
+export const NOT_YET_JUDGED_AREAS = [
+  'required _meta fields (-32602 when missing)',
+  'MissingRequiredClientCapability',
+  'resultType on other results',
+  'the Mcp-Method/Mcp-Name headers and HeaderMismatch',
+  'tools, resources and prompts',
+  'input_required (multi round-trip) flows',
+  'subscriptions/listen',
+  'cache hints on list and read results',
+  'the JSON-RPC envelope and stdio rules as 2026-07-28 states them',
+]
+
+/** In the order the docs list them. */
+export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, NOT_YET_JUDGED]

@@ -1,0 +1,68 @@
+/**
+ * The run for a server that refused the legacy initialize: the server/discover probe that tells a
+ * modern server, and the checks of the modern revision it speaks. Never throws; every exchange is
+ * bounded by the run's request timeout.
+ */
+import type { CheckResult } from '../../model.ts'
+import { CLIENT_INFO } from '../client-info.ts'
+import { UNSUPPORTED_REVISION } from '../spec.ts'
+import { HttpWire } from '../wire/http.ts'
+import type { RpcOutcome, Wire } from '../wire/types.ts'
+import { eraOf, type Era } from './detect.ts'
+import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged } from './evaluate.ts'
+
+/** The per-request _meta of 2026-07-28 (its required fields, and clientInfo, which it says clients SHOULD send). */
+export function modernMeta(protocolVersion: string): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': protocolVersion,
+    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  }
+}
+
+/** server/discover the modern way: the version in _meta, and over HTTP in MCP-Protocol-Version, with Mcp-Method. */
+export async function discover(wire: Wire, protocolVersion: string, timeoutMs: number): Promise<RpcOutcome> {
+  if (wire instanceof HttpWire) {
+    wire.protocolVersion = protocolVersion
+    wire.methodHeader = true
+  }
+  return wire.request('server/discover', { _meta: modernMeta(protocolVersion) }, timeoutMs)
+}
+
+export interface Detection {
+  era: Era
+  /** The wire that answered the probe: the run's own, or a fresh one when the server had closed it. */
+  wire: Wire
+  discover?: RpcOutcome
+}
+
+/**
+ * After initialize was refused with an error: probe with server/discover for the newest modern
+ * revision. A stdio server may have exited after refusing (no rule keeps it alive): the probe is
+ * then sent on a fresh connection, which `reopen` opens (and the caller shuts down).
+ */
+export async function detectEra(wire: Wire, initialize: RpcOutcome, revision: string, timeoutMs: number, reopen: () => Promise<Wire | undefined>): Promise<Detection> {
+  let probed = wire
+  let outcome = await discover(wire, revision, timeoutMs)
+  if (outcome.kind === 'closed' && wire.transport === 'stdio') {
+    const fresh = await reopen()
+    if (fresh) {
+      probed = fresh
+      outcome = await discover(fresh, revision, timeoutMs)
+    }
+  }
+  return { era: eraOf(initialize, outcome), wire: probed, discover: outcome }
+}
+
+/** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
+export async function runModern(detection: Detection & { era: Extract<Era, { era: 'modern-only' }> }, initialize: Extract<RpcOutcome, { kind: 'error' }>, requested: string, timeoutMs: number): Promise<CheckResult[]> {
+  const { era, wire } = detection
+  const checks = [initializeNotJudged(requested, era.supported, initialize), judgeInitializeRefusal(initialize, era.supported)]
+  if (!era.revision) return [...checks, revisionNotJudged(era.supported)]
+  // The probe asked for the newest modern revision the kit knows; that is the one judged.
+  const answer = detection.discover ?? (await discover(wire, era.revision, timeoutMs))
+  checks.push(judgeDiscover(answer), judgeDiscoverServerInfo(answer))
+  const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
+  checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), notYetJudged(era.revision))
+  return checks
+}
