@@ -2,6 +2,36 @@ import type { CheckResult, SpecRef } from '../model.ts'
 import { describeDuration, evaluateDuration } from './durations.ts'
 import type { Scenario, TookSpec } from './scenario.ts'
 
+/**
+ * The load allowance on a time the client bounds by its own configured setting (FORMAT.md, Time
+ * as evidence): three times the setting, plus 2 s. A loaded 2-core machine delays every timer and
+ * every pipe, so a client that honours a 300 ms timeout may answer after 900 ms; it never answers
+ * before the timeout itself. One rule, for the scenarios' upper bounds and the kit's own waits.
+ */
+export function withLoadAllowance(configuredMs: number): number {
+  return configuredMs * 3 + 2000
+}
+
+/** The kit's bounds on a driven client's answers where the scenario configures nothing they wait for. */
+export const DEFAULT_DRIVER_BOUNDS = { connectMs: 20_000, listMs: 10_000, callMs: 20_000, closeMs: 10_000 }
+
+/**
+ * Pure: the kit's bounds on a driven client's answers under a scenario's client config. A client
+ * that honours the timeout the scenario passes it (callTimeoutMs, connectTimeoutMs) answers just
+ * after that timeout; a kit that stopped waiting at the same moment (a 20 s call bound against a
+ * 20 s toolCallTimeoutMs) would call a correct client hung. So no bound is below the configured
+ * timeout with its load allowance.
+ */
+export function driverBounds(config: Record<string, unknown>): typeof DEFAULT_DRIVER_BOUNDS {
+  const atLeast = (fallback: number, setting: unknown) => (typeof setting === 'number' && setting > 0 ? Math.max(fallback, withLoadAllowance(setting)) : fallback)
+  return {
+    connectMs: atLeast(DEFAULT_DRIVER_BOUNDS.connectMs, config.connectTimeoutMs),
+    listMs: DEFAULT_DRIVER_BOUNDS.listMs,
+    callMs: atLeast(DEFAULT_DRIVER_BOUNDS.callMs, config.toolCallTimeoutMs),
+    closeMs: DEFAULT_DRIVER_BOUNDS.closeMs,
+  }
+}
+
 /** What the runner measured with its own monotonic clock (performance.now), in milliseconds. */
 export interface Measured {
   /** From the client's start until it was ready or had given up (the adapter's start resolved). */

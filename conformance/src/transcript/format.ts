@@ -1,5 +1,5 @@
 import type { CallOutcome, ToolView } from '../client/adapter.ts'
-import { normalizeText, normalizeValue, normalizeWire, type WireMessage } from './normalize.ts'
+import { collapseRuns, normalizeText, normalizeValue, normalizeWire, type WireMessage } from './normalize.ts'
 
 /** One thing the model saw: the tool list at a point, or a call and what came back. */
 export type ModelEvent =
@@ -32,9 +32,9 @@ export function formatModelTranscript(events: ModelEvent[]): string {
   return `${lines.join('\n')}\n`
 }
 
-/** Pure: the wire transcript, one normalised JSON-RPC message per line. */
+/** Pure: the wire transcript, one normalised JSON-RPC message per line; `n×` marks a run of one notification. */
 export function formatWireTranscript(entries: WireMessage[]): string {
-  return `${normalizeWire(entries)
-    .map(({ dir, msg }) => `${dir === 'recv' ? 'client -> server' : 'server -> client'} ${JSON.stringify(msg)}`)
+  return `${collapseRuns(normalizeWire(entries))
+    .map(({ dir, msg, repeated }) => `${dir === 'recv' ? 'client -> server' : 'server -> client'} ${repeated ? 'n× ' : ''}${JSON.stringify(msg)}`)
     .join('\n')}\n`
 }

@@ -1,7 +1,8 @@
 /**
  * The one place transcripts are made deterministic. Pure. Everything that varies between runs of
  * the same scenario (JSON-RPC ids, session ids, ports, temp paths, times, durations) is replaced
- * by a stable token; object keys are sorted so serialisation is canonical.
+ * by a stable token; object keys are sorted so serialisation is canonical; and how many times a
+ * notification repeats in a row, which the scheduler decides, is not recorded (collapseRuns).
  */
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi
@@ -64,4 +65,48 @@ export function normalizeWire(entries: WireMessage[]): WireMessage[] {
     if (params && copy.method === 'notifications/progress' && 'progressToken' in params) params.progressToken = '<token>'
     return { dir, msg: normalizeValue(copy) as object }
   })
+}
+
+/** A transcript line: one message, or (`repeated`) a run of one or more of the same notification. */
+export type WireLine = WireMessage & { repeated: boolean }
+
+/**
+ * Transcripts record order, not counts that depend on scheduling: a server that reports progress
+ * every 100 ms until the client's timer ends the call sends 7 ticks on an idle machine and 6 on a
+ * loaded one. A run of consecutive notifications in one direction that are equal, once a progress
+ * notification's own counter is masked, is one line marked `repeated`, its length not shown (a
+ * scenario bounds a count that matters with `expect.received`). A progress notification is a tick
+ * of the sender's clock, so it reads as a run even alone: one tick on a stalled machine and seven
+ * on a fast one give the same line. Any other notification is a run only when it repeats.
+ */
+export function collapseRuns(entries: WireMessage[]): WireLine[] {
+  const lines: WireLine[] = []
+  let runKey: string | undefined
+  for (const entry of entries) {
+    const tick = isProgress(entry.msg)
+    const shown = tick ? { dir: entry.dir, msg: maskProgress(entry.msg) } : entry
+    const key = isNotification(entry.msg) ? `${entry.dir} ${JSON.stringify(shown.msg)}` : undefined
+    if (key !== undefined && key === runKey) {
+      lines[lines.length - 1]!.repeated = true
+      continue
+    }
+    runKey = key
+    lines.push({ ...shown, repeated: tick })
+  }
+  return lines
+}
+
+function isNotification(msg: object): boolean {
+  return typeof (msg as { method?: unknown }).method === 'string' && !('id' in msg)
+}
+
+function isProgress(msg: object): boolean {
+  return isNotification(msg) && (msg as { method: string }).method === 'notifications/progress'
+}
+
+/** The tick's counter is what differs between ticks; the token and the total stay. */
+function maskProgress(msg: object): object {
+  const params = (msg as { params?: Record<string, unknown> }).params
+  if (!params || typeof params !== 'object' || !('progress' in params)) return msg
+  return { ...msg, params: { ...params, progress: '<n>' } }
 }

@@ -4,9 +4,10 @@ import { survivors } from '../processes.ts'
 import { randomUUID } from 'node:crypto'
 import { descendants, processesWith, processesWithEnv } from './processes.ts'
 import type { DriverCallResult, DriverOptions, DriverServer, DriverTool } from './protocol.ts'
+import { DEFAULT_DRIVER_BOUNDS, driverBounds } from '../timing.ts'
 
-/** The kit's own bounds on a driver's answers: past them the answer is "did not return", not a hang. */
-export const DRIVER_BOUNDS = { connectMs: 20_000, listMs: 10_000, callMs: 20_000, closeMs: 10_000 }
+/** The kit's own bounds on a driver's answers: past them the answer is "did not return", not a hang; never below a timeout the scenario configures (driverBounds). */
+export const DRIVER_BOUNDS = DEFAULT_DRIVER_BOUNDS
 
 /**
  * Any MCP client, through a driver program speaking the driver protocol (protocol.ts). The client
@@ -61,11 +62,12 @@ async function startDriver(command: string, target: ServerTarget, config: Record
   const [markName, markValue] = runMark.split('=') as [string, string]
   const channel = new DriverChannel(command, (event) => (event.event === 'tools' ? setTools(event.tools) : logs.push(event.text)), { ...process.env, [markName]: markValue })
   const { server, marker } = driverServer(target, config)
-  const connected = await channel.request({ op: 'connect', server, options: driverOptions(config) }, DRIVER_BOUNDS.connectMs)
+  const bounds = driverBounds(config)
+  const connected = await channel.request({ op: 'connect', server, options: driverOptions(config) }, bounds.connectMs)
   if (connected.ok) {
     features = connected.features ?? []
     // Asked once: a client that re-lists on request would otherwise be charged for the kit's polling.
-    const listed = await channel.request({ op: 'list' }, DRIVER_BOUNDS.listMs)
+    const listed = await channel.request({ op: 'list' }, bounds.listMs)
     if (listed.ok) setTools(listed.tools ?? [])
     else logs.push(`[driver] list failed: ${listed.error}`)
     state = 'connected'
@@ -100,14 +102,14 @@ async function startDriver(command: string, target: ServerTarget, config: Record
     features: () => features,
     async call(publicName, args, options) {
       const callId = channel.peekId()
-      const abort = () => void channel.request({ op: 'abort', call: callId }, DRIVER_BOUNDS.callMs)
+      const abort = () => void channel.request({ op: 'abort', call: callId }, bounds.callMs)
       options.signal?.addEventListener('abort', abort, { once: true })
       const started = performance.now()
-      const answer = await channel.request({ op: 'call', name: publicName, args }, DRIVER_BOUNDS.callMs)
+      const answer = await channel.request({ op: 'call', name: publicName, args }, bounds.callMs)
       options.signal?.removeEventListener('abort', abort)
       const ms = Math.round(performance.now() - started)
       if (answer.ok) return outcome(answer.result ?? {}, ms)
-      if ('unanswered' in answer) return { isError: true, code: 'NOT_RETURNED', unanswered: `the call had not returned after ${DRIVER_BOUNDS.callMs} ms`, content: [{ type: 'text', text: answer.error }] }
+      if ('unanswered' in answer) return { isError: true, code: 'NOT_RETURNED', unanswered: `the call had not returned after ${bounds.callMs} ms`, content: [{ type: 'text', text: answer.error }] }
       return { isError: true, code: 'CLIENT_ERROR', content: [{ type: 'text', text: answer.error }], ms }
     },
     state: () => state,
@@ -130,7 +132,7 @@ async function startDriver(command: string, target: ServerTarget, config: Record
         return await findLeftovers(family)
       }
       const asked = performance.now()
-      const closed = await channel.request({ op: 'close' }, DRIVER_BOUNDS.closeMs)
+      const closed = await channel.request({ op: 'close' }, bounds.closeMs)
       closeMs = Math.round(performance.now() - asked)
       if (!closed.ok) logs.push(`[driver] close failed: ${closed.error}`)
       if ('unanswered' in closed) closeFinished = false
