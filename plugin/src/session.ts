@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
@@ -52,6 +53,11 @@ export class Session {
   private lostReported = false
   /** Set when the transport closed: only then is a -32000 "Connection closed" the SDK's own verdict. */
   private transportClosed = false
+  /**
+   * Why the legacy SSE event stream failed (an event over limits.maxResultBytes, say): the SDK
+   * then only closes, and the loss, and the calls it ends, would say no more than "closed".
+   */
+  private streamFailure?: string
   /** How often each kind of repeated notice has come up: failed POSTs, dropped replies, invalid requests. */
   private readonly repeats = new Map<string, number>()
 
@@ -72,13 +78,15 @@ export class Session {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
     client.onclose = () => {
       session.transportClosed = true
-      session.reportLost('the connection closed')
+      session.reportLost(session.streamFailure ?? 'the connection closed')
     }
     // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
     // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
     client.onerror = (error) => {
       if (error instanceof UndeliveredMessageError) session.undelivered(error)
       else if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
+      // Told before the close it causes (http-transport.ts, LegacySseTransport).
+      else if (error instanceof SseError) session.streamFailure ??= `the event stream failed: ${session.quote(errorMessage(error))}`
       else if (error instanceof OversizedLineError) hooks.onNotice(error.message)
       else if (error instanceof InvalidRequestError) session.invalidRequest(error)
     }
@@ -193,7 +201,7 @@ export class Session {
         return new BridgeError(`${rawName} did not answer within ${(error as McpError & { data: { timeout: number } }).data.timeout} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause })
       case 'lost':
         this.reportLost(this.quote(errorMessage(error)))
-        return this.explain(error, `${rawName} failed and was not replayed; the connection was lost and is being re-established`)
+        return this.explain(error, `${rawName} failed and was not replayed; the connection was lost${this.streamFailure ? ` (${this.streamFailure})` : ''} and is being re-established`)
       case 'server-answer': {
         // The server answered with a JSON-RPC error: the call failed on its side, the session is fine.
         const { code } = error as McpError
