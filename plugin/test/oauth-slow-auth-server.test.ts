@@ -1,10 +1,15 @@
+import { spawn } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { afterTest } from './support/cleanup.ts'
+import { stringify } from 'yaml'
+import { afterTest, tempDir } from './support/cleanup.ts'
 import { startHost, stateOf } from './support/host.ts'
 import { serveHttp, type ServeOptions } from './support/http-server.ts'
 import { serveOAuth } from './support/oauth-server.ts'
@@ -145,5 +150,36 @@ describe('a token renewal during a call', () => {
     expect(held.total).toBe(1)
     // Without a dispose: the renewal's deadline aborted the request, which closed its socket.
     await expect.poll(() => held.open, { timeout: 10 * CONNECT_TIMEOUT_MS }).toBe(0)
+  })
+})
+
+describe('mcp-bridge call against a silent authorization server', () => {
+  it('prints its verdict and exits soon after, leaving no socket open', async () => {
+    const as = await silentAuthServer('token')
+    const config = join(tempDir('oauth-slow-'), 'cordis.yml')
+    const entry = { serverName: 'slow', transport: 'streamable-http', url: as.url, auth: grant(as.origin), connectTimeoutMs: CONNECT_TIMEOUT_MS, reconnect: { enabled: false } }
+    await writeFile(config, stringify([{ id: 'slow', name: '@mcp-bridge/plugin', config: entry }]))
+    const bin = fileURLToPath(new URL('../bin/mcp-bridge.js', import.meta.url))
+    const child = spawn(process.execPath, [bin, '--config', config, 'call', 'mcp__slow__echo'], {
+      env: { ...process.env, MCP_TEST_CLIENT_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    afterTest(child, (running) => running.exitCode === null && running.signalCode === null && running.kill('SIGKILL'))
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.resume()
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    await vi.waitFor(() => expect(stdout).toMatch(/--- error \(UNKNOWN_TOOL\) ---/), { timeout: 20 * CONNECT_TIMEOUT_MS, interval: 20 })
+    expect(as.held.total).toBe(1)
+    // Past its verdict the CLI has nothing left to do: it ends once its host is disposed. Before
+    // the fix, the silent token request kept it alive for undici's 300 s header timeout.
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), 10 * CONNECT_TIMEOUT_MS)))
+    try {
+      expect(await Promise.race([exited, late])).toBe(1)
+    } finally {
+      clearTimeout(timer)
+    }
+    await expect.poll(() => as.held.open, { timeout: 10 * CONNECT_TIMEOUT_MS }).toBe(0)
   })
 })
