@@ -18,7 +18,7 @@ import { runClientScenarios } from '../conformance/src/client/index.ts'
 // @ts-expect-error: a plain ES module without declarations
 import { ensureNode22, NODE22_VERSION } from '../scripts/node22.mjs'
 import { packagesOf, provenance } from '../scripts/provenance.mjs'
-import { mergeRecords } from '../scripts/table-evidence.mjs'
+import { mergeRecords, recordsJson } from '../scripts/table-evidence.mjs'
 import { REPO_ROOT, TABLES } from '../scripts/verdict-digest.mjs'
 import { formatClients, revisionsOf, runsOf, type ClientRecord } from './table.ts'
 
@@ -114,7 +114,7 @@ if (partial) {
   // The columns not re-run keep their stored record; a client no longer listed drops out.
   const kept = existsSync(store) ? (JSON.parse(readFileSync(store, 'utf8')) as { clients: ClientRecord[] }).clients : []
   table = mergeRecords(kept, records, CLIENTS.map((c) => c.id), (r) => r.id)
-  writeFileSync(store, `${JSON.stringify({ clients: table }, null, 1)}\n`)
+  writeFileSync(store, `${recordsJson({ clients: table }, 4)}\n`)
   out = join(REPO_ROOT, TABLES.clients.file)
 }
 writeFileSync(out, formatClients(table, { intro, findings, table: TABLES.clients }))

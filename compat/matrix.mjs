@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { packagesOf, provenance } from '../scripts/provenance.mjs'
-import { mergeRecords } from '../scripts/table-evidence.mjs'
+import { mergeRecords, recordsJson } from '../scripts/table-evidence.mjs'
 import { TABLES } from '../scripts/verdict-digest.mjs'
 import { renderCompatibility, transportRecord } from './render.mjs'
 import { reproduction } from './repro.mjs'
@@ -107,7 +107,7 @@ for (const server of SERVERS.filter((s) => !wanted.length || wanted.includes(s.i
 const store = join(here, 'table-data.json')
 const kept = existsSync(store) ? JSON.parse(readFileSync(store, 'utf8')).servers : []
 const table = mergeRecords(kept, records, SERVERS.map((s) => s.id), (record) => record.server)
-writeFileSync(store, `${JSON.stringify({ servers: table }, null, 1)}\n`)
+writeFileSync(store, `${recordsJson({ servers: table }, 6)}\n`)
 writeFileSync(join(root, TABLES.servers.file), renderCompatibility(table, TABLES.servers))
 
 const errors = records.flatMap((record) => record.transports.flatMap((run) => run.checks.filter((check) => check.status === 'error').map((check) => `${record.server} (${run.transport}) ${check.id}: ${check.message}`)))

@@ -26,3 +26,4 @@ export function code(text: string): string
 export function sentence(spec: SpecLike | undefined): string
 export function shellWord(value: unknown): string
 export function mergeRecords<T>(kept: T[], fresh: T[], order: string[], idOf: (record: T) => string): T[]
+export function recordsJson(value: unknown, depth?: number, indent?: string): string

@@ -3,7 +3,7 @@
 // which kit and verdict code), the quoted sentence of a verdict, and shell words for the one-line
 // reproduction commands. readProvenance is the parser conformance/test/tables.test.ts uses.
 
-const PROVENANCE_HEADER = '| row | packages judged | Node | run at (UTC) | kit | kit commit | verdict digest |'
+const PROVENANCE_HEADER = '| id | packages judged | Node | run at (UTC) | kit | kit commit | verdict digest |'
 
 /** Table-cell text: one line, pipes escaped, bounded. */
 export const cell = (text, max = 300) => {
@@ -86,4 +86,17 @@ export function shellWord(value) {
 export function mergeRecords(kept, fresh, order, idOf) {
   const byId = new Map([...kept, ...fresh].map((record) => [idOf(record), record]))
   return order.flatMap((id) => byId.get(id) ?? [])
+}
+
+/**
+ * JSON for a table's stored records: indented down to `depth`, one line per value below it (a run,
+ * a check), so a re-run's diff shows the runs that changed and nothing else.
+ */
+export function recordsJson(value, depth = 3, indent = '') {
+  if (depth === 0 || value === null || typeof value !== 'object') return JSON.stringify(value)
+  const inner = `${indent} `
+  const entries = Array.isArray(value) ? value.map((v) => recordsJson(v, depth - 1, inner)) : Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${recordsJson(v, depth - 1, inner)}`)
+  if (!entries.length) return Array.isArray(value) ? '[]' : '{}'
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}']
+  return `${open}\n${entries.map((e) => `${inner}${e}`).join(',\n')}\n${indent}${close}`
 }

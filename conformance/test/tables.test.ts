@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { formatClients, reproduction as clientReproduction, revisionsOf, runsOf, type ClientRecord } from '../../clients/table.ts'
 import { renderCompatibility, transportRecord, type ServerRecord } from '../../compat/render.mjs'
 import { reproduction as serverReproduction } from '../../compat/repro.mjs'
-import { mergeRecords, readProvenance, renderProvenance, sentence, shellWord, type RowProvenance } from '../../scripts/table-evidence.mjs'
+import { mergeRecords, readProvenance, recordsJson, renderProvenance, sentence, shellWord, type RowProvenance } from '../../scripts/table-evidence.mjs'
 import { digestOf, REPO_ROOT, TABLES, verdictDigest, type TableName } from '../../scripts/verdict-digest.mjs'
 import type { CheckResult, SuiteResult } from '../src/model.ts'
 
@@ -23,7 +23,7 @@ function staleness(table: TableName): string {
   if (!rows.length) return `${file} records no verdict digest (no provenance block); regenerate it with \`${command}\``
   const stale = rows.filter((row) => row.digest !== digest)
   if (!stale.length) return ''
-  return `${file}: ${stale.map((row) => `${row.row} (${row.digest})`).join(', ')} judged by other verdict code than the current ${digest}; regenerate with \`${command}\` (or \`${command} -- <id>\` for those rows)`
+  return `${file}: ${stale.map((row) => `${row.row} (${row.digest})`).join(', ')} judged by other verdict code than the current ${digest}; regenerate with \`${command}\` (or \`${command} -- ${stale.map((row) => shellWord(row.row.replace(/\\\|/g, '|'))).join(' ')}\` for those rows only)`
 }
 
 describe('the published tables are judged by the current verdict code', () => {
@@ -119,6 +119,13 @@ describe('provenance block (scripts/table-evidence.mjs)', () => {
   it('keeps the records not re-run, in list order, and drops ids no longer listed', () => {
     const kept = [{ id: 'a', v: 1 }, { id: 'b', v: 1 }, { id: 'gone', v: 1 }]
     expect(mergeRecords(kept, [{ id: 'b', v: 2 }], ['b', 'a', 'c'], (r) => r.id)).toEqual([{ id: 'b', v: 2 }, { id: 'a', v: 1 }])
+  })
+
+  it('stores records one run per line, and reads back the same value', () => {
+    const value = { clients: [{ id: 'a', runs: [{ scenario: 's', notes: [] }, { scenario: 't', notes: [{ id: 'x' }] }] }] }
+    const text = recordsJson(value, 4)
+    expect(JSON.parse(text)).toEqual(value)
+    expect(text.split('\n')).toContain('    {"scenario":"t","notes":[{"id":"x"}]}')
   })
 
   it('quotes the sentence once, with its citation', () => {
