@@ -15,16 +15,18 @@ import { mergeRecords, recordsJson } from '../scripts/table-evidence.mjs'
 import { TABLES } from '../scripts/verdict-digest.mjs'
 import { renderCompatibility, transportRecord } from './render.mjs'
 import { reproduction } from './repro.mjs'
-import { SERVERS } from './servers.mjs'
+import { SERVERS, serverKey } from './servers.mjs'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '..')
 const OPTIONS = { requestTimeoutMs: 15_000, startupTimeoutMs: 60_000 }
 
+// A server is named by its key (servers.mjs), or its whole id when that is quoted through to here.
 const wanted = process.argv.slice(2)
-const unknown = wanted.filter((id) => !SERVERS.some((s) => s.id === id))
+const named = (server) => wanted.includes(serverKey(server)) || wanted.includes(server.id)
+const unknown = wanted.filter((arg) => !SERVERS.some((s) => serverKey(s) === arg || s.id === arg))
 if (unknown.length) {
-  process.stderr.write(`matrix: unknown server ${unknown.map((id) => `"${id}"`).join(', ')}; the servers are ${SERVERS.map((s) => `"${s.id}"`).join(', ')}\n`)
+  process.stderr.write(`matrix: unknown server ${unknown.map((id) => `"${id}"`).join(', ')}; the servers are ${SERVERS.map(serverKey).join(', ')}\n`)
   process.exit(2)
 }
 
@@ -95,12 +97,12 @@ async function runSetup(server, transport) {
 }
 
 const records = []
-for (const server of SERVERS.filter((s) => !wanted.length || wanted.includes(s.id))) {
+for (const server of SERVERS.filter((s) => !wanted.length || named(s))) {
   const transports = []
   for (const transport of ['stdio', 'http']) if (server[transport]) transports.push(await runSetup(server, transport))
   const packages = packagesOf(server.package, here)
   const version = packages[0].slice(packages[0].lastIndexOf('@') + 1)
-  records.push({ server: server.id, version, provenance: { row: server.id, packages, node: process.version, ...judgedBy }, transports })
+  records.push({ server: server.id, version, provenance: { row: serverKey(server), packages, node: process.version, ...judgedBy }, transports })
 }
 
 // The servers not re-run keep their stored record; a server no longer listed drops out.

@@ -55,7 +55,7 @@ export function renderCompatibility(records, table) {
     'HTTP where the server offers it. No keys, no network beyond loopback; the kit calls only the',
     'harmless tools listed per server. Statuses follow [the checks table](../conformance/docs/SERVER-CHECKS.md):',
     'fail is a MUST (or the schema) broken, warn a SHOULD, information an observation no keyword covers.',
-    '`npm run matrix -- <id>` re-runs one server (ids in `compat/servers.mjs`) and keeps the other rows.',
+    '`npm run matrix -- <id>` re-runs one server (its id in the provenance block) and keeps the other rows.',
     '',
     ...renderProvenance(records.map((r) => r.provenance), table),
     '',

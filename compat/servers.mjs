@@ -5,6 +5,12 @@
 // tools the kit may call (harmless ones: no network, nothing written outside a temp dir).
 // `{dir}` is a temp directory with hello.txt in it, `{port}` a free port.
 
+/**
+ * What `npm run matrix -- <key>` names a server by: its id without the parenthesised note, since
+ * npm passes the arguments of a script to the shell unquoted (parentheses and spaces would break it).
+ */
+export const serverKey = (server) => server.id.split(' (')[0]
+
 const pkg = (name) => `node_modules/${name}`
 
 export const SERVERS = [
