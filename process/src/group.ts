@@ -15,15 +15,35 @@ export const groupsSupported = process.platform !== 'win32'
  * exited) lets it exit quietly. It is the owner's own child, so the owner reaps it: no zombie is
  * left behind even where PID 1 reaps nothing (a container whose init is the application). Its
  * stdio is /dev/null, so it holds none of the server's pipes, and it has a session of its own.
+ *
+ * With `$3` set to 1 (`takeDescendants`), it first lists the server's descendants, read from the
+ * process table while the server still holds them (/proc on Linux, `ps` elsewhere): those that
+ * left the group (setsid, a daemon) get the same SIGTERM, grace and SIGKILL, each with the group
+ * it leads. On Linux each is listed with its start time and signalled only while that still
+ * matches, so a pid reused during the grace period is never hit; elsewhere the grace period is
+ * that window.
  */
+/** Linux: `pid ppid start` of every process (the command may hold spaces and parentheses: fields are read after the last ") "). */
+const PROC_TABLE = `cat /proc/[0-9]*/stat 2>/dev/null | awk '{ s = $0; sub(/.*\\) /, "", s); split(s, f, " "); print $1, f[2], f[20] }'`
+/** Elsewhere: `pid ppid -`. */
+const PS_TABLE = `ps -A -o pid= -o ppid= 2>/dev/null | awk '{ print $1, $2, "-" }'`
+/** From `pid ppid start` lines: `pid:start` of every descendant of $1. */
+const DESCENT = `awk -v root="$1" '{ parent[$1] = $2; start[$1] = $3 } END { found[root] = 1; more = 1; while (more) { more = 0; for (p in parent) if (!(p in found) && (parent[p] in found)) { found[p] = 1; more = 1; print p ":" start[p] } } }'`
 const WATCHDOG = [
   'trap "" INT TERM HUP',
   'read _ <&3 && exit 0',
-  'kill -s TERM -- "-$1" 2>/dev/null || exit 0',
-  // The grace period in 50 ms steps, cut short as soon as the group is gone.
+  'd=',
+  `[ "$3" = 1 ] && d=$( { if [ -r /proc/self/stat ]; then ${PROC_TABLE}; else ${PS_TABLE}; fi; } | ${DESCENT})`,
+  // Still the listed process: alive, and (Linux) started when it was listed.
+  `same() { p=\${1%%:*}; kill -s 0 -- "$p" 2>/dev/null || return 1; [ "\${1#*:}" = - ] && return 0; [ "$(awk '{ s = $0; sub(/.*\\) /, "", s); split(s, f, " "); print f[20] }' "/proc/$p/stat" 2>/dev/null)" = "\${1#*:}" ]; }`,
+  'end() { kill -s "$1" -- "-$2" 2>/dev/null; for t in $d; do same "$t" || continue; p=${t%%:*}; kill -s "$1" -- "-$p" 2>/dev/null; kill -s "$1" -- "$p" 2>/dev/null; done; }',
+  'alive() { kill -s 0 -- "-$1" 2>/dev/null && return 0; for t in $d; do same "$t" && return 0; done; return 1; }',
+  'alive "$1" || exit 0',
+  'end TERM "$1"',
+  // The grace period in 50 ms steps, cut short as soon as the group (and every listed descendant) is gone.
   'i=0',
-  'while [ "$i" -lt "$2" ] && kill -s 0 -- "-$1" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done',
-  'kill -s KILL -- "-$1" 2>/dev/null',
+  'while [ "$i" -lt "$2" ] && alive "$1"; do sleep 0.05; i=$((i + 1)); done',
+  'end KILL "$1"',
 ].join('\n')
 
 export interface SpawnGroupOptions {
@@ -33,6 +53,18 @@ export interface SpawnGroupOptions {
   stdio?: [IOType, IOType, IOType]
   /** When the owner dies: SIGTERM to the group, then SIGKILL this much later. */
   graceMs: number
+  /**
+   * Run `command` through the platform's shell (`/bin/sh -c` on POSIX), as a command line a user
+   * typed (the conformance kit's `--driver "node my-driver.mjs --flag"`); `args` must be empty.
+   */
+  shell?: boolean
+  /**
+   * Also end the server's descendants that left its group (setsid, a daemon), found by descent
+   * while the server runs: when the owner dies (the watchdog) or kills what it tracks (the exit
+   * hook, a handled signal). For a child whose whole tree belongs to the owner, however it was
+   * started (the kit's drivers); a server of the bridge may start a daemon on purpose, so off by default.
+   */
+  takeDescendants?: boolean
 }
 
 export interface GroupProcess {
@@ -57,14 +89,14 @@ export interface GroupProcess {
  */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnGroupOptions): GroupProcess {
   const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe']
-  const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio, detached: groupsSupported, shell: false, windowsHide: true })
+  const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio, detached: groupsSupported, shell: options.shell ?? false, windowsHide: true })
   let watchdogEnded: Promise<void> = Promise.resolve()
   const watchdog = new Promise<number | undefined>((resolve) => {
     child.once('error', () => resolve(undefined))
     child.once('spawn', () => {
       if (!groupsSupported || child.pid === undefined) return resolve(undefined)
-      trackGroup(child.pid)
-      const started = startWatchdog(child, child.pid, options.graceMs)
+      trackGroup(child.pid, { takeDescendants: options.takeDescendants ?? false })
+      const started = startWatchdog(child, child.pid, options.graceMs, options.takeDescendants ?? false)
       watchdogEnded = started.ended
       resolve(started.pid)
     })
@@ -90,9 +122,9 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
 
 const lifelines = new Set<Writable>()
 
-function startWatchdog(server: ChildProcess, group: number, graceMs: number): { pid: number | undefined; ended: Promise<void> } {
+function startWatchdog(server: ChildProcess, group: number, graceMs: number, takeDescendants: boolean): { pid: number | undefined; ended: Promise<void> } {
   const steps = String(Math.ceil(Math.max(0, graceMs) / 50))
-  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-watchdog', String(group), steps], {
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-watchdog', String(group), steps, takeDescendants ? '1' : '0'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
     detached: true,
     // `sleep` is found along PATH; nothing else of the owner's environment is needed.

@@ -7,3 +7,4 @@ export { readInputFile, readInputFileSync, InputFileError, type InputFileOptions
 export { argvErrorMessage, integerOption, nearestWord, usageErrorText, MAX_TIMER_MS } from './argv.ts'
 export { descendantsOf, groupMembers, killRecorded, processTable, stillRunning, type ProcessEntry } from './tree.ts'
 export { isTimeoutReason, startDeadline, withinDeadline, type Deadline } from './deadline.ts'
+export { LineReader, type LineEvent } from './line-reader.ts'

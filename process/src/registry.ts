@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs'
+import { descendantsOf, killRecorded, processTable, type ProcessEntry } from './tree.ts'
 
 /**
  * What this process owns that must not outlive it: the process groups it started and the
@@ -12,6 +13,11 @@ export interface Registry {
   /** Graceful stops run on SIGINT/SIGTERM before what is left is killed (shutdown.ts). */
   stoppers: Set<() => unknown>
   exitHooked: boolean
+  /**
+   * The tracked groups whose leader's descendants are the owner's too, wherever they went (group.ts,
+   * `takeDescendants`). Optional: a registry made by an older copy of this package has none.
+   */
+  takingDescendants?: Set<number>
 }
 
 const KEY = Symbol.for('@mcp-bridge/process.registry')
@@ -29,9 +35,10 @@ export function registry(): Registry {
   return state
 }
 
-export function trackGroup(pid: number): void {
-  const { groups } = registry()
-  if (!groups.has(pid)) groups.set(pid, undefined)
+export function trackGroup(pid: number, options: { takeDescendants?: boolean } = {}): void {
+  const state = registry()
+  if (!state.groups.has(pid)) state.groups.set(pid, undefined)
+  if (options.takeDescendants) (state.takingDescendants ??= new Set()).add(pid)
 }
 
 /** What lets the group's watchdog go quietly once the owner has killed the group itself. */
@@ -41,12 +48,21 @@ export function setRelease(pid: number, release: () => void): void {
 }
 
 export function untrackGroup(pid: number): void {
-  registry().groups.delete(pid)
+  const state = registry()
+  state.groups.delete(pid)
+  state.takingDescendants?.delete(pid)
 }
 
-/** SIGKILL to every group still tracked, then every tracked temp directory removed; synchronous. */
+/**
+ * SIGKILL to every group still tracked (and to the descendants of those that take them, wherever
+ * they went), then every tracked temp directory removed; synchronous.
+ */
 export function killEverything(): void {
-  const { groups, tempDirs } = registry()
+  const { groups, tempDirs, takingDescendants } = registry()
+  // Listed before any kill: once a leader dies, its children's descent is lost.
+  const table = takingDescendants?.size ? processTable() : undefined
+  const descendants: ProcessEntry[] = [...(takingDescendants ?? [])].flatMap((pid) => descendantsOf(pid, table) ?? [])
+  takingDescendants?.clear()
   for (const [pid, release] of groups) {
     try {
       process.kill(-pid, 'SIGKILL')
@@ -57,6 +73,7 @@ export function killEverything(): void {
     release?.()
   }
   groups.clear()
+  killRecorded(descendants)
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
   tempDirs.clear()
 }
