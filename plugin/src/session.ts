@@ -9,7 +9,7 @@ import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
 import { quoteUntrusted, type Redact } from './redact.ts'
-import { classifyFailure, isAuthFailure, isCredentialRefusal, isServerGone } from './request-failure.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isServerGone } from './request-failure.ts'
 import { stderrExcerpt } from './stderr-tail.ts'
 import { UndeliveredMessageError } from './response-limits.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
@@ -104,8 +104,11 @@ export class Session {
         () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
       )
     } catch (error) {
+      // A server that exits at once fails initialize as a broken pipe or a closed connection,
+      // whichever the scheduler shows first: either way what happened is that it exited.
+      const exit = isConnectionLoss(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
       await session.close()
-      throw session.explain(error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined, true)
+      throw session.explain(exit ? new Error(exit) : error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined, true)
     }
     return session
   }

@@ -37,6 +37,7 @@ export interface StdioChildOptions {
 const WATCHDOG_GRACE_MS = 500
 /** After SIGKILL, how long to wait for the exit to be reported (the kernel needs no grace). */
 const KILLED_WAIT_MS = 1000
+const STDIN_CLOSED = "the server's stdin is closed"
 /** After stdout ends, how long the rest of stderr may take before the connection counts as closed. */
 const STDERR_LAST_WORDS_MS = 200
 /** After the exit, how long stdout and stderr may take to deliver what is left in the pipes. */
@@ -71,6 +72,8 @@ export class StdioChildTransport implements Transport {
   private ended?: Promise<void>
   /** Why nothing can be written any more, once that is so. */
   private writeFailure?: Error
+  /** How the server process ended (`the server process exited (code 3) before answering`), once it has. */
+  exitReason?: string
   /** One shared wait for 'drain', however many sends are blocked on it. */
   private drained?: Promise<void>
   /** Ends that wait when writing becomes impossible. */
@@ -111,7 +114,11 @@ export class StdioChildTransport implements Transport {
       })
       child.once('spawn', () => resolve())
       child.once('exit', (code, signal) => {
-        this.failWrites(new Error(`the server process exited (${signal ? `signal ${signal}` : `code ${code}`})`))
+        this.exitReason = `the server process exited (${signal ? `signal ${signal}` : `code ${code}`}) before answering`
+        const exited = new Error(this.exitReason)
+        // A broken pipe is how an exit shows first; the exit is what happened, and outranks it.
+        if (this.writeFailure && isBrokenPipe(this.writeFailure)) this.writeFailure = exited
+        this.failWrites(exited)
         // Whatever the server left in its group is an orphan now: nothing will ever ask it to stop.
         killGroup(child, 'SIGKILL')
       })
@@ -123,7 +130,7 @@ export class StdioChildTransport implements Transport {
         this.failWrites(error)
         this.onerror?.(error)
       })
-      child.stdin?.once('close', () => this.failWrites(new Error("the server's stdin is closed")))
+      child.stdin?.once('close', () => this.failWrites(new Error(STDIN_CLOSED)))
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
       child.stderr?.on('data', (chunk: Buffer) => {
         for (const line of this.stderr.push(chunk)) this.options.onStderrLine?.(line)
@@ -178,8 +185,15 @@ export class StdioChildTransport implements Transport {
         stdin.off('close', settle)
         stdin.off('error', settle)
         this.drained = undefined
-        if (this.writeFailure) reject(new Error(`Not sent: ${this.writeFailure.message}`))
-        else resolve()
+        const failure = this.writeFailure
+        if (!failure) return resolve()
+        if (!isBrokenPipe(failure)) return reject(new Error(`Not sent: ${failure.message}`))
+        // EPIPE arrives before the exit it stems from: a moment for the exit to be reported, so
+        // that the error says the server exited (and how), not only that a write failed.
+        void settlesWithin(this.exited!, KILLED_WAIT_MS).then(() => {
+          const now = this.writeFailure!
+          reject(new Error(`Not sent: ${isBrokenPipe(now) ? `the server closed its stdin without reading (${now.message})` : now.message}`))
+        })
       }
       stdin.on('drain', settle)
       stdin.on('close', settle)
@@ -348,6 +362,11 @@ export function explainSpawnError(error: NodeJS.ErrnoException, options: Pick<St
   }
   if (error.code === 'EACCES') return config(`command "${command}" is not executable: check its permissions or point command at the right file.`)
   return error
+}
+
+/** A write that failed because the server's end of the pipe is gone: EPIPE, or the pipe already closed. */
+function isBrokenPipe(error: Error): boolean {
+  return (error as NodeJS.ErrnoException).code === 'EPIPE' || error.message === STDIN_CLOSED
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -11,6 +11,8 @@ export interface TransportHandle {
   /** Last stderr lines of a stdio child, for quoting in errors (redacted and bounded). */
   stderrTail(): string[]
   readonly pid?: number
+  /** A stdio child that has exited: how (`the server process exited (code 3) before answering`). */
+  exitReason?(): string | undefined
   /** Ends the server side cleanly: HTTP DELETE of the session; the stdio child is stopped by close(). */
   terminate(): Promise<void>
 }
@@ -43,6 +45,7 @@ export function createTransport(config: Config, options: TransportOptions): Tran
     return {
       transport,
       stderrTail: () => transport.stderr.tail(),
+      exitReason: () => transport.exitReason,
       terminate: async () => {},
       get pid() {
         return transport.pid
