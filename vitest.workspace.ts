@@ -8,6 +8,8 @@
 const expect = { poll: { timeout: 15_000 } }
 
 export default [
+  // Rules over the repository itself (the import graph).
+  { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], expect } },
   { test: { name: 'process', include: ['process/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
   { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
   {
@@ -20,8 +22,11 @@ export default [
     },
   },
   {
-    test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
+    test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], exclude: ['conformance/test/under-load.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
   },
+  // The default run repeated with every core kept busy (conformance/test/under-load.test.ts): in a
+  // group of its own after every other project, so its CPU burners slow no other test.
+  { test: { name: 'under-load', include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 (test/package/package.test.ts): the install alone may take minutes when cold.
   { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },

@@ -1,16 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { WireLog } from './wire.ts'
-
-/**
- * What a fixture process tells about itself, in its wire log, so that whoever judges a client
- * knows every server process it started (and each one's children) whatever the transport and
- * whoever spawned it, and how each one was asked to end: stdin EOF, SIGTERM (SIGKILL leaves no
- * line: its absence, with the process gone, is the evidence).
- */
-export type ProcEvent =
-  | { event: 'start'; pid: number; ppid: number; pgid?: number }
-  | { event: 'child'; pid: number; child: number }
-  | { event: 'eof' | 'sigterm'; pid: number }
+import type { ProcEvent, WireLog } from './wire.ts'
 
 /** This process's group (Linux: field 5 of /proc/self/stat), or undefined where it cannot be read. */
 export function processGroup(pid = process.pid): number | undefined {

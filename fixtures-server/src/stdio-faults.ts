@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { closeSync } from 'node:fs'
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
-import type { ProcEvent } from './proc-report.ts'
+import type { ProcEvent } from './wire.ts'
 import type { StdioSpec } from './schema.ts'
 
 /** What the faults need from the process they run in. */

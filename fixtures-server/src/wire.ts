@@ -1,6 +1,16 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import type { ProcEvent } from './proc-report.ts'
+
+/**
+ * What a fixture process tells about itself, in its wire log, so that whoever judges a client
+ * knows every server process it started (and each one's children) whatever the transport and
+ * whoever spawned it, and how each one was asked to end: stdin EOF, SIGTERM (SIGKILL leaves no
+ * line: its absence, with the process gone, is the evidence).
+ */
+export type ProcEvent =
+  | { event: 'start'; pid: number; ppid: number; pgid?: number }
+  | { event: 'child'; pid: number; child: number }
+  | { event: 'eof' | 'sigterm'; pid: number }
 
 export interface WireEntry {
   /** recv: the fixture received it; send: the fixture sent it. */
@@ -154,12 +164,29 @@ function readAll(path: string): Array<WireEntry | HttpEntry | ProcEntry> {
   } catch {
     return []
   }
-  // Read while a fixture may still be writing: a last line without its newline is not complete yet.
+  return parseWireLog(text).entries
+}
+
+/**
+ * Pure: a wire file's text as its entries, and as the JSON-RPC messages and HTTP requests among
+ * them. Read while a fixture may still be writing: a last line without its newline is not
+ * complete yet. A line that is no JSON is named by its number (the file was not written by a fixture).
+ */
+export function parseWireLog(text: string): { entries: Array<WireEntry | HttpEntry | ProcEntry>; wire: WireEntry[]; http: HttpEntry['http'][] } {
   const complete = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1)
-  return complete
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as WireEntry | HttpEntry | ProcEntry)
+  const entries = complete.split('\n').flatMap((line, index) => {
+    if (line.trim() === '') return []
+    try {
+      return [JSON.parse(line) as WireEntry | HttpEntry | ProcEntry]
+    } catch {
+      throw new Error(`line ${index + 1} is not JSON: a wire log is what mcp-fixture --wire FILE writes, one JSON entry per line`)
+    }
+  })
+  return {
+    entries,
+    wire: entries.filter((entry): entry is WireEntry => entry.dir === 'recv' || entry.dir === 'send'),
+    http: entries.flatMap((entry) => (entry.dir === 'http' ? [entry.http] : [])),
+  }
 }
 
 /** Predicates for the usual questions asked of a wire log. */

@@ -14,41 +14,20 @@ import { classifyNotifications, judgeNotifications } from './evaluate/notificati
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
-import { probeTools, toolsNotDeclared, type ToolCall } from './probe/tools.ts'
+import { probeTools, toolsNotDeclared } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
 import { initializeNotJudged } from './modern/evaluate.ts'
 import { detectEra, runModern } from './modern/run.ts'
-import { LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION, type Revision } from './spec.ts'
+import { LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire, type StdioShutdown } from './wire/stdio.ts'
-import { DEFAULT_SERVER_OPTIONS } from './options.ts'
+import { DEFAULT_SERVER_OPTIONS, type ServerRunOptions } from './options.ts'
 import type { Ledger } from './wire/ledger.ts'
 import type { RpcOutcome, Wire } from './wire/types.ts'
 
-export interface ServerRunOptions {
-  /** Bound on every request after initialize. */
-  requestTimeoutMs: number
-  /** Bound on initialize (a cold `npx` start can be slow). */
-  startupTimeoutMs: number
-  /** How long a stdio server gets to exit after stdin closes (and after SIGTERM). */
-  exitGraceMs: number
-  /** Tools the user allows the kit to call, with their arguments. */
-  calls: ToolCall[]
-  /** serverName used for the bridge projection (default: derived from serverInfo.name). */
-  serverName?: string
-  /**
-   * The one revision the run judges (`--spec-version`; default: ask for the newest the kit knows
-   * and follow a counter-offer). Given, the run is pinned: a server that offers another revision,
-   * or refuses this one, gets its version-negotiation verdict and the run ends after initialize,
-   * as a client of only this revision disconnects. The suite is `server@<revision>` and carries
-   * `revision`, so runs of several revisions sit side by side in one report and baseline.
-   */
-  revision?: Revision
-  onCheck?: (check: CheckResult) => void
-}
 
-export { DEFAULT_SERVER_OPTIONS }
+export { DEFAULT_SERVER_OPTIONS, type ServerRunOptions }
 
 export function initializeParams(protocolVersion: string): Record<string, unknown> {
   // No client capabilities: a server request for sampling, elicitation or roots is then the server's fault.

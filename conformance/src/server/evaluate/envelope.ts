@@ -3,12 +3,12 @@
  * message, the requests the server sent to the kit, and the notifications it sent.
  */
 import type { CheckResult } from '../../model.ts'
-import { count, isObject, judge, list, show } from '../check.ts'
+import { count, judge, list, show } from '../check.ts'
 import { EARLY_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from '../registry/lifecycle.ts'
 import { ERROR_RESPONSES, JSONRPC_VERSION, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
 import type { CheckDef } from '../registry/types.ts'
-import { classifyNotifications } from './notifications.ts'
-import type { EnvelopeRule, Finding, Ledger, RequestCounts, ServerNotification, ServerRequest } from '../wire/ledger.ts'
+import { classifyNotifications, neededFor } from './notifications.ts'
+import type { EnvelopeRule, Finding, Ledger, RequestCounts, ServerRequest } from '../wire/ledger.ts'
 
 const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
   ['version', JSONRPC_VERSION],
@@ -105,29 +105,6 @@ function judgeEarlyRequests(requests: ServerRequest[], counts: RequestCounts, ve
   }
   if (counts.all === 0) return j.skip(NO_REQUESTS)
   return j.pass(counts.early > 0 ? 'only pings arrived before notifications/initialized' : 'no request arrived before notifications/initialized')
-}
-
-/** What each server notification needs to have been negotiated (undefined: nothing). */
-export function neededFor(notification: ServerNotification, capabilities: Record<string, unknown>): { need: string; ruleCase?: string } | undefined {
-  const capability = (name: string) => (isObject(capabilities[name]) ? (capabilities[name] as Record<string, unknown>) : undefined)
-  switch (notification.method) {
-    case 'notifications/message':
-      return capability('logging') ? undefined : { need: 'the logging capability', ruleCase: 'logging' }
-    case 'notifications/progress':
-      // The kit sends a progressToken only with the tool calls --call allows.
-      if (notification.progress === 'active') return undefined
-      return { need: notification.progress === 'finished' ? 'an operation in progress (its request had been answered)' : 'a progressToken the kit sent', ruleCase: 'progress' }
-    case 'notifications/tools/list_changed':
-    case 'notifications/prompts/list_changed':
-    case 'notifications/resources/list_changed': {
-      const area = notification.method.split('/')[1]!
-      return capability(area)?.listChanged === true ? undefined : { need: `${area}.listChanged` }
-    }
-    case 'notifications/resources/updated':
-      return capability('resources')?.subscribe === true ? undefined : { need: 'resources.subscribe' }
-    default:
-      return undefined
-  }
 }
 
 export function judgeServerNotifications(ledgers: Ledger[], capabilities: Record<string, unknown>, version: string): CheckResult {

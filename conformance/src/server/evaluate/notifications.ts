@@ -3,13 +3,12 @@
  * each validated with the SDK's schema for its method, as the negotiated revision defines it.
  */
 import type { CheckResult } from '../../model.ts'
-import { count, judge, list, show } from '../check.ts'
+import { count, isObject, judge, list, show } from '../check.ts'
 import { CANCELLED, LOG_MESSAGE, OTHER, PROGRESS, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, TOOLS_LIST_CHANGED } from '../registry/notifications.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { validateShape, type ShapeName } from '../shapes.ts'
 import { atLeast } from '../spec.ts'
 import { MAX_KEPT, type Ledger, type ServerNotification } from '../wire/ledger.ts'
-import { neededFor } from './envelope.ts'
 
 const KNOWN: Array<{ method: string; def: CheckDef; shape: ShapeName }> = [
   { method: 'notifications/message', def: LOG_MESSAGE, shape: 'LoggingMessageNotification' },
@@ -132,4 +131,27 @@ function judgeOther(kept: ServerNotification[], ledgers: Ledger[], version: stri
   if (foreign.length) return j.info(`the server sent ${list(foreign.map((m) => show(m, 60)), 3)}, which ${version} does not define as a server notification; not judged`, { wire: wireOf(kept.filter((n) => !applies(n.method))) })
   const knownTotal = methods.reduce((t, m) => t + sum(ledgers, m), 0)
   return j.pass(`${count(knownTotal, 'notification')} (${list(methods, 3)}), each valid`, { wire: wireOf(known.slice(0, 1)) })
+}
+
+/** What each server notification needs to have been negotiated (undefined: nothing). */
+export function neededFor(notification: ServerNotification, capabilities: Record<string, unknown>): { need: string; ruleCase?: string } | undefined {
+  const capability = (name: string) => (isObject(capabilities[name]) ? (capabilities[name] as Record<string, unknown>) : undefined)
+  switch (notification.method) {
+    case 'notifications/message':
+      return capability('logging') ? undefined : { need: 'the logging capability', ruleCase: 'logging' }
+    case 'notifications/progress':
+      // The kit sends a progressToken only with the tool calls --call allows.
+      if (notification.progress === 'active') return undefined
+      return { need: notification.progress === 'finished' ? 'an operation in progress (its request had been answered)' : 'a progressToken the kit sent', ruleCase: 'progress' }
+    case 'notifications/tools/list_changed':
+    case 'notifications/prompts/list_changed':
+    case 'notifications/resources/list_changed': {
+      const area = notification.method.split('/')[1]!
+      return capability(area)?.listChanged === true ? undefined : { need: `${area}.listChanged` }
+    }
+    case 'notifications/resources/updated':
+      return capability('resources')?.subscribe === true ? undefined : { need: 'resources.subscribe' }
+    default:
+      return undefined
+  }
 }
