@@ -44,5 +44,13 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return EXIT.pass
   }
   const { runCommand } = await import('./cli/run.ts')
-  return runCommand(command, io)
+  try {
+    return await runCommand(command, io)
+  } catch (error) {
+    // Every input error is told in its own words before this; what reaches here is the kit's own
+    // bug, still one line and exit 2, never a stack trace in place of the run's end.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    io.stderr(`mcp-conformance: the run failed (a bug in the kit: please report it): ${JSON.stringify(message).slice(1, -1)}\n`)
+    return EXIT.usage
+  }
 }

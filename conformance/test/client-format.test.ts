@@ -24,11 +24,11 @@ describe('scenario discovery and format', () => {
   })
 
   it.each([
-    ['an unknown key', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: {}\nstesp: []\n', /\(root\): Unrecognized key: "stesp"/],
-    ['a typo in the fixture', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: { tols: [] }\n', /server: Unrecognized key: "tols"/],
-    ['a bad step', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: {}\nsteps: [{ cal: {} }]\n', /steps\.0/],
-    ['a bad regex', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: {}\nexpect: { logs: ["("] }\n', /expect\.logs\.0: not a valid regular expression/],
-    ['a missing spec', 'id: x\ntitle: t\nserver: {}\n', /spec: /],
+    ['an unknown key', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: {}\nstesp: []\n', /^\/s\/x\.yaml:5: stesp: unknown key; remove it or correct its spelling$/],
+    ['a typo in the fixture', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: { tols: [] }\n', /:4: server\.tols: unknown key/],
+    ['a bad step', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: {}\nsteps: [{ cal: {} }]\n', /:5: steps\[0\]/],
+    ['a bad regex', 'id: x\ntitle: t\nspec: [{ ref: r }]\nserver: {}\nexpect: { logs: ["("] }\n', /:5: expect\.logs\[0\]: not a valid regular expression; change the value/],
+    ['a missing spec', 'id: x\ntitle: t\nserver: {}\n', /spec: missing \(array expected\); add it/],
     ['invalid YAML', 'id: [x\n', /invalid YAML/],
   ])('rejects %s with the path of the problem', (_label, text, message) => {
     expect(() => parseScenario(text, '/s/x.yaml')).toThrow(message)

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { argvErrorMessage, usageErrorText } from '@mcp-bridge/process'
 import { endWithParent, stdinIsPipe } from './lifetime.ts'
 import { loadBehaviourFile } from './load.ts'
-import { parseBehaviour } from './parse.ts'
+import { checkBehaviour } from './parse.ts'
 import type { RuntimeOptions } from './runtime.ts'
 import type { Behaviour } from './schema.ts'
 
@@ -81,10 +81,19 @@ function readOptions(argv: string[]): Options {
   if (positionals.length === 0 && values.json === undefined) usageError('missing the behaviour: give a behaviour file or --json')
   if (positionals.length === 1 && values.json !== undefined) usageError('give a behaviour file or --json, not both')
   try {
-    const behaviour = values.json !== undefined ? parseBehaviour(JSON.parse(values.json), '--json behaviour') : loadBehaviourFile(positionals[0]!)
+    const behaviour = values.json !== undefined ? checkBehaviour(jsonOption(values.json), () => '--json') : loadBehaviourFile(positionals[0]!)
     return { behaviour, transport: values.transport, port, wire: values.wire, state: values.state }
   } catch (error) {
     behaviourError((error as Error).message)
+  }
+}
+
+/** The --json text's value; not JSON is a one-line error like any bad behaviour. */
+function jsonOption(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new Error(`--json: not JSON (${(error as Error).message}); give the behaviour as one JSON object`)
   }
 }
 

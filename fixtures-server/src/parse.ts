@@ -1,5 +1,17 @@
 import type { z } from 'zod'
+import { FileFormatError, formatPath, issuesLine } from './file-format.ts'
 import { BehaviourSchema, BLOCK_TYPES, type Behaviour } from './schema.ts'
+
+/**
+ * Validates a behaviour a person gave a CLI: the error is one line (file-format.ts) naming where
+ * the first problem is (`at`: `<file>:<line>`, or `--json`), the problem and the fix. `basePath`:
+ * where the behaviour sits in its document (`server` in a scenario file).
+ */
+export function checkBehaviour(value: unknown, at: (path: readonly PropertyKey[]) => string, basePath: readonly PropertyKey[] = []): Behaviour {
+  const parsed = BehaviourSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  throw new FileFormatError(issuesLine(parsed.error.issues, at, basePath))
+}
 
 /** Validates a behaviour document; the error lists every problem with its path. */
 export function parseBehaviour(value: unknown, source = 'behaviour'): Behaviour {
@@ -19,11 +31,4 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
     return [`${formatPath(issue.path)}: unknown block type (expected one of ${BLOCK_TYPES.join(', ')})`]
   }
   return [`${formatPath(issue.path)}: ${issue.message}`]
-}
-
-/** `tools[2].result.content[0].type`, the way a reader finds it in the file. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = ''
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part)
-  return out || '(root)'
 }

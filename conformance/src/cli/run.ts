@@ -33,7 +33,7 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
       for (const scenario of await listScenarios()) io.stdout(`${scenario.id}\t${scenario.title}\n`)
       return EXIT.pass
     } catch (error) {
-      io.stderr(`mcp-conformance: cannot list scenarios: ${messageOf(error)}\n`)
+      io.stderr(`mcp-conformance: cannot list scenarios: ${plain(messageOf(error))}\n`)
       return EXIT.usage
     }
   }
@@ -59,7 +59,7 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
   }
   const refused = await preflight(command)
   if (refused) {
-    io.stderr(`mcp-conformance: ${refused}\n`)
+    io.stderr(`mcp-conformance: ${plain(refused)}\n`)
     return EXIT.usage
   }
   const merged: MergedRun[] = []
@@ -100,9 +100,17 @@ async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 
     const problem = await unwritableDirectory(dir)
     if (problem) return `cannot write the Markdown summary to ${command.summaryMd}: ${dir} ${problem}`
   }
+  // A scenario file that does not read is its one line (load.ts), before anything runs.
+  let known: string[] = []
+  if (command.kind === 'client' || command.kind === 'default' || (command.kind === 'judge' && command.scenario !== undefined)) {
+    try {
+      known = (await listScenarios()).map((scenario) => scenario.id)
+    } catch (error) {
+      return messageOf(error)
+    }
+  }
   if (command.kind === 'client') {
     if (command.options.updateSnapshots && process.env.CI === 'true') return '--update-snapshots is refused when CI=true: update snapshots locally and commit them'
-    const known = (await listScenarios()).map((scenario) => scenario.id)
     const unknown = command.options.scenarioIds.filter((id) => !known.includes(id))
     if (unknown.length) return `${unknown.map((id) => `no scenario with id ${JSON.stringify(id)}${didYouMean(id, known)}`).join('; ')} (see: mcp-conformance list)`
   }
@@ -113,7 +121,6 @@ async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 
     )
     if (missing) return `--wire ${command.wire} ${missing}: start the fixture with --wire ${command.wire} and let the client work first`
     if (command.scenario !== undefined) {
-      const known = (await listScenarios()).map((scenario) => scenario.id)
       if (!known.includes(command.scenario)) return `no scenario with id ${JSON.stringify(command.scenario)}${didYouMean(command.scenario, known)} (see: mcp-conformance list)`
     }
   }

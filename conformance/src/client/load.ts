@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs'
-import { readInputFileSync } from '@mcp-bridge/process'
+import { InputFileError, readInputFileSync } from '@mcp-bridge/process'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parse as parseYaml } from 'yaml'
+import { issuesLine, parseYamlFile, type YamlFile } from '@mcp-bridge/fixtures-server'
 import { ScenarioSchema, type Scenario } from './scenario.ts'
 
 /**
@@ -46,6 +46,8 @@ function readScenarioFile(file: string): string {
   try {
     return readInputFileSync(file, { maxBytes: MAX_SCENARIO_BYTES, what: 'scenario file' })
   } catch (error) {
+    // Found in the scenarios folder, not named by anyone: every *.yaml there is read as a scenario.
+    if (error instanceof InputFileError) throw new ScenarioError(`${file}: it ${error.reason.replace(/: give the path of a file$/, '')}; move it out of the folder or rename it`)
     throw new ScenarioError((error as Error).message)
   }
 }
@@ -56,20 +58,23 @@ export function scenarioFiles(dir = SCENARIO_DIR): string[] {
     .map((name) => join(dir, name))
 }
 
-/** Pure apart from naming the file: YAML text in, a validated scenario out. */
+/** How a scenario starts, for the fix of an empty file. */
+const SCENARIO_EXAMPLE = 'start from scenarios/_template.yaml; FORMAT.md describes every key'
+
+/**
+ * Pure apart from naming the file: YAML text in, a validated scenario out. A problem is a
+ * ScenarioError in one line: the file and line, the place, the problem and the fix.
+ */
 export function parseScenario(text: string, file: string): Scenario {
-  let raw: unknown
+  let parsed: YamlFile
   try {
-    raw = parseYaml(text)
+    parsed = parseYamlFile(text, file, 'scenario', SCENARIO_EXAMPLE)
   } catch (error) {
-    throw new ScenarioError(`${file}: invalid YAML: ${(error as Error).message}`)
+    throw new ScenarioError((error as Error).message)
   }
-  const result = ScenarioSchema.safeParse(raw)
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    throw new ScenarioError(`${file}: invalid scenario:\n${problems.join('\n')}`)
-  }
+  const result = ScenarioSchema.safeParse(parsed.value)
+  if (!result.success) throw new ScenarioError(issuesLine(result.error.issues, parsed.at))
   const stem = basename(file, '.yaml')
-  if (result.data.id !== stem) throw new ScenarioError(`${file}: id "${result.data.id}" must equal the file name "${stem}"`)
+  if (result.data.id !== stem) throw new ScenarioError(`${parsed.at(['id'])}: id "${result.data.id}" must equal the file name "${stem}"; rename the file or change the id`)
   return result.data
 }
