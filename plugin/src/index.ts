@@ -28,7 +28,7 @@ export {
   REDACTED,
   type Redact,
 } from './redact.ts'
-export { ServerConnection, type ConnectionState } from './connection.ts'
+export { ServerConnection } from './connection.ts'
 export type { McpResult } from './definition.ts'
 // The contract between the plugin and its host; the reference host services themselves are in
 // `@mcp-bridge/plugin/host`, the cordis.yml loader in `@mcp-bridge/plugin/loader`.
@@ -86,7 +86,6 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
  */
 function stopConnectingWhenUnwanted(ctx: Context, connection: ServerConnection, releaseName: () => void): void {
   let activating = true
-  void connection.ready.then(() => (activating = false))
   const stop = () => void connection.dispose()
   const injected: unknown = ctx.fiber.store?.tools?.value
   ctx.on('internal/plugin', (fiber) => {
@@ -99,9 +98,17 @@ function stopConnectingWhenUnwanted(ctx: Context, connection: ServerConnection, 
   ctx.on('internal/service', (name, value) => {
     if (activating && name === 'tools' && (value === undefined || (injected !== undefined && value !== injected))) stop()
   })
-  ctx.on('internal/update', function (this: Fiber, _config, _noSave, next) {
+  // Cordis keeps an `internal/update` hook on the fiber itself, not among the instance's effects:
+  // it outlives a restart (a reload with a new config) and holds this connection, so 100 reloads
+  // held 300 connections. It is only needed while activating, so it goes when activation ends,
+  // however it ends (connected, failed, stopped by one of the three above).
+  const offUpdate = ctx.on('internal/update', function (this: Fiber, _config, _noSave, next) {
     if (!activating) return next()
     stop()
     return this.await().then(next, next)
+  })
+  void connection.ready.then(() => {
+    activating = false
+    offUpdate()
   })
 }
