@@ -1,4 +1,5 @@
-import { readHttpLog, readWireFile } from '@mcp-bridge/fixtures-server'
+import { parseWireLog } from '@mcp-bridge/fixtures-server'
+import { InputFileError, readInputFileSync } from '@mcp-bridge/process'
 import type { SuiteResult } from '../model.ts'
 import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkWireInvariants } from './invariants.ts'
@@ -6,6 +7,9 @@ import { checkPings } from './ping.ts'
 import { runRevision } from './rules.ts'
 import type { Scenario } from './scenario.ts'
 import { checkExpectationsFor, verdictsFor } from './verdicts.ts'
+
+/** The largest wire log `judge --wire` reads (parsed whole, it costs a few times its size). */
+export const MAX_WIRE_LOG_BYTES = 128 * 1024 * 1024
 
 /**
  * Verdicts from a wire log recorded while any client, in any language, talked to `mcp-fixture`
@@ -17,8 +21,18 @@ import { checkExpectationsFor, verdictsFor } from './verdicts.ts'
  */
 export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const started = performance.now()
-  const wire = readWireFile(file)
-  const http = readHttpLog(file)
+  const id = scenario ? scenario.id : 'wire-log'
+  const title = scenario ? `${scenario.title} (judged from a wire log)` : 'A wire log, judged'
+  let log: ReturnType<typeof parseWireLog>
+  try {
+    // The file is whatever the user names (a FIFO, a device, a log grown without end): read
+    // bounded, or refused with one line (a harness error of the run, exit 2).
+    log = parseWireLog(readInputFileSync(file, { maxBytes: MAX_WIRE_LOG_BYTES, what: 'the wire log' }))
+  } catch (error) {
+    const message = `${error instanceof InputFileError ? '' : `${file}: `}${(error as Error).message}`
+    return { id, title, kind: 'client', target: file, checks: [{ id: 'judge/wire-log', title: 'The wire log can be read', status: 'error', message }], durationMs: Math.round(performance.now() - started) }
+  }
+  const { wire, http } = log
   const transport = http.length ? 'http' : 'stdio'
   const revision = runRevision(wire)
   const checks = [...checkWireInvariants(wire), ...checkPings(wire, revision), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire), revision }) : [])]
@@ -29,8 +43,8 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   }
   if (!wire.length) checks.push({ id: 'judge/wire-log', title: 'The wire log holds messages', status: 'error', message: `${file} holds no JSON-RPC message: was the fixture started with --wire ${file}?` })
   return {
-    id: scenario ? scenario.id : 'wire-log',
-    title: scenario ? `${scenario.title} (judged from a wire log)` : 'A wire log, judged',
+    id,
+    title,
     kind: 'client',
     target: file,
     transport,
