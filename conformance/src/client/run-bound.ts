@@ -19,7 +19,7 @@ export interface BoundSettings {
   killGraceMs: number
 }
 
-/** The kit's own bounds on a driven client's answers (driver/adapter.ts DRIVER_BOUNDS). */
+/** The kit's own bounds on a driven client's answers (timing.ts driverBounds: never below a timeout the scenario sets). */
 export interface DriverBounds {
   connectMs: number
   listMs: number

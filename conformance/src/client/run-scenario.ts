@@ -19,7 +19,6 @@ import { Observer } from './observe.ts'
 import { checkShutdown, reportedProcesses, survivors } from './processes.ts'
 import { DriverError } from './driver/channel.ts'
 import { describeProcess, killWithGroups } from './driver/processes.ts'
-import { DRIVER_BOUNDS } from './driver/adapter.ts'
 import { boundMessage, HARNESS_MS, scenarioBound, SETTLE_SLACK_MS, type BoundSettings } from './run-bound.ts'
 import { checkTaskNegotiation } from './task-negotiation.ts'
 import { clientSpec, runRevision } from './rules.ts'
@@ -28,7 +27,7 @@ import { waitForQuiet } from './settle.ts'
 import { compareSnapshot } from './snapshot.ts'
 import { resolveTargetRefs } from './target-refs.ts'
 import { TimelineRecorder } from './timeline.ts'
-import { checkTimings, type Measured } from './timing.ts'
+import { checkTimings, driverBounds, type Measured } from './timing.ts'
 import { checkExpectationsFor, INFORMATION, verdictsFor } from './verdicts.ts'
 
 export interface RunOptions {
@@ -72,7 +71,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   // Time is evidence: the start, each step and the whole run, on the runner's monotonic clock.
   const measured: Measured = { stepMs: [] }
   // The outer bound (run-bound.ts): past it the run is cut short, a harness error, never a hang.
-  const derived = scenarioBound(scenario, boundDefaults(), kind === 'client' ? DRIVER_BOUNDS : undefined)
+  // A driven client's waits are the kit's bounds on its driver, as the driver adapter sets them for this config.
+  const derived = scenarioBound(scenario, boundDefaults(), kind === 'client' ? driverBounds(scenario.client) : undefined)
   const bound = options.outerBoundMs === undefined ? derived : { ...derived, ms: options.outerBoundMs, terms: 'set by the caller' }
   let at = 'the client start'
   let cut = false
