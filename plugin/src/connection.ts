@@ -7,7 +7,7 @@ import { Debouncer } from './debounce.ts'
 import { PlannedTool } from './definition.ts'
 import { planTools } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
-import type { ToolExecution } from './host/types.ts'
+import type { ConnectionState, ToolExecution } from './host/types.ts'
 import type { ImageServices } from './image-admission.ts'
 import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
@@ -16,13 +16,6 @@ import { authSecrets } from './auth.ts'
 import { Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
-
-export type ConnectionState =
-  | { kind: 'connecting' }
-  | { kind: 'connected'; server: string }
-  | { kind: 'reconnecting'; attempt: number; maxAttempts: number; delayMs: number }
-  | { kind: 'stopped'; reason: string }
-  | { kind: 'disposed' }
 
 export interface ConnectionOptions {
   config: Config

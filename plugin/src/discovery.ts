@@ -3,7 +3,7 @@ import { BridgeError } from './errors.ts'
 import type { JsonSchema } from './host/types.ts'
 import { schemaProblem } from './json-schema.ts'
 import { jsonTextLength } from './json-size.ts'
-import { publicToolName } from './naming.ts'
+import { MAX_RAW_NAME_CHARS, publicToolName } from './naming.ts'
 import { isRecord } from './records.ts'
 
 /** One tools/list page as the server sent it; nothing in it is trusted yet. */
@@ -53,7 +53,6 @@ export interface ToolPlan {
   quarantined: Quarantined[]
 }
 
-export const MAX_RAW_NAME_CHARS = 1024
 
 /** Follows the cursor chain to its end, refusing chains that repeat or never end. */
 export async function drainToolPages(listPage: ListPage, limits: Pick<LimitsConfig, 'maxPages' | 'maxTools'>): Promise<unknown[]> {

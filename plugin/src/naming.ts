@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto'
 
+/** The longest raw name a server's tool may have: a longer one is quarantined at discovery, and a filter entry naming one matches nothing. */
+export const MAX_RAW_NAME_CHARS = 1024
+
 /** Longest public name a model provider accepts (the function-name contract). */
 export const MAX_PUBLIC_NAME_LENGTH = 64
 const HASH_LENGTH = 12

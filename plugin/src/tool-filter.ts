@@ -5,7 +5,7 @@
  * and the public names of the others do not move (a public name depends on its own raw name only).
  */
 
-import { MAX_RAW_NAME_CHARS } from './discovery.ts'
+import { MAX_RAW_NAME_CHARS } from './naming.ts'
 
 export interface ToolFilterConfig {
   /** Raw names or `*` globs; when non-empty, only matching tools are kept. */

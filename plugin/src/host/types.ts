@@ -1,6 +1,5 @@
 /** Contracts of the host services the plugin consumes. Hosts with their own registry implement these shapes. */
 import type {} from 'cordis'
-import type { ConnectionState } from '../connection.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -15,6 +14,14 @@ declare module 'cordis' {
     'mcp/state'(event: McpStateEvent): void
   }
 }
+
+/** Where a bridge instance's connection stands. */
+export type ConnectionState =
+  | { kind: 'connecting' }
+  | { kind: 'connected'; server: string }
+  | { kind: 'reconnecting'; attempt: number; maxAttempts: number; delayMs: number }
+  | { kind: 'stopped'; reason: string }
+  | { kind: 'disposed' }
 
 /** A bridge instance's connection, as it changes: what hosts, dashboards and the kit follow. */
 export interface McpStateEvent {
