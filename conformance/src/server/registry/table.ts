@@ -6,6 +6,9 @@ import { citeModern } from '../modern/judge.ts'
 import { MODERN_CHECKS } from '../modern/registry.ts'
 import { KNOWN_REVISIONS, LATEST_MODERN_REVISION, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
 import { CHECKS } from './index.ts'
+import { coverage } from './sentences/coverage.ts'
+import { EXTRACTED_REVISIONS, loadSentences } from './sentences/data.ts'
+import { REASONS, type ReasonKey } from './sentences/reasons.ts'
 import { CONTENT_TYPE_GATES, FIELD_GATES, RELAXATIONS, REQUIRED_GATES } from './shapes.ts'
 import { breachStatus, type CheckDef, type Rule } from './types.ts'
 
@@ -82,7 +85,7 @@ export function renderChecksTable(): string {
     const next = CHECKS[CHECKS.indexOf(def) + 1]
     if (!next || area(next.id) !== current) lines.push('')
   }
-  lines.push(...modernChecks(), ...shapeGates())
+  lines.push(...modernChecks(), ...shapeGates(), ...coverageTable())
   return `${lines.join('\n').trimEnd()}\n`
 }
 
@@ -135,6 +138,42 @@ function shapeGates(): string[] {
     ...types,
     ...required,
     ...relaxed,
+    '',
+  ]
+}
+
+/** How much of each revision's server-binding keyword sentences the checks judge (sentences/). */
+function coverageTable(): string[] {
+  const files = EXTRACTED_REVISIONS.map(loadSentences)
+  const judgeable = (Object.keys(REASONS) as ReasonKey[]).filter((key) => REASONS[key].kind === 'not judgeable')
+  const rows = files.map((file) => {
+    const c = coverage(file, CHECKS)
+    const out = judgeable.map((key) => c.notJudgeable[key] ?? 0)
+    const reachable = c.judged + c.notYet
+    const percent = reachable === 0 ? '–' : `${Math.round((100 * c.judged) / reachable)} %`
+    return `| ${file.revision} | ${c.sentences} | ${c.judged} | ${out.join(' | ')} | ${c.notYet} | ${c.unaccounted.length} | ${percent} |`
+  })
+  const commits = [...new Set(files.map((file) => file.source.commit))]
+  return [
+    '## Coverage of the spec’s sentences',
+    '',
+    'Every sentence of the server-facing pages (base protocol, lifecycle, transports, authorization, the',
+    'utilities, tools, resources, prompts, completion, logging) that states MUST, MUST NOT, SHOULD,',
+    'SHOULD NOT, REQUIRED, SHALL or RECOMMENDED and binds the server (or both parties, implementations,',
+    'receivers), extracted by `scripts/extract-spec-sentences.mjs` from the specification’s repository',
+    `(${commits.map((c) => `commit \`${c.slice(0, 12)}\``).join(', ')}) into \`conformance/src/server/registry/sentences/\`. A sentence is`,
+    '*judged* when a check’s rule quotes it (or the sentence names the check); otherwise it carries one',
+    'reason, below. *Judged* counts judged sentences among those that can be judged from outside (judged',
+    'plus not yet judged). A test fails when a sentence is unaccounted for, or a rule quotes a keyword',
+    'sentence the extract does not hold.',
+    '',
+    `| revision | sentences | judged | ${judgeable.map((key) => `not judgeable: ${key}`).join(' | ')} | not yet judged | unaccounted | judged of judgeable |`,
+    `| --- | --- | --- | ${judgeable.map(() => '---').join(' | ')} | --- | --- | --- |`,
+    ...rows,
+    '',
+    '| reason | what it means |',
+    '| --- | --- |',
+    ...(Object.keys(REASONS) as ReasonKey[]).map((key) => `| ${key} | ${REASONS[key].kind}: ${cell(REASONS[key].text)} |`),
     '',
   ]
 }

@@ -91,7 +91,16 @@ export const SESSION_REQUIRED: CheckDef = {
   transport: 'http',
   how: 'a ping without Mcp-Session-Id, when one was issued',
   rules: [
-    rule('2025-03-26', 'transports#session-management', 'SHOULD', 'Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header (other than initialization) with HTTP 400 Bad Request.'),
+    // The same sentence; 2025-11-25 respelled the header name.
+    rule(
+      '2025-03-26',
+      'transports#session-management',
+      'SHOULD',
+      'Servers that require a session ID SHOULD respond to requests without an Mcp-Session-Id header (other than initialization) with HTTP 400 Bad Request.',
+      undefined,
+      '2025-06-18',
+    ),
+    rule('2025-11-25', 'transports#session-management', 'SHOULD', 'Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header (other than initialization) with HTTP 400 Bad Request.'),
   ],
 }
 
