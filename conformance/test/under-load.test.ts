@@ -1,0 +1,66 @@
+/**
+ * The default run gives the same verdicts on a busy machine: every core is kept busy by busy
+ * loops this test starts and stops (2 per core), and the whole default run (`mcp-conformance`
+ * with no arguments, through the bin as a user runs it: every client scenario over both
+ * transports, then the server checks against server-everything) is repeated; every round must
+ * exit 0 with no failure or error beyond the default baseline's expected ones.
+ * A scenario whose snapshot counts what the scheduler decides (progress ticks before a ceiling),
+ * or whose steps must fit a window of a few hundred milliseconds, fails here first.
+ *
+ * Its own vitest project runs it after every other (vitest.workspace.ts, groupOrder), so its load
+ * slows no other test. It needs the build (`npm test` builds first): the bin runs dist.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunReport } from '../src/model.ts'
+import { startBurners, type Burners } from './support/cpu-burners.ts'
+
+const BIN = resolve(import.meta.dirname, '../bin/mcp-conformance.js')
+const ROUNDS = 3
+/** One round (138 scenario runs and the server checks): 90-120 s idle, 3.5-5.5 min with every core busy. */
+const ROUND_TIMEOUT_MS = 15 * 60_000
+
+function runDefault(reportDir: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, '--report-dir', reportDir], { timeout: ROUND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr })
+    })
+  })
+}
+
+describe('the default run under CPU load', () => {
+  let dir: string
+  let burners: Burners
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-load-'))
+    burners = startBurners(2)
+  })
+  afterAll(async () => {
+    await burners?.stop()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it.each(Array.from({ length: ROUNDS }, (_, i) => [i + 1]))(
+    'round %i: the default run passes while 2 busy loops per core run',
+    async (round) => {
+      const started = performance.now()
+      const reportDir = join(dir, `round-${round}`)
+      const { code, stderr } = await runDefault(reportDir)
+      const report = JSON.parse(await readFile(join(reportDir, 'results.json'), 'utf8')) as RunReport
+      const failures = report.suites.flatMap((suite) =>
+        suite.checks.filter((check) => (check.status === 'fail' || check.status === 'error') && !check.expected).map((check) => `${suite.id} [${suite.transport}] ${check.id}: ${check.message.split('\n').slice(0, 3).join(' | ')}`),
+      )
+      // The figures a reader needs to trust the round: how long, how loaded, how much was run.
+      console.log(`under load, round ${round}: ${report.suites.length} runs in ${Math.round((performance.now() - started) / 1000)} s, 1-min load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
+      expect(burners.allRunning()).toBe(true)
+      expect(report.suites.filter((suite) => suite.kind === 'client').length).toBeGreaterThan(100)
+      expect(report.suites.some((suite) => suite.kind === 'server')).toBe(true)
+      expect(failures).toEqual([])
+      expect(code, stderr.slice(-2000)).toBe(0)
+    },
+    ROUND_TIMEOUT_MS + 60_000,
+  )
+})
