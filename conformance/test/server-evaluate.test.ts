@@ -31,7 +31,7 @@ describe('initialize', () => {
     [{ ...good, protocolVersion: 7 }, 'lifecycle/initialize', 'fail'],
     [{ ...good, capabilities: { tools: true } }, 'lifecycle/capabilities', 'fail'],
     [{ ...good, serverInfo: { name: 's' } }, 'lifecycle/server-info', 'fail'],
-    [{ ...good, protocolVersion: '2030-01-01' }, 'lifecycle/protocol-version', 'error'],
+    [{ ...good, protocolVersion: '2030-01-01' }, 'lifecycle/protocol-version', 'fail'],
     [{ ...good, protocolVersion: 'latest' }, 'lifecycle/protocol-version', 'fail'],
   ])('%j → %s is %s', (value, id, status) => {
     const { checks } = judgeInitialize(result(value), '2025-11-25')

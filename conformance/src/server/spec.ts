@@ -163,3 +163,12 @@ export function modernSectionLabel(revision: ModernRevision, topic: ModernTopic)
 export function isModernRevision(value: unknown): value is ModernRevision {
   return typeof value === 'string' && (MODERN_REVISIONS as readonly string[]).includes(value)
 }
+
+/**
+ * Every revision the spec has published, legacy and modern. A protocolVersion outside this list
+ * is no protocol version at all, so no server can support it: answering initialize with one
+ * breaks version negotiation, however well-formed the date.
+ */
+export function isPublishedRevision(value: unknown): boolean {
+  return isKnownRevision(value) || isModernRevision(value)
+}

@@ -3,7 +3,7 @@ import type { CheckResult, CheckStatus } from '../../model.ts'
 import { isObject, judge, list, show, unreadable } from '../check.ts'
 import { CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
 import { validateShape, type ShapeIssue } from '../shapes.ts'
-import { isKnownRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
+import { isKnownRevision, isPublishedRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
 import { describeOutcome, type NotifyOutcome, type RpcOutcome } from '../wire/types.ts'
 
 export interface Session {
@@ -106,6 +106,8 @@ function judgeNegotiated(negotiated: string, requested: string, wire: unknown[],
   const observed = { details: { requested, negotiated }, wire }
   if (!REVISION_FORMAT.test(negotiated)) return j.breach(`protocolVersion ${show(negotiated)} is not a protocol revision`, observed)
   if (negotiated === requested) return j.pass(`the server agreed to the requested revision ${requested}`, observed)
+  // The server's fault, not the kit's: a revision that does not exist is none it supports.
+  if (!isPublishedRevision(negotiated)) return j.breach(`protocolVersion ${show(negotiated)} is no revision of the spec, so not one the server can support; checks follow ${requested}`, observed)
   // A client that cannot use the offered revision SHOULD disconnect: a run pinned to one revision does.
   if (pinned) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; the kit, asked to judge ${requested} only, disconnects, so no other check runs for ${requested}`, observed)
   if (isKnownRevision(negotiated)) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; checks follow ${negotiated}`, observed)
@@ -138,6 +140,8 @@ export function judgeUnsupportedVersion(outcome: RpcOutcome | undefined, why: st
   const offered = isObject(outcome.result) ? outcome.result.protocolVersion : undefined
   if (offered === UNSUPPORTED_REVISION) return j.breach(`the server echoed ${UNSUPPORTED_REVISION} although it cannot support it`, { wire })
   if (typeof offered !== 'string' || !REVISION_FORMAT.test(offered)) return j.breach(`the server offered ${show(offered)}, which is not a protocol revision`, { wire })
+  // The same judgement as lifecycle/protocol-version's, so the two never disagree on one answer.
+  if (!isPublishedRevision(offered)) return j.breach(`the server offered ${show(offered)}, which is no revision of the spec`, { wire })
   return j.pass(`the server counter-offered ${offered}`, { wire })
 }
 

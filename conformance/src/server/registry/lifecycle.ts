@@ -23,7 +23,7 @@ export const PROTOCOL_VERSION: CheckDef = {
   id: 'lifecycle/protocol-version',
   title: 'the negotiated protocol version is one the server can speak',
   scope: 'server',
-  how: 'the protocolVersion of the InitializeResult: the requested revision, or a counter-offer. A run pinned to one revision (--spec-version) ends after a counter-offer, as a client that cannot use the offered revision disconnects',
+  how: 'the protocolVersion of the InitializeResult: the requested revision, or a counter-offer; a version that is no published revision of the spec (a well-formed date included) is none the server can support, so it fails here and in lifecycle/unsupported-version alike. A run pinned to one revision (--spec-version) ends after a counter-offer, as a client that cannot use the offered revision disconnects',
   rules: [
     rule(
       '2024-11-05',
