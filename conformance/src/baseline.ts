@@ -10,9 +10,13 @@
  * warns, is skipped or no longer exists is stale and fails the run. When a suite id repeats (a
  * client scenario run over two transports), the entry covers every run of it. Entries for suites that were
  * not part of the run (e.g. client scenarios during a server-only run) are not judged.
+ *
+ * `formatBaseline` writes the other way (`--write-baseline`): a run's failures as a file of this
+ * shape, which parses back to the same entries.
  */
+import { stat } from 'node:fs/promises'
 import { InputFileError, readInputFile } from '@mcp-bridge/process'
-import { parse } from 'yaml'
+import { Document, parse } from 'yaml'
 import type { SuiteResult } from './model.ts'
 
 export interface BaselineEntry {
@@ -21,6 +25,8 @@ export interface BaselineEntry {
 }
 
 export type Parsed = { ok: true; entries: BaselineEntry[] } | { ok: false; error: string }
+/** `missing`: the file does not exist, which a reader fixes by creating one rather than by editing it. */
+export type Loaded = Parsed | { ok: false; error: string; missing: true }
 
 export function parseBaseline(text: string): Parsed {
   let doc: unknown
@@ -96,14 +102,43 @@ export function applyBaseline(suites: SuiteResult[], entries: BaselineEntry[]): 
 /** A baseline is a list of check ids: thousands of them fit in far less. */
 const MAX_BASELINE_BYTES = 4 * 1024 * 1024
 
-export async function loadBaseline(path: string): Promise<Parsed> {
+export async function loadBaseline(path: string): Promise<Loaded> {
   let text: string
   try {
     // A FIFO, a device or a directory is refused at once (a FIFO would block the read for good).
     text = await readInputFile(path, { maxBytes: MAX_BASELINE_BYTES, what: 'file' })
   } catch (error) {
+    const missing = await stat(path).then(
+      () => false,
+      (cause: { code?: unknown }) => cause.code === 'ENOENT',
+    )
+    if (missing) return { ok: false, error: `${path} does not exist`, missing: true }
     return { ok: false, error: error instanceof InputFileError ? error.message : `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` }
   }
   const parsed = parseBaseline(text)
   return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error}` }
+}
+
+/**
+ * Every check that failed in these suites, once each, as baseline entries in a stable order; a
+ * reason given in `previous` for the same id is kept. Errors are not failures: an entry needs a
+ * verdict behind it.
+ */
+export function failuresOf(suites: SuiteResult[], previous: BaselineEntry[] = []): BaselineEntry[] {
+  const ids = new Set(suites.flatMap((suite) => suite.checks.filter((check) => check.status === 'fail').map((check) => `${suite.id}:${check.id}`)))
+  return [...ids].sort().map((id) => {
+    const reason = previous.find((entry) => entry.id === id)?.reason
+    return reason === undefined ? { id } : { id, reason }
+  })
+}
+
+/** A baseline file with these entries, under a comment that says where it came from; ids are quoted where YAML needs it. */
+export function formatBaseline(entries: BaselineEntry[], origin: string): string {
+  const doc = new Document({ expectedFailures: entries.map((entry) => (entry.reason === undefined ? entry.id : { id: entry.id, reason: entry.reason })) })
+  doc.commentBefore = [
+    ` ${origin}: ${entries.length === 1 ? 'the 1 check' : `the ${entries.length} checks`} that failed.`,
+    ' A listed check that fails is expected; one that no longer fails makes the run fail, so remove',
+    ' it then. Add a reason to an entry with "- id: <suite>:<check>" and "reason: ...".',
+  ].join('\n')
+  return doc.toString({ lineWidth: 0 })
 }

@@ -1,13 +1,13 @@
 /**
  * mcp-conformance: argv in, runs out, exit code back. Parsing is pure (`cli/parse.ts`); the run
  * itself (`cli/run.ts`) is loaded only once the command is more than --help or --version, so those
- * and usage errors answer without loading the SDK, the plugin and the fixtures.
- * Exit codes: 0 all pass (warn/skip allowed), 1 a failure or a stale baseline entry,
- * 2 invalid usage or a check that could not run.
+ * and usage errors answer without loading the runners (the bin answers a bare --version and
+ * --help sooner still: cli/quick.ts). Exit codes: cli/help.ts, and the README's table.
  */
 import { usageErrorText } from '@mcp-bridge/process'
-import { parseCommand, USAGE } from './cli/parse.ts'
-import { TOOL } from './cli/tool.ts'
+import { helpText } from './cli/help.ts'
+import { parseCommand } from './cli/parse.ts'
+import { versionText } from './cli/tool.ts'
 import { EXIT } from './model.ts'
 
 export { parseCommand, USAGE, type Command, type ParseResult } from './cli/parse.ts'
@@ -36,11 +36,11 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
   const command = parsed.command
   if (command.kind === 'help') {
-    io.stdout(USAGE)
+    io.stdout(helpText(command.topic))
     return EXIT.pass
   }
   if (command.kind === 'version') {
-    io.stdout(`${TOOL.name} ${TOOL.version}\n`)
+    io.stdout(versionText())
     return EXIT.pass
   }
   const { runCommand } = await import('./cli/run.ts')

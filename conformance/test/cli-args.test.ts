@@ -25,8 +25,12 @@ describe('parseCommand', () => {
     })
   })
 
-  it('--help, -h, help and --version win wherever they are', () => {
-    for (const argv of [['--help'], ['-h'], ['help'], ['server', '--help'], ['client', '--report-dir', 'x', '-h']]) expect(parse(...argv)).toEqual({ ok: true, command: { kind: 'help' } })
+  it('--help, -h, help and --version win wherever they are; after a command, or as `help COMMAND`, the help is that command\'s', () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['--report-dir', 'x', '-h']]) expect(parse(...argv)).toEqual({ ok: true, command: { kind: 'help' } })
+    for (const argv of [['server', '--help'], ['help', 'server'], ['server', '--url', 'x', '-h']]) expect(parse(...argv)).toEqual({ ok: true, command: { kind: 'help', topic: 'server' } })
+    expect(parse('client', '--report-dir', 'x', '-h')).toEqual({ ok: true, command: { kind: 'help', topic: 'client' } })
+    expect(parse('help', 'bogus')).toEqual({ ok: false, error: 'no help page for "bogus": use help server, client, judge or list (or --help for all)' })
+    expect(parse('bogus', '--help')).toMatchObject({ ok: false, error: expect.stringContaining('unknown command "bogus"') })
     expect(parse('--version')).toEqual({ ok: true, command: { kind: 'version' } })
     expect(parse('server', '--version')).toEqual({ ok: true, command: { kind: 'version' } })
   })
@@ -155,7 +159,7 @@ describe('main', () => {
     expect(markdown).toMatch(/^## ❌ MCP conformance: failed\n\nExit code 1: 1 check failed that the baseline does not expect\./)
     expect(markdown).toContain(`| ${report.summary.pass} | ${report.summary.fail} | ${report.summary.warn} | ${report.summary.skip} | ${report.summary.error} |`)
     // The count of lines depends on how many probes the run makes; the two stray lines do not.
-    expect(markdown).toMatch(/\| fail \| server\\:stdio\\\/stdout\\-only\\-jsonrpc \| 2 of \d+ stdout lines were not MCP messages/)
+    expect(markdown).toMatch(/\| fail \| `server:stdio\/stdout-only-jsonrpc` \| 2 of \d+ stdout lines were not MCP messages/)
     expect(io.out).toMatch(/^::error title=mcp-conformance server%3Astdio\/stdout-only-jsonrpc::/m)
     expect(io.out.split('\n').filter(Boolean).every((line) => line.startsWith('::'))).toBe(true)
     expect(io.err).toContain(join(dir, 'md', 'nested', 'summary.md'))
@@ -201,6 +205,10 @@ describe('main', () => {
   it('an unreadable or invalid baseline is a usage error', async () => {
     const io = capture(dir)
     expect(await main(['server', '--baseline', 'missing.yaml', '--', process.execPath, script], io)).toBe(2)
-    expect(io.err).toMatch(/baseline file .*missing\.yaml cannot be read: ENOENT/)
+    expect(io.err).toBe('mcp-conformance: baseline missing.yaml does not exist: create it from a run\'s failures by adding --write-baseline missing.yaml to this command once, or start from a file holding "expectedFailures: []"\n')
+    await writeFile(join(dir, 'invalid.yaml'), 'expectedFailures: 5\n')
+    const invalid = capture(dir)
+    expect(await main(['server', '--baseline', 'invalid.yaml', '--', process.execPath, script], invalid)).toBe(2)
+    expect(invalid.err).toBe(`mcp-conformance: baseline ${join(dir, 'invalid.yaml')}: "expectedFailures" must be a list\n`)
   })
 })

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CheckResult, RunReport } from '../src/model.ts'
 import { escapeData, escapeProperty, formatGithubAnnotations } from '../src/report/annotations.ts'
-import { escapeMarkdown, formatMarkdownSummary } from '../src/report/markdown.ts'
+import { codeSpan, escapeMarkdown, formatMarkdownSummary } from '../src/report/markdown.ts'
 import { HOSTILE, hostileReport } from './report-fixture.ts'
 
 /** A report with these checks in one server suite; the summary and exit code follow from them. */
@@ -35,56 +35,64 @@ describe('formatMarkdownSummary', () => {
     const md = formatMarkdownSummary(reportOf([check('a/ok', 'pass'), check('a/known', 'fail', 'known bug', true), check('a/should', 'warn'), check('a/na', 'skip')]))
     expect(md.split('\n').slice(0, 3)).toEqual(['## ✅ MCP conformance: passed', '', 'Exit code 0: every check passed, apart from 1 failure the baseline expects; warnings and skips are allowed.'])
     expect(md).toContain('| passed | failed | warnings | skipped | errors |\n| ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 (1 expected by the baseline) | 1 | 1 | 0 |\n')
-    // Worst first: warnings, then what the baseline accepts, then what did not apply; passes are not listed.
-    expect(tableRows(md)).toEqual([
-      '| warn | server\\:a\\/should | a\\/should message |',
-      '| fail (expected by the baseline) | server\\:a\\/known | known bug |',
-      '| skip | server\\:a\\/na | a\\/na message |',
-    ])
-    expect(formatMarkdownSummary(reportOf([check('a/ok', 'pass')]))).not.toContain('did not pass')
+    // Worst first: warnings, then what the baseline accepts; skips and passes are counted, not listed.
+    expect(tableRows(md)).toEqual(['| warn | `server:a/should` | a/should message |', '| fail (expected by the baseline) | `server:a/known` | known bug |'])
+    expect(md).toContain('\n1 skipped check is not listed (each says why in report.html).\n')
+    expect(md).not.toContain('a/na')
+    const clean = formatMarkdownSummary(reportOf([check('a/ok', 'pass'), check('a/na', 'skip'), check('a/nb', 'skip')]))
+    expect(clean).not.toContain('need a look')
+    expect(clean).toContain('\n2 skipped checks are not listed')
   })
 
   it('exit 1 and 2: the headline and sentence say what the code means for this run', () => {
     const failed = formatMarkdownSummary(reportOf([check('a/x', 'fail'), check('a/y', 'fail'), check('a/z', 'fail', 'ok', true)], ['server:a/gone', 'server:a/old'], 1))
     expect(failed).toMatch(/^## ❌ MCP conformance: failed\n\nExit code 1: 2 checks failed that the baseline does not expect, and 2 baseline entries are stale\.\n/)
-    expect(failed).toContain('Stale baseline entries (they no longer fail; remove them): server\\:a\\/gone, server\\:a\\/old')
+    expect(failed).toContain('Stale baseline entries (they no longer fail; remove them): server:a/gone, server:a/old')
     expect(formatMarkdownSummary(reportOf([check('a/z', 'fail', 'ok', true)], ['server:a/gone'], 1))).toContain('Exit code 1: 1 baseline entry is stale.')
     const broken = formatMarkdownSummary(reportOf([check('a/x', 'fail'), check('harness/run', 'error', 'could not run: spawn ENOENT')], [], 2))
     expect(broken).toMatch(/^## ⚠️ MCP conformance: could not run\n\nExit code 2: 1 check could not run \(a harness error/)
-    expect(tableRows(broken)[0]).toBe('| error | server\\:harness\\/run | could not run\\: spawn ENOENT |')
+    expect(tableRows(broken)[0]).toBe('| error | `server:harness/run` | could not run: spawn ENOENT |')
   })
 
   it('client suites name their transport; rows beyond maxRows are counted, not listed', () => {
     const report = reportOf([check('a', 'warn'), check('b', 'warn'), check('c', 'warn')])
     report.suites[0] = { ...report.suites[0]!, id: 'dotted-names', kind: 'client', transport: 'http' }
     const md = formatMarkdownSummary(report, { maxRows: 2 })
-    expect(tableRows(md)).toEqual(['| warn | dotted\\-names\\:a \\(http\\) | a message |', '| warn | dotted\\-names\\:b \\(http\\) | b message |'])
+    expect(tableRows(md)).toEqual(['| warn | `dotted-names:a` (http) | a message |', '| warn | `dotted-names:b` (http) | b message |'])
     expect(md).toContain('…and 1 more; report.html lists every check.')
   })
 
   it('hostile server strings stay literal text: no HTML, no table break, no line break, bounded', () => {
     const md = formatMarkdownSummary(hostileReport(), { maxMessage: 40 })
-    expect(md).not.toMatch(/(?<!\\)[<>&`]/)
     for (const row of tableRows(md)) {
       // Exactly the three cells: every | inside a cell is escaped.
-      expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(5)
+      const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim())
+      expect(cells).toHaveLength(3)
+      // The check is one code span; the message opens nothing: no tag, entity, code, emphasis or link.
+      expect(cells[1]).toMatch(/^(`+) ?[^`]*(?:`(?!\1)[^`]*)* ?\1(?: \(\w+\))?$/)
+      expect(cells[2]).not.toMatch(/(?<!\\)[<&`*_~[$]/)
     }
-    expect(md).toContain('| error | server\\:harness\\/unexpected | boom second line |')
+    expect(md).toContain('| error | `server:harness/unexpected` | boom second line |')
     const long = formatMarkdownSummary(reportOf([check('a/x', 'warn', 'y'.repeat(500))]), { maxMessage: 40 })
-    expect(tableRows(long)[0]).toBe(`| warn | server\\:a\\/x | ${'y'.repeat(40)}… |`)
-    expect(escapeMarkdown(HOSTILE)).toBe('\\<script\\>alert\\(\\"x\\"\\)\\<\\/script\\> \\& \\\'quotes\\\' \\]\\]\\> \\`tick\\` \uD800')
+    expect(tableRows(long)[0]).toBe(`| warn | \`server:a/x\` | ${'y'.repeat(40)}… |`)
+    expect(escapeMarkdown(HOSTILE)).toBe('\\<script>alert("x")\\</script> \\& \'quotes\' ]]> \\`tick\\` \uD800')
+    // Punctuation that opens nothing stays as it is: ids, paths, versions and sentences read as typed.
+    expect(escapeMarkdown('server:tools/call-x 2025-03-26 (a.b) "q" #1 @me 50% a > b!')).toBe('server:tools/call-x 2025-03-26 (a.b) "q" #1 @me 50% a > b!')
+    expect(escapeMarkdown('a :smile: b | c $x$ ~~d~~ **e** [f](g)')).toBe('a \\:smile: b \\| c \\$x\\$ \\~\\~d\\~\\~ \\*\\*e\\*\\* \\[f](g)')
+    expect(codeSpan('a`b|c')).toBe('``a`b\\|c``')
+    expect(codeSpan('`x`')).toBe('`` `x` ``')
   })
 
-  it('escapeMarkdown is lossless up to flattening: unescaping gives the one-line text back', () => {
+  it('escapeMarkdown is lossless up to flattening, and leaves no opener unescaped', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
         const escaped = escapeMarkdown(text, 1000)
         expect(escaped).not.toMatch(/[\n\r]/)
-        // Every ASCII punctuation character is escaped: none stands alone.
-        expect(escaped.replace(/\\[!-/:-@[-`{-~]/g, '')).not.toMatch(/[!-/:-@[-`{-~]/)
+        // Without the escaped pairs, no opener is left.
+        expect(escaped.replace(/\\[\\`*_~[<&$|:]/g, '')).not.toMatch(/[\\`*_~[<&$|]|:[\w+-]+:/)
         // eslint-disable-next-line no-control-regex -- the flattening under test
         const flat = text.replace(/[\u0000-\u001F\u007F]/g, ' ').replace(/\s+/g, ' ').trim()
-        expect(escaped.replace(/\\([!-/:-@[-`{-~])/g, '$1')).toBe(flat)
+        expect(escaped.replace(/\\([\\`*_~[<&$|:])/g, '$1')).toBe(flat)
       }),
     )
   })

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main, parseCommand, USAGE, type Io } from '../src/cli.ts'
-import { escapeMarkdown } from '../src/report/markdown.ts'
+import { codeSpan, escapeMarkdown } from '../src/report/markdown.ts'
 import type { ReportWithRevisions, ServerSuite } from '../src/report/revisions.ts'
 import { startRuleHttp } from './fixtures/rule-server/index.mjs'
 
@@ -98,9 +98,9 @@ describe('--spec-version all against a server whose results 2025-03-26 does not 
 
   it('the Markdown summary has a table of the revisions’ verdicts', () => {
     expect(ran.markdown).toContain('### By spec revision')
-    expect(ran.markdown).toMatch(/\| 2025\\-03\\-26 \| stdio \| fail \| \d+ \| 1 \| 0 \| \d+ \| 0 \|/)
-    expect(ran.markdown).toMatch(/\| 2025\\-11\\-25 \| stdio \| pass \| \d+ \| 0 \| 0 \| \d+ \| 0 \|/)
-    expect(ran.markdown).toContain(escapeMarkdown('server@2025-03-26:tools/call/echo'))
+    expect(ran.markdown).toMatch(/\| 2025-03-26 \| stdio \| fail \| \d+ \| 1 \| 0 \| \d+ \| 0 \|/)
+    expect(ran.markdown).toMatch(/\| 2025-11-25 \| stdio \| pass \| \d+ \| 0 \| 0 \| \d+ \| 0 \|/)
+    expect(ran.markdown).toContain(codeSpan('server@2025-03-26:tools/call/echo'))
   })
 
   it('the summary on stderr shows the revisions as columns, with a verdict row', () => {
@@ -135,7 +135,7 @@ describe('--spec-version all against a server that takes only the newest revisio
       ['lifecycle/protocol-version', 'fail'],
     ])
     expect(ran.stderr).toMatch(/\n {4}verdict\s+fail; not supported\s+fail; not supported\s+pass\n/)
-    expect(ran.markdown).toMatch(/\| 2025\\-06\\-18 \| http \| [^|]*not supported[^|]* \| 0 \| 1 \| 0 \| 1 \| 0 \|/)
+    expect(ran.markdown).toMatch(/\| 2025-06-18 \| http \| [^|]*not supported[^|]* \| 0 \| 1 \| 0 \| 1 \| 0 \|/)
   })
 })
 
@@ -145,7 +145,7 @@ describe('--spec-version one revision', () => {
     expect(ran.code).toBe(0)
     expect(ran.report.suites.map((s) => s.id)).toEqual(['server@2025-03-26'])
     expect(ran.report.revisions).toEqual([expect.objectContaining({ revision: '2025-03-26', negotiated: '2025-11-25', supported: false, verdict: 'pass' })])
-    expect(ran.markdown).toContain(`| 2025\\-03\\-26 | stdio | ${escapeMarkdown('not supported (offered 2025-11-25)')} |`)
+    expect(ran.markdown).toContain(`| 2025-03-26 | stdio | ${escapeMarkdown('not supported (offered 2025-11-25)')} |`)
   }, 60_000)
 
   it('without the flag, the run is as before: one suite "server", no revisions, following a counter-offer', async () => {

@@ -9,64 +9,11 @@ import type { Revision } from '../server/spec.ts'
 import { MERGE_LABEL } from '../report/merge.ts'
 import { argvErrorMessage, integerOption, MAX_TIMER_MS } from '@mcp-bridge/process'
 import { escapeControls } from '@mcp-bridge/plugin'
+import { isHelpTopic, type HelpTopic } from './help.ts'
+import { SPEC_VERSIONS } from './spec-versions.ts'
 
-/** The revisions --spec-version takes, oldest first (the order of `all`). */
-export const SPEC_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const satisfies readonly Revision[]
-
-export const USAGE = `Usage:
-  mcp-conformance [run options] [--transport T] [--timeout MS] [--startup-timeout MS]
-      the built-in default: every client scenario against the mcp-bridge plugin, then the server
-      checks against server-everything over stdio (baseline: examples/default.baseline.yaml)
-  mcp-conformance server [run options] [server options] --url URL [--header K=V ...]
-  mcp-conformance server [run options] [server options] -- COMMAND [ARGS...]
-  mcp-conformance client [run options] [--transport T] [--scenario ID ...] [--update-snapshots] [--shard I/N]
-                          [--driver COMMAND]
-  mcp-conformance judge [run options] --wire FILE [--scenario ID]
-                          verdicts from a wire log mcp-fixture --wire FILE recorded while any client
-                          talked to it (with --scenario, also that scenario's received bounds)
-  mcp-conformance list                 client scenarios, one "id<TAB>title" per line on stdout
-  mcp-conformance --help | --version
-
-Run options (the default run, server and client):
-  --report-dir DIR        where results.json, junit.xml and report.html are written (default ./reports)
-  --baseline FILE         YAML file of expected failures ("<suite>:<check>"); stale entries fail the run
-  --compare FILE          a previous results.json: the summary and report.html show what changed
-                          (new failures, fixed checks, new and removed checks)
-  --merge LABEL=FILE      put the suites of another run's results.json beside this run's, ids prefixed
-                          with LABEL/ and their expected failures kept (repeatable): e.g. the client
-                          scenarios run with the plugin hosted by the DeepSeek harness (hosts/dsh/kit.mjs)
-  --summary-md FILE       also write a Markdown summary of the run (e.g. to $GITHUB_STEP_SUMMARY)
-  --annotations FORMAT    github: print ::error/::warning/::notice workflow commands for the checks
-                          that did not pass on stdout; none (the default): print nothing on stdout
-Client options (the default run, client):
-  --transport T           stdio, http or all (default all)
-  --scenario ID           client: run only this scenario (repeatable)
-  --update-snapshots      client: rewrite the transcript snapshots (refused when CI=true)
-  --shard I/N             client: run the I-th of N slices of the scenarios (1-based)
-  --driver COMMAND        client: judge the MCP client behind this driver program (JSON lines on its
-                          stdin/stdout: FORMAT.md in this package; a complete one to copy is its
-                          drivers/sdk-client.mjs) instead of the mcp-bridge plugin; it is judged
-                          on what every MCP client must do, the rest is reported skipped
-Judge options:
-  --wire FILE             judge: the wire log to judge
-  --scenario ID           judge: the scenario the fixture served (adds its received bounds)
-Server options (the default run, server):
-  --timeout MS            per-request timeout, 1 to ${MAX_TIMER_MS} (default ${DEFAULT_SERVER_OPTIONS.requestTimeoutMs})
-  --startup-timeout MS    initialize timeout, 1 to ${MAX_TIMER_MS} (default ${DEFAULT_SERVER_OPTIONS.startupTimeoutMs})
-  --url URL               server: judge a Streamable HTTP server
-  --header K=V            server: an HTTP header for every request to --url (repeatable)
-  --call NAME=JSON        server: allow calling tool NAME with these arguments (repeatable); no other
-                          tool is called
-  --server-name NAME      server: serverName for the bridge projection (default: from serverInfo.name)
-  --spec-version V        server: judge exactly revision V (${SPEC_VERSIONS.join(', ')}), or each of them
-                          in turn with "all" (one suite per revision, side by side in every report);
-                          default: ask for the newest and follow the server's counter-offer
-
-Progress and the summary go to stderr; stdout carries only list, --help, --version and annotations.
-Exit codes: 0 all checks pass (warnings and skips allowed); 1 a check failed or a baseline entry is
-stale; 2 invalid usage, or a check could not run (harness error); 130 or 143 stopped by SIGINT or
-SIGTERM (the servers it started are stopped first).
-`
+export { USAGE } from './help.ts'
+export { SPEC_VERSIONS } from './spec-versions.ts'
 
 export type Annotations = 'github' | 'none'
 export type Transport = 'stdio' | 'http'
@@ -75,6 +22,8 @@ export type Transport = 'stdio' | 'http'
 export interface RunOptions {
   reportDir: string
   baseline?: string
+  /** Where to write this run's failures as a baseline. */
+  writeBaseline?: string
   /** A previous results.json to compare this run with. */
   compare?: string
   /** Other runs' results.json to show beside this one's suites, each under its label. */
@@ -92,7 +41,7 @@ export type Command =
   | ({ kind: 'client'; options: Omit<ClientRunOptions, 'onProgress'> } & RunOptions)
   | ({ kind: 'judge'; wire: string; scenario?: string } & RunOptions)
   | { kind: 'list' }
-  | { kind: 'help' }
+  | { kind: 'help'; topic?: HelpTopic }
   | { kind: 'version' }
 
 export type ParseResult = { ok: true; command: Command } | { ok: false; error: string }
@@ -102,6 +51,7 @@ const OPTIONS = {
   version: { type: 'boolean' },
   'report-dir': { type: 'string' },
   baseline: { type: 'string' },
+  'write-baseline': { type: 'string' },
   compare: { type: 'string' },
   merge: { type: 'string', multiple: true },
   'summary-md': { type: 'string' },
@@ -122,7 +72,7 @@ const OPTIONS = {
 } as const
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
-const RUN = ['report-dir', 'baseline', 'compare', 'merge', 'summary-md', 'annotations']
+const RUN = ['report-dir', 'baseline', 'write-baseline', 'compare', 'merge', 'summary-md', 'annotations']
 const ALLOWED: Record<string, string[]> = {
   default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
   server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name', 'spec-version'],
@@ -146,7 +96,9 @@ export function parseCommand(argv: string[], cwd: string): ParseResult {
   }
   const { values, positionals } = parsed
   const [named, ...extra] = positionals
-  if (values.help || named === 'help') return { ok: true, command: { kind: 'help' } }
+  // `server --help` and `help server` are the server's own page; a word that is no command is the usage error below.
+  if (named === 'help') return helpCommand(extra)
+  if (values.help && (named === undefined || isHelpTopic(named))) return { ok: true, command: { kind: 'help', ...(named ? { topic: named } : {}) } }
   if (values.version) return { ok: true, command: { kind: 'version' } }
   // The default run has no name: `mcp-conformance default` is as unknown as any other word.
   const sub = named ?? 'default'
@@ -176,6 +128,13 @@ export function parseCommand(argv: string[], cwd: string): ParseResult {
   return { ok: true, command: { kind: 'default', transports, ...timeouts, ...run } }
 }
 
+function helpCommand([topic, more]: string[]): ParseResult {
+  if (topic === undefined) return { ok: true, command: { kind: 'help' } }
+  if (!isHelpTopic(topic)) return usage(`no help page for ${JSON.stringify(topic)}: use help server, client, judge or list (or --help for all)`)
+  if (more !== undefined) return usage(`unexpected argument ${JSON.stringify(more)}`)
+  return { ok: true, command: { kind: 'help', topic } }
+}
+
 function runOptions(values: Values, cwd: string): RunOptions | string {
   const annotations = values.annotations ?? 'none'
   if (annotations !== 'github' && annotations !== 'none') return `--annotations must be github or none, not ${JSON.stringify(annotations)}`
@@ -192,6 +151,7 @@ function runOptions(values: Values, cwd: string): RunOptions | string {
     merge,
     reportDir: resolve(cwd, values['report-dir'] ?? 'reports'),
     ...(values.baseline !== undefined ? { baseline: resolve(cwd, values.baseline) } : {}),
+    ...(values['write-baseline'] !== undefined ? { writeBaseline: resolve(cwd, values['write-baseline']) } : {}),
     ...(values.compare !== undefined ? { compare: resolve(cwd, values.compare) } : {}),
     ...(values['summary-md'] !== undefined ? { summaryMd: resolve(cwd, values['summary-md']) } : {}),
     annotations,

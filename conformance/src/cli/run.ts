@@ -8,7 +8,7 @@ import { access, mkdir, stat, writeFile } from 'node:fs/promises'
 import { InputFileError, nearestWord, readInputFile } from '@mcp-bridge/process'
 import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadBaseline, type BaselineEntry } from '../baseline.ts'
+import { failuresOf, formatBaseline, loadBaseline, type BaselineEntry } from '../baseline.ts'
 import { listScenarios, runClientScenarios, type ClientRunOptions } from '../client/index.ts'
 import { EXIT, type RunReport, type SuiteResult } from '../model.ts'
 import { formatGithubAnnotations } from '../report/annotations.ts'
@@ -24,6 +24,7 @@ import { describeTarget, everythingTarget } from '../server/target.ts'
 import type { Io } from '../cli.ts'
 import { TOOL } from './tool.ts'
 import type { Command, RunOptions } from './parse.ts'
+import { refusalAnnotation, refusalLine, type Refusal } from './refuse.ts'
 import { LiveLine, useColor } from './terminal.ts'
 
 /** Runs a parsed command other than help and version; returns the exit code. */
@@ -37,39 +38,34 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
       return EXIT.usage
     }
   }
+  const refuse = (refusal: Refusal) => {
+    if (command.annotations === 'github') io.stdout(refusalAnnotation(refusal))
+    io.stderr(refusalLine(refusal))
+    return EXIT.usage
+  }
   let baseline: BaselineEntry[] = []
   const baselinePath = command.baseline ?? (command.kind === 'default' ? DEFAULT_BASELINE : undefined)
   if (baselinePath) {
     const loaded = await loadBaseline(baselinePath)
-    if (!loaded.ok) {
-      io.stderr(`mcp-conformance: baseline ${loaded.error}\n`)
-      return EXIT.usage
-    }
-    baseline = loaded.entries
+    // A baseline that does not exist yet is the one this run is asked to write: it starts empty.
+    const creating = !loaded.ok && 'missing' in loaded && command.writeBaseline === baselinePath
+    if (!loaded.ok && !creating) return refuse(baselineRefusal(loaded, baselinePath, io.cwd))
+    baseline = loaded.ok ? loaded.entries : []
   }
   // Read before the run, like the baseline: a run that ends in a usage error is time lost.
   let previous: RunReport | undefined
   if (command.compare) {
     const loaded = await loadPrevious(command.compare)
-    if (typeof loaded === 'string') {
-      io.stderr(`mcp-conformance: ${plain(`--compare ${command.compare} ${loaded}`)}\n`)
-      return EXIT.usage
-    }
+    if (typeof loaded === 'string') return refuse({ message: `--compare ${command.compare} ${loaded}`, file: shortPath(command.compare, io.cwd) })
     previous = loaded
   }
   const refused = await preflight(command)
-  if (refused) {
-    io.stderr(`mcp-conformance: ${plain(refused)}\n`)
-    return EXIT.usage
-  }
+  if (refused) return refuse({ message: refused })
   const merged: MergedRun[] = []
   for (const { label, path } of command.merge) {
     const loaded = await loadPrevious(path)
     const run = typeof loaded === 'string' ? loaded : mergeRun(label, loaded)
-    if (typeof run === 'string') {
-      io.stderr(`mcp-conformance: ${plain(`--merge ${label}=${path} ${run}`)}\n`)
-      return EXIT.usage
-    }
+    if (typeof run === 'string') return refuse({ message: `--merge ${label}=${path} ${run}`, file: shortPath(path, io.cwd) })
     merged.push(run)
   }
   const startedAt = new Date()
@@ -84,7 +80,42 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
     mergedStale: merged.flatMap((run) => run.stale),
   })
   const comparison = previous && command.compare ? compareRuns(previous, report, shortPath(command.compare, io.cwd)) : undefined
-  return await publish(report, command, io, comparison)
+  const code = await publish(report, command, io, comparison)
+  return command.writeBaseline ? await writeBaseline(report, baseline, command.writeBaseline, io, code) : code
+}
+
+/** A baseline that does not load: the file at fault, and for one that does not exist, how to make it. */
+function baselineRefusal(loaded: { error: string; missing?: true }, path: string, cwd: string): Refusal {
+  const file = shortPath(path, cwd)
+  if (!loaded.missing) return { message: `baseline ${loaded.error}`, file, topic: 'baseline' }
+  return {
+    message: `baseline ${file} does not exist: create it from a run's failures by adding --write-baseline ${file} to this command once, or start from a file holding "expectedFailures: []"`,
+    file,
+    topic: 'baseline',
+  }
+}
+
+/**
+ * --write-baseline: this run's failures as a baseline file, reasons kept from the one it ran with.
+ * Not written when a check could not run: its failures are unknown, and a baseline without them
+ * would fail the next run. The exit code stays the run's own, or 2 when the file cannot be written.
+ */
+async function writeBaseline(report: RunReport, previous: BaselineEntry[], path: string, io: Io, code: number): Promise<number> {
+  if (report.summary.error > 0) {
+    io.stderr(`mcp-conformance: no baseline written to ${path}: ${report.summary.error === 1 ? '1 check' : `${report.summary.error} checks`} could not run, so the failures are not all known\n`)
+    return code
+  }
+  const entries = failuresOf(report.suites, previous)
+  try {
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(path, formatBaseline(entries, `Written by ${TOOL.name} ${TOOL.version} --write-baseline`), 'utf8')
+  } catch (error) {
+    io.stderr(`mcp-conformance: cannot write the baseline to ${path}: ${plain(messageOf(error))}\n`)
+    return EXIT.usage
+  }
+  const file = shortPath(path, io.cwd)
+  io.stderr(`Baseline: ${file} lists ${entries.length === 1 ? '1 failure' : `${entries.length} failures`}; run with --baseline ${file} to accept them\n`)
+  return code
 }
 
 /**
