@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /**
- * The step of the repository's action.yml: inputs (INPUT_* environment variables) in, one
+ * The run step of the repository's action.yml: inputs (INPUT_* environment variables) in, one
  * `mcp-conformance server` run, then the job-page summary ($GITHUB_STEP_SUMMARY), the step outputs
- * ($GITHUB_OUTPUT) and the kit's exit code. Plain JavaScript without dependencies, because the
- * action runs from a checkout of this repository that is never installed or built.
+ * ($GITHUB_OUTPUT) and the kit's exit code. Plain JavaScript without dependencies: it also has to
+ * report a kit that was never installed.
  *
- * MCP_CONFORMANCE_KIT overrides the kit's command line (shell words); the default is
- * `npx --yes @mcp-bridge/conformance@<version>`. The tests point it at the local build.
+ * The kit is the one kit.mjs built in the action's checkout; only a version input runs
+ * `npx --yes @mcp-bridge/conformance@<that exact version>` instead. Whatever stops the kit from
+ * judging (the install failed, it cannot start, it refused its arguments, it ended without
+ * results) is exit 2 with an ::error annotation, a summary that says why and every output set:
+ * a 1 is only ever a verdict on the server.
  */
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { annotateError, appendSummary, codeBlock, oneLine, setOutputs } from './github.mjs'
+import { KIT_BIN } from './kit.mjs'
 
 /** Thrown for inputs that make no run: reported as an annotation, exit 2 like any usage error. */
 class InputError extends Error {}
@@ -78,36 +83,88 @@ function serverArgs(reportDir) {
   return [...args, '--', ...argv]
 }
 
+/** An exact version (1.2.3, 1.2.3-rc.1): a range or a dist-tag could resolve to code nobody chose. */
+const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/
+
 function kitCommand() {
-  if (process.env.MCP_CONFORMANCE_KIT) return shellWords(process.env.MCP_CONFORMANCE_KIT, 'MCP_CONFORMANCE_KIT')
   const version = input('VERSION')
-  if (!version) throw new InputError('version is empty')
+  if (!version) return [process.execPath, KIT_BIN]
+  if (!EXACT_VERSION.test(version)) throw new InputError(`version ${JSON.stringify(oneLine(version, 60))} is not an exact version such as 0.1.0 (no ranges or tags); leave it empty to run the kit of the action's own checkout`)
   return ['npx', '--yes', `@mcp-bridge/conformance@${version}`]
 }
 
-/** Runs the kit with the step's stdout and stderr: its annotations and progress land in the log. */
+/** What the kit's stderr ended with: the reason it gives when it refuses or dies. */
+const TAIL_CHARS = 4_000
+
+/**
+ * Runs the kit with its stdout and stderr passed through to the step's: its annotations and
+ * progress land in the log. Keeps the end of its stderr, and whether it wrote an ::error itself.
+ */
 function run(argv) {
   process.stderr.write(`mcp-conformance action: ${argv.map((a) => JSON.stringify(a)).join(' ')}\n`)
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' })
-    child.once('error', (error) => {
-      process.stdout.write(`::error title=mcp-conformance action::cannot start ${argv[0]}: ${error.message}\n`)
-      resolve(2)
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+    let tail = ''
+    let line = ''
+    let annotated = false
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk)
+      const lines = (line + chunk.toString('utf8')).split('\n')
+      line = lines.pop().slice(-200)
+      if (lines.some((l) => l.startsWith('::error'))) annotated = true
     })
-    // A kit killed by a signal gave no verdict: exit 2, like a check that could not run.
-    child.once('exit', (code, signal) => resolve(signal ? 2 : (code ?? 2)))
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk)
+      tail = (tail + chunk.toString('utf8')).slice(-TAIL_CHARS)
+    })
+    child.once('error', (error) => resolve({ code: null, startError: error.message, tail, annotated }))
+    child.once('close', (code, signal) => resolve({ code, signal, tail, annotated: annotated || line.startsWith('::error') }))
   })
 }
 
-/** Step outputs and the job-page summary, from the files this run wrote (none after a usage error). */
-function publish(reportDir) {
+/** This run's results.json, when the kit got as far as a verdict. */
+function resultsOf(reportDir) {
+  const path = join(reportDir, 'results.json')
+  if (!existsSync(path)) return undefined
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** The last line the kit wrote on stderr that says something. */
+const lastLine = (tail) => oneLine(tail.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('run `mcp-conformance --help`')).pop() ?? '', 500)
+
+/** Why the kit gave no verdict, in one line, from how it ended. */
+function whyNoVerdict(argv, outcome) {
+  if (outcome.startError !== undefined) return `cannot start the kit (${argv[0]}): ${oneLine(outcome.startError)}`
+  const said = lastLine(outcome.tail)
+  const ended = outcome.signal ? `was killed by ${outcome.signal}` : `exited ${outcome.code}`
+  if (outcome.code === 2 && said.startsWith('mcp-conformance:')) return `the kit could not run: ${said.slice('mcp-conformance:'.length).trim()}`
+  return `the kit ${ended} without a verdict (no results.json)${said ? `: ${said}` : ''}`
+}
+
+/** The one way this step ends without the kit's verdict: exit 2, an annotation, a summary, the outputs. */
+function couldNotRun(reason, { annotated = false, detail = '' } = {}) {
+  if (!annotated) annotateError(reason)
+  appendSummary(`## ${COULD_NOT_RUN}\n\nExit code 2: ${escapeText(reason)}\n${detail ? `\n${codeBlock(detail)}` : ''}`)
+  setOutputs({ 'exit-code': 2, passed: 0, failed: 0, warnings: 0, report: '' })
+  return 2
+}
+
+/** The kit's own headline for exit 2 (src/report/markdown.ts; action.test.ts holds them equal). */
+export const COULD_NOT_RUN = '⚠️ MCP conformance: could not run'
+
+/** One line of our own words with untrusted parts (paths, npm's words): nothing in it is Markdown. */
+const escapeText = (text) => oneLine(text, 1000).replace(/[\\`*_[\]<>|~&$!#]/g, '\\$&')
+
+/** Step outputs and the job-page summary, from the files this run wrote. */
+function publish(reportDir, report, code) {
   const summary = join(reportDir, 'summary.md')
-  if (process.env.GITHUB_STEP_SUMMARY && existsSync(summary)) appendFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(summary))
-  const results = join(reportDir, 'results.json')
-  if (!process.env.GITHUB_OUTPUT || !existsSync(results)) return
-  const { summary: counts } = JSON.parse(readFileSync(results, 'utf8'))
-  const outputs = { passed: counts.pass, failed: counts.fail, warnings: counts.warn, report: join(reportDir, 'report.html') }
-  appendFileSync(process.env.GITHUB_OUTPUT, Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join(''))
+  if (existsSync(summary)) appendSummary(readFileSync(summary, 'utf8'))
+  const counts = report.summary ?? {}
+  setOutputs({ 'exit-code': code, passed: counts.pass ?? 0, failed: counts.fail ?? 0, warnings: counts.warn ?? 0, report: join(reportDir, 'report.html') })
 }
 
 async function main() {
@@ -117,14 +174,20 @@ async function main() {
     argv = [...kitCommand(), ...serverArgs(reportDir)]
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    process.stdout.write(`::error title=mcp-conformance action::${error.message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`)
-    return 2
+    return couldNotRun(error.message)
   }
+  // The install step (kit.mjs) reports its failure here, where the summary and the outputs are written.
+  if (!input('VERSION') && process.env.KIT_INSTALL_OK === 'false') return couldNotRun(`cannot install the kit from the action's checkout: ${oneLine(process.env.KIT_INSTALL_ERROR ?? 'no reason given')}`)
   // Files of an earlier run in the same directory must not pass for this run's results.
   for (const name of ['results.json', 'summary.md']) rmSync(join(reportDir, name), { force: true })
-  const code = await run(argv)
-  publish(reportDir)
-  return code
+  const outcome = await run(argv)
+  const report = resultsOf(reportDir)
+  // A verdict is a results.json that agrees with the exit code; anything else is no verdict.
+  if (report && report.exitCode === outcome.code) {
+    publish(reportDir, report, outcome.code)
+    return outcome.code
+  }
+  return couldNotRun(whyNoVerdict(argv, outcome), { annotated: outcome.annotated, detail: outcome.tail.trim() ? outcome.tail.trim().slice(-2_000) : '' })
 }
 
 process.exitCode = await main()

@@ -42,7 +42,7 @@ describe('conformance/README.md', () => {
     const steps = Object.values(workflow.jobs)[0]?.steps ?? []
     expect(JSON.stringify(steps)).not.toMatch(/secrets\.|token/i)
     expect(steps.filter((s) => s.uses?.startsWith('mcp-bridge/mcp-bridge-kit@'))).toHaveLength(1)
-    // No second checkout (of this kit) and no install of it: the action brings the kit from npm.
+    // No second checkout (of this kit) and no install of it: the action builds the kit from its own checkout.
     const checkouts = steps.filter((s) => s.uses?.startsWith('actions/checkout'))
     expect(checkouts).toEqual([{ uses: 'actions/checkout@v4' }])
     expect(steps.map((s) => s.run ?? '').join('\n')).not.toMatch(/mcp-conformance|mcp-kit|--prefix/)
