@@ -7,7 +7,7 @@
  * and @types/node, then proves with plain `node` (no tsx, no loader) that a JavaScript host runs the
  * plugin, the cordis.yml loader and the `mcp-bridge` bin see the same tools, a TypeScript consumer
  * type-checks under moduleResolution node16 and bundler, and the `mcp-conformance` and `mcp-fixture`
- * bins work. The checks run twice: under this Node and under a pinned Node 22 (scripts/node22.mjs).
+ * bins work. The checks run under this Node and under pinned Node 22 and 24 (scripts/node-line.mjs).
  * Timings of every step are printed at the end.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -57,10 +57,13 @@ const state: {
   root: string
   project: string
   tarballs: Packed[]
-  node22?: string
-  node22Error?: string
+  /** Each pinned Node line's binary, or why there is none. */
+  lines: Record<number, { binary?: string; error?: string }>
   everything: string
-} = { root: '', project: '', tarballs: [], everything: '' }
+} = { root: '', project: '', tarballs: [], lines: {}, everything: '' }
+
+/** The Node release lines the packed packages are run under, besides the system Node. */
+const LINES = [22, 24]
 
 function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T
@@ -97,13 +100,16 @@ beforeAll(async () => {
   mkdirSync(state.project)
 
   const systemEnv = childEnv(process.execPath)
-  // Pack, and fetch Node 22 (scripts/node22.mjs: its own cache dir, never the repo's node_modules).
-  const [packed, node22] = await Promise.all([
+  // Pack, and fetch each Node line (scripts/node-line.mjs: its own cache dir, never the repo's node_modules).
+  const [packed, ...lines] = await Promise.all([
     run('npm', ['pack', '--workspaces', '--json', '--pack-destination', packDir], { cwd: REPO, env: systemEnv, timeoutMs: 120_000 }),
-    run(process.execPath, [join(REPO, 'scripts/node22.mjs')], { cwd: REPO, env: systemEnv, timeoutMs: 540_000 }),
+    ...LINES.map((line) => run(process.execPath, [join(REPO, 'scripts/node-line.mjs'), String(line)], { cwd: REPO, env: systemEnv, timeoutMs: 540_000 })),
   ])
   timed('npm pack --workspaces', packed)
-  timed('scripts/node22.mjs (cached after the first run)', node22)
+  for (const [index, line] of LINES.entries()) {
+    const result = timed(`scripts/node-line.mjs ${line} (cached after the first run)`, lines[index]!)
+    state.lines[line] = result.code === 0 && existsSync(result.stdout.trim()) ? { binary: result.stdout.trim() } : { error: explain(result, `scripts/node-line.mjs could not provide a Node ${line} binary`) }
+  }
   if (packed.code !== 0) throw new Error(explain(packed, 'npm pack failed'))
   try {
     state.tarballs = (JSON.parse(packed.stdout) as Array<Omit<Packed, 'files'> & { files: Array<{ path: string }> }>).map((entry) => ({
@@ -113,8 +119,6 @@ beforeAll(async () => {
   } catch (error) {
     throw new Error(explain(packed, `npm pack --json printed no JSON (${String(error)})`))
   }
-  if (node22.code === 0 && existsSync(node22.stdout.trim())) state.node22 = node22.stdout.trim()
-  else state.node22Error = explain(node22, 'scripts/node22.mjs could not provide a Node 22 binary')
 
   writeFileSync(join(state.project, 'package.json'), JSON.stringify({ name: 'mcp-bridge-package-test', private: true, type: 'module' }, null, 2) + '\n')
   const install = timed(
@@ -295,13 +299,14 @@ interface Variant {
 
 const VARIANTS: Variant[] = [
   { label: `system node ${process.version}`, binary: () => process.execPath },
-  {
-    label: 'node 22 (scripts/node22.mjs)',
+  ...LINES.map((line) => ({
+    label: `node ${line} (scripts/node-line.mjs)`,
     binary: () => {
-      if (!state.node22) throw new Error(state.node22Error ?? 'no Node 22 binary')
-      return state.node22
+      const { binary, error } = state.lines[line] ?? {}
+      if (!binary) throw new Error(error ?? `no Node ${line} binary`)
+      return binary
     },
-  },
+  })),
 ]
 
 interface Results {
@@ -383,7 +388,8 @@ describe.each(VARIANTS)('under $label', (variant) => {
     const node = variant.binary()
     const version = await run(node, ['-p', 'process.version + " " + process.execPath'], { cwd: state.project, env: env(), timeoutMs: 30_000 })
     expectExit(version)
-    if (variant.label.startsWith('node 22')) expect(version.stdout, 'scripts/node22.mjs must give a Node 22').toMatch(/^v22\./)
+    const line = /^node (\d+) /.exec(variant.label)?.[1]
+    if (line) expect(version.stdout, `scripts/node-line.mjs must give a Node ${line}`).toMatch(new RegExp(`^v${line}\\.`))
     else expect(version.stdout.split(' ')[0]).toBe(process.version)
     const [first, ...rest] = env().PATH?.split(delimiter) ?? []
     expect(first, 'the Node under test comes first on PATH').toBe(dirname(node))
