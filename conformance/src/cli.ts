@@ -8,17 +8,11 @@ import { usageErrorText } from '@mcp-bridge/process'
 import { helpText } from './cli/help.ts'
 import { parseCommand } from './cli/parse.ts'
 import { versionText } from './cli/tool.ts'
+import type { Io } from './cli/io.ts'
 import { EXIT } from './model.ts'
 
 export { parseCommand, USAGE, type Command, type ParseResult } from './cli/parse.ts'
-
-export interface Io {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  cwd: string
-  /** stderr is a terminal: a live progress line, and colour unless NO_COLOR. Absent: plain lines. */
-  terminal?: { columns: number }
-}
+export type { Io } from './cli/io.ts'
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t),
