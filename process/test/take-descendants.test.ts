@@ -39,7 +39,7 @@ async function ownerWithEscapee(env: Record<string, string>) {
 }
 
 describe('spawnGroup with takeDescendants', () => {
-  it.each([
+  it.each<{ name: string; env: Record<string, string>; end: (child: ChildProcess) => unknown }>([
     { name: 'SIGKILL (the watchdog)', env: {}, end: (child: ChildProcess) => child.kill('SIGKILL') },
     { name: 'process.exit (the exit hook)', env: { OWNER_END: 'exit' }, end: (child: ChildProcess) => child.stdin!.end() },
     { name: 'a handled SIGTERM', env: { OWNER_SIGNALS: '1' }, end: (child: ChildProcess) => child.kill('SIGTERM') },
