@@ -88,3 +88,30 @@ describe('a dual-era v2 server is judged as a legacy one, as before', () => {
     expect(suite.checks.filter((c) => c.id.startsWith('modern/'))).toEqual([])
   }, 60_000)
 })
+
+describe('--spec-version 2026-07-28 judges a server at the modern revision, whatever else it speaks', () => {
+  const PINNED = ['modern/discover', 'modern/server-info', 'modern/unsupported-version']
+
+  it.each([
+    ['a modern-only server over HTTP', () => http('reject', undefined, '2026-07-28')],
+    ['a dual-era server over HTTP', () => http('stateless', undefined, '2026-07-28')],
+    ['a dual-era server over stdio', () => stdio('serve', '2026-07-28')],
+  ])('%s: no initialize, the modern checks pass, the suite is server@2026-07-28', async (_, run) => {
+    const suite = (await run()) as ServerSuite
+    for (const id of PINNED) expect(find(suite, id).status, id).toBe('pass')
+    expect(suite.checks.map((c) => c.id).filter((id) => !id.startsWith('modern/'))).toEqual([])
+    expect(suite.id).toBe('server@2026-07-28')
+    expect(suite.revision).toEqual({ requested: '2026-07-28', supported: true })
+    expect(exitCodeOf([suite], [])).toBe(0)
+  }, 60_000)
+
+  it('a legacy-only server (the kit\'s own fixture) does not speak it: one skip that says so, exit 0', async () => {
+    const fixture = fileURLToPath(new URL('../../fixtures-server/bin/mcp-fixture.js', import.meta.url))
+    const behaviour = fileURLToPath(new URL('../../scenarios/clean-discovery.yaml', import.meta.url))
+    const suite = (await runServerSuite({ kind: 'stdio', command: process.execPath, args: [fixture, behaviour] }, { ...OPTIONS, revision: '2026-07-28' })) as ServerSuite
+    expect(suite.checks.map((c) => `${c.id} ${c.status}`)).toEqual(['modern/not-yet-judged skip'])
+    expect(find(suite, 'modern/not-yet-judged').message).toMatch(/^not judged: the server does not speak 2026-07-28 \(server\/discover, sent the 2026-07-28 way, answered error -32601\)/)
+    expect(suite.revision).toEqual({ requested: '2026-07-28', supported: false })
+    expect(exitCodeOf([suite], [])).toBe(0)
+  }, 60_000)
+})

@@ -50,13 +50,15 @@ describe('--spec-version all against a server whose results 2025-03-26 does not 
 
   it('runs the checks once per revision, oldest first, each session negotiating its revision', () => {
     const suites = ran.report.suites as ServerSuite[]
-    expect(suites.map((s) => s.id)).toEqual(['server@2025-03-26', 'server@2025-06-18', 'server@2025-11-25'])
+    expect(suites.map((s) => s.id)).toEqual(['server@2025-03-26', 'server@2025-06-18', 'server@2025-11-25', 'server@2026-07-28'])
     expect(suites.map((s) => s.revision)).toEqual([
       { requested: '2025-03-26', negotiated: '2025-03-26', supported: true },
       { requested: '2025-06-18', negotiated: '2025-06-18', supported: true },
       { requested: '2025-11-25', negotiated: '2025-11-25', supported: true },
+      // A legacy server does not speak the modern revision: not supported, judged by nothing of it.
+      { requested: '2026-07-28', supported: false },
     ])
-    for (const suite of suites) expect(suite.checks.find((c) => c.id === 'lifecycle/protocol-version')?.message).toBe(`the server agreed to the requested revision ${suite.revision!.requested}`)
+    for (const suite of suites.slice(0, 3)) expect(suite.checks.find((c) => c.id === 'lifecycle/protocol-version')?.message).toBe(`the server agreed to the requested revision ${suite.revision!.requested}`)
     expect(ran.stderr).toContain('mcp-conformance: server checks (2025-06-18) against ')
   })
 
@@ -67,6 +69,7 @@ describe('--spec-version all against a server whose results 2025-03-26 does not 
       expect.objectContaining({ revision: '2025-03-26', suite: 'server@2025-03-26', transport: 'stdio', negotiated: '2025-03-26', supported: true, verdict: 'fail', summary: expect.objectContaining({ fail: 1 }) }),
       expect.objectContaining({ revision: '2025-06-18', verdict: 'pass', summary: expect.objectContaining({ fail: 0, warn: 0, error: 0 }) }),
       expect.objectContaining({ revision: '2025-11-25', verdict: 'pass', summary: expect.objectContaining({ fail: 0, warn: 0, error: 0 }) }),
+      expect.objectContaining({ revision: '2026-07-28', supported: false, verdict: 'pass', summary: expect.objectContaining({ pass: 0, fail: 0, warn: 0, error: 0, skip: 1 }) }),
     ])
     const failed = ran.report.suites.flatMap((s) => s.checks.filter((c) => c.status === 'fail').map((c) => `${s.id}:${c.id}`))
     expect(failed).toEqual(['server@2025-03-26:tools/call/echo'])
@@ -90,6 +93,7 @@ describe('--spec-version all against a server whose results 2025-03-26 does not 
       ['server@2025-03-26', '1'],
       ['server@2025-06-18', '0'],
       ['server@2025-11-25', '0'],
+      ['server@2026-07-28', '0'],
     ])
     expect(ran.junit).toContain('<property name="revision" value="2025-03-26"/>')
     expect(ran.junit).toContain('<property name="negotiated" value="2025-06-18"/>')
@@ -105,8 +109,8 @@ describe('--spec-version all against a server whose results 2025-03-26 does not 
 
   it('the summary on stderr shows the revisions as columns, with a verdict row', () => {
     const header = ran.stderr.split('\n').find((line) => line.includes('2025-03-26 · stdio'))
-    expect(header).toMatch(/2025-03-26 · stdio\s+2025-06-18 · stdio\s+2025-11-25 · stdio/)
-    expect(ran.stderr).toMatch(/\n {4}verdict\s+fail\s+pass\s+pass\n/)
+    expect(header).toMatch(/2025-03-26 · stdio\s+2025-06-18 · stdio\s+2025-11-25 · stdio\s+2026-07-28 · stdio/)
+    expect(ran.stderr).toMatch(/\n {4}verdict\s+fail\s+pass\s+pass\s+not supported\n/)
     expect(ran.stderr).toMatch(/✗ fail {2}tools\/call\/echo \[2025-03-26 · stdio\] — the result breaks the 2025-03-26 CallToolResult schema/)
   })
 })
@@ -128,13 +132,14 @@ describe('--spec-version all against a server that takes only the newest revisio
       ['2025-03-26', false, 'fail'],
       ['2025-06-18', false, 'fail'],
       ['2025-11-25', true, 'pass'],
+      ['2026-07-28', false, 'pass'],
     ])
     const older = ran.report.suites[0]!
     expect(older.checks.map((c) => [c.id, c.status])).toEqual([
       ['lifecycle/initialize', 'skip'],
       ['lifecycle/protocol-version', 'fail'],
     ])
-    expect(ran.stderr).toMatch(/\n {4}verdict\s+fail; not supported\s+fail; not supported\s+pass\n/)
+    expect(ran.stderr).toMatch(/\n {4}verdict\s+fail; not supported\s+fail; not supported\s+pass\s+not supported\n/)
     expect(ran.markdown).toMatch(/\| 2025-06-18 \| http \| [^|]*not supported[^|]* \| 0 \| 1 \| 0 \| 1 \| 0 \|/)
   })
 })
@@ -161,21 +166,22 @@ describe('--spec-version one revision', () => {
 describe('parsing --spec-version', () => {
   const parse = (...argv: string[]) => parseCommand(argv, '/work')
 
-  it('takes one of the three revisions, or all (oldest first); only for server', () => {
+  it('takes one of the four revisions, or all (oldest first); only for server', () => {
     const revisions = (argv: string[]) => {
       const parsed = parse('server', ...argv, '--', 'node', 's.js')
       return parsed.ok && parsed.command.kind === 'server' ? parsed.command.revisions : parsed
     }
     expect(revisions([])).toBeUndefined()
-    expect(revisions(['--spec-version', 'all'])).toEqual(['2025-03-26', '2025-06-18', '2025-11-25'])
+    expect(revisions(['--spec-version', 'all'])).toEqual(['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'])
+    expect(revisions(['--spec-version', '2026-07-28'])).toEqual(['2026-07-28'])
     expect(revisions(['--spec-version', '2025-06-18'])).toEqual(['2025-06-18'])
-    expect(revisions(['--spec-version', '2024-11-05'])).toEqual({ ok: false, error: '--spec-version must be 2025-03-26, 2025-06-18, 2025-11-25 or all, not "2024-11-05"' })
+    expect(revisions(['--spec-version', '2024-11-05'])).toEqual({ ok: false, error: '--spec-version must be 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 or all, not "2024-11-05"' })
     expect(parse('--spec-version', 'all')).toEqual({ ok: false, error: '--spec-version is not an option of the default run' })
     expect(parse('client', '--spec-version', 'all')).toEqual({ ok: false, error: '--spec-version is not an option of "client"' })
   })
 
   it('is in the usage text', () => {
-    expect(USAGE).toContain('--spec-version V        server: judge exactly revision V (2025-03-26, 2025-06-18, 2025-11-25), or each of them')
+    expect(USAGE).toContain('--spec-version V        server: judge exactly revision V (2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28),')
   })
 })
 

@@ -82,9 +82,10 @@ const SERVER_OPTIONS = `Server options (the default run, server):
   --call NAME=JSON        server: allow calling tool NAME with these arguments (repeatable); no other
                           tool is called
   --server-name NAME      server: serverName for the bridge projection (default: from serverInfo.name)
-  --spec-version V        server: judge exactly revision V (${SPEC_VERSIONS.join(', ')}), or each of them
-                          in turn with "all" (one suite per revision, side by side in every report);
-                          default: ask for the newest and follow the server's counter-offer
+  --spec-version V        server: judge exactly revision V (${SPEC_VERSIONS.join(', ')}),
+                          or each of them in turn with "all" (one suite per revision, side by side in
+                          every report); default: ask for the newest legacy revision and follow the
+                          server's counter-offer, and judge a server that speaks only 2026-07-28 by it
 `
 
 const OUTPUT = `Progress and the summary go to stderr; stdout carries only list, --help, --version and annotations.

@@ -5,12 +5,11 @@ import type { ClientRunOptions } from '../client/index.ts'
 import type { ToolCall } from '../server/probe/tools.ts'
 import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import type { ServerTarget } from '../server/target.ts'
-import type { Revision } from '../server/spec.ts'
 import { MERGE_LABEL } from '../report/merge.ts'
 import { argvErrorMessage, integerOption, MAX_TIMER_MS } from '@mcp-bridge/process'
 import { escapeControls } from '@mcp-bridge/plugin'
 import { isHelpTopic, type HelpTopic } from './help.ts'
-import { SPEC_VERSIONS } from './spec-versions.ts'
+import { SPEC_VERSIONS, type SpecVersion } from './spec-versions.ts'
 
 export { USAGE } from './help.ts'
 export { SPEC_VERSIONS } from './spec-versions.ts'
@@ -37,7 +36,7 @@ interface Timeouts {
 }
 export type Command =
   | ({ kind: 'default'; transports: Transport[] } & Timeouts & RunOptions)
-  | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string; revisions?: Revision[] } & Timeouts & RunOptions)
+  | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string; revisions?: SpecVersion[] } & Timeouts & RunOptions)
   | ({ kind: 'client'; options: Omit<ClientRunOptions, 'onProgress'> } & RunOptions)
   | ({ kind: 'judge'; wire: string; scenario?: string } & RunOptions)
   | { kind: 'list' }
@@ -214,7 +213,7 @@ function parseServer(values: Values, command: string[], common: RunOptions & Tim
 }
 
 /** --spec-version: one revision, or all of them oldest first; absent, the run asks for the newest and follows a counter-offer. */
-function parseSpecVersion(value: string | undefined): Revision[] | undefined | string {
+function parseSpecVersion(value: string | undefined): SpecVersion[] | undefined | string {
   if (value === undefined) return undefined
   if (value === 'all') return [...SPEC_VERSIONS]
   const known = SPEC_VERSIONS.find((revision) => revision === value)

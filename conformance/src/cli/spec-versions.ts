@@ -1,4 +1,5 @@
-import type { Revision } from '../server/spec.ts'
+import type { ModernRevision, Revision } from '../server/spec.ts'
 
 /** The revisions --spec-version takes, oldest first (the order of `all`). Apart, so the help page quotes them without loading the parser. */
-export const SPEC_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const satisfies readonly Revision[]
+export const SPEC_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const satisfies readonly (Revision | ModernRevision)[]
+export type SpecVersion = (typeof SPEC_VERSIONS)[number]

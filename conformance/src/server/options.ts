@@ -1,6 +1,6 @@
 import type { CheckResult } from '../model.ts'
 import type { ToolCall } from './probe/tools.ts'
-import type { Revision } from './spec.ts'
+import type { ModernRevision, Revision } from './spec.ts'
 
 export interface ServerRunOptions {
   /** Bound on every request after initialize. */
@@ -20,7 +20,7 @@ export interface ServerRunOptions {
    * as a client of only this revision disconnects. The suite is `server@<revision>` and carries
    * `revision`, so runs of several revisions sit side by side in one report and baseline.
    */
-  revision?: Revision
+  revision?: Revision | ModernRevision
   onCheck?: (check: CheckResult) => void
 }
 

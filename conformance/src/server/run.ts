@@ -17,8 +17,8 @@ import { probeHttp } from './probe/http.ts'
 import { probeTools, toolsNotDeclared } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
 import { initializeNotJudged } from './modern/evaluate.ts'
-import { detectEra, runModern } from './modern/run.ts'
-import { LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
+import { detectEra, runModern, runPinnedModern } from './modern/run.ts'
+import { isModernRevision, LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire, type StdioShutdown } from './wire/stdio.ts'
@@ -95,16 +95,24 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     emit(verdict('lifecycle/initialize', 'initialize returns a valid InitializeResult', 'error', wire.error))
     return {}
   }
-  const requested = options.revision ?? LATEST_REVISION
+  const requested = isModernRevision(options.revision) ? LATEST_REVISION : (options.revision ?? LATEST_REVISION)
   let version: string = requested
   const negotiation: Negotiation = {}
   // The second connection's server process, judged for what it left behind with the first's.
   const otherShutdowns: StdioShutdown[] = []
   // Connections opened to probe a server's era, closed with the run's own.
   const probes: Wire[] = []
-  // A server of modern revisions only: the legacy transport checks do not judge it (see modern/).
+  // A server of modern revisions only, or a run pinned to one: the legacy transport checks do not judge it (see modern/).
   let modernOnly = false
   try {
+    if (isModernRevision(options.revision)) {
+      // Pinned to a modern revision: no initialize; its server/discover decides (modern/run.ts).
+      modernOnly = true
+      const { checks, spoken } = await runPinnedModern(wire, options.revision, options.requestTimeoutMs)
+      emit(...checks)
+      if (!spoken) negotiation.stopped = `the server does not speak ${options.revision}`
+      return negotiation
+    }
     const init = await wire.request('initialize', initializeParams(requested), options.startupTimeoutMs)
     if (init.kind === 'error') {
       const reopen = async () => {

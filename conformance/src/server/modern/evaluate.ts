@@ -113,3 +113,13 @@ export function notYetJudged(revision: ModernRevision): CheckResult {
 export function revisionNotJudged(supported: string[]): CheckResult {
   return verdict(NOT_YET_JUDGED.id, NOT_YET_JUDGED.title, 'skip', `the server speaks only ${list(supported.map((v) => show(v)))}, modern revisions this kit does not judge yet`)
 }
+
+/**
+ * A run pinned to a modern revision, against a server that does not speak it: its server/discover
+ * answer was no DiscoverResult listing the revision (an error such as -32601 marks a legacy server,
+ * MCP 2026-07-28 basic/versioning). Nothing of the revision to judge: a skip, never a failure.
+ */
+export function revisionNotSpoken(revision: ModernRevision, outcome: RpcOutcome): CheckResult {
+  const answered = outcome.kind === 'result' ? 'a result that does not list it in supportedVersions' : outcome.kind === 'error' ? `error ${outcome.error.code}${outcome.http ? ` (HTTP ${outcome.http.status})` : ''}` : outcome.kind === 'closed' ? 'nothing: the connection closed' : 'nothing within the request timeout'
+  return verdict(NOT_YET_JUDGED.id, NOT_YET_JUDGED.title, 'skip', `not judged: the server does not speak ${revision} (server/discover, sent the ${revision} way, answered ${answered})`)
+}

@@ -5,11 +5,11 @@
  */
 import type { CheckResult } from '../../model.ts'
 import { CLIENT_INFO } from '../client-info.ts'
-import { UNSUPPORTED_REVISION } from '../spec.ts'
+import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
-import { eraOf, type Era } from './detect.ts'
-import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged } from './evaluate.ts'
+import { eraOf, modernSignal, type Era } from './detect.ts'
+import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
 /** The per-request _meta of 2026-07-28 (its required fields, and clientInfo, which it says clients SHOULD send). */
 export function modernMeta(protocolVersion: string): Record<string, unknown> {
@@ -65,4 +65,18 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), notYetJudged(era.revision))
   return checks
+}
+
+/**
+ * A run pinned to a modern revision (`--spec-version 2026-07-28`): no initialize, the revision's
+ * server/discover first. A server that answers it with a DiscoverResult listing the revision (a
+ * modern or dual-era one) is judged by the revision's checks; any other answer marks a server that
+ * does not speak it, which is then judged by nothing of it.
+ */
+export async function runPinnedModern(wire: Wire, revision: ModernRevision, timeoutMs: number): Promise<{ checks: CheckResult[]; spoken: boolean }> {
+  const answer = await discover(wire, revision, timeoutMs)
+  const spoken = answer.kind === 'result' && (modernSignal(answer) ?? []).includes(revision)
+  if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }
+  const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
+  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), notYetJudged(revision)], spoken }
 }
