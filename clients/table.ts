@@ -6,7 +6,7 @@
  * reproduces it against that client alone and each sentence it breached, quoted.
  */
 import type { CheckResult, SpecRef, SuiteResult } from '../conformance/src/model.ts'
-import { cellOf, type Cell } from '../conformance/src/client/table.ts'
+import { CELL_SYMBOLS as SYMBOL, cellOf, type Cell } from '../conformance/src/client/table.ts'
 import { cell as tableCell, code, renderProvenance, sentence, type RowProvenance, type TableEntry } from '../scripts/table-evidence.mjs'
 
 export interface ClientRecord {
@@ -33,7 +33,6 @@ export interface RunRecord {
   na?: string
 }
 
-const SYMBOL: Record<Cell, string> = { pass: '✅ pass', fail: '❌ fail', warn: '⚠️ warn', 'n/a': '➖ n/a', error: '💥 error' }
 const NOTED = new Set<CheckResult['status']>(['fail', 'warn', 'error'])
 
 /** Pure: what a table needs of one client's suites; the rest of a suite (wire, transcript) stays in its reports. */
