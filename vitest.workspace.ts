@@ -28,7 +28,7 @@ export default [
   // group of its own after every other project, so its CPU burners slow no other test.
   { test: { name: 'under-load', include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
-  // Node and Node 22 (test/package/package.test.ts): the install alone may take minutes when cold.
+  // Node and Node 22 and 24 (test/package/package.test.ts): the install alone may take minutes when cold.
   { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },
   // The plugin inside the DeepSeek harness (test/dsh/drop-in.test.ts): hosts/dsh installed with
   // npm ci into a temp project, run with Node 22; about 5 s warm, minutes when the cache is cold.
