@@ -35,6 +35,8 @@ export class SseParser {
   /** Feeds decoded text; returns the events completed by it. Only the new text is scanned. */
   push(text: string): SseEvent[] {
     const events: SseEvent[] = []
+    // Nothing (a decoder's answer to half a character): a CR before it still pairs with the LF after it.
+    if (text.length === 0) return events
     let i = 0
     if (this.skipLf) {
       this.skipLf = false
@@ -45,7 +47,12 @@ export class SseParser {
       const c = text.charCodeAt(i)
       if (c !== 10 && c !== 13) continue
       if (this.discarding) this.discarding = false
-      else {
+      else if (this.partChars + i - start > MAX_SSE_LINE_CHARS) {
+        // The length decides, not where the chunks were cut: a line over the limit that arrives whole is discarded too.
+        this.overlongLines++
+        this.parts = []
+        this.partChars = 0
+      } else {
         const piece = text.slice(start, i)
         const line = this.parts.length ? this.parts.join('') + piece : piece
         this.parts = []

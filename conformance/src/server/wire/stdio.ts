@@ -338,6 +338,11 @@ export class StdioWire implements Wire {
         this.discarding = false
         continue
       }
+      // The size decides, not where the chunks were cut: a line over the limit that arrives whole is discarded too.
+      if (this.partBytes + piece.length > MAX_LINE_BYTES) {
+        this.tooLong()
+        continue
+      }
       const line = this.parts.length ? Buffer.concat([...this.parts, piece]) : piece
       this.parts = []
       this.partBytes = 0
@@ -346,15 +351,20 @@ export class StdioWire implements Wire {
     const rest = chunk.subarray(start)
     if (rest.length === 0 || this.discarding) return
     if (this.partBytes + rest.length > MAX_LINE_BYTES) {
-      this.parts = []
-      this.partBytes = 0
+      this.tooLong()
       this.discarding = true
-      this.linesSeen++
-      this.addNoise(`[a line longer than ${MAX_LINE_BYTES} bytes]`, 'line too long; discarded')
       return
     }
     this.parts.push(Buffer.from(rest))
     this.partBytes += rest.length
+  }
+
+  /** A line past MAX_LINE_BYTES: counted and named, its bytes dropped. */
+  private tooLong(): void {
+    this.parts = []
+    this.partBytes = 0
+    this.linesSeen++
+    this.addNoise(`[a line longer than ${MAX_LINE_BYTES} bytes]`, 'line too long; discarded')
   }
 
   private onLine(bytes: Buffer): void {
