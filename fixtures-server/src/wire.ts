@@ -176,17 +176,45 @@ export function parseWireLog(text: string): { entries: Array<WireEntry | HttpEnt
   const complete = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1)
   const entries = complete.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return []
+    let value: unknown
     try {
-      return [JSON.parse(line) as WireEntry | HttpEntry | ProcEntry]
+      value = JSON.parse(line)
     } catch {
       throw new Error(`line ${index + 1} is not JSON: a wire log is what mcp-fixture --wire FILE writes, one JSON entry per line`)
     }
+    const problem = entryProblem(value)
+    if (problem) throw new Error(`line ${index + 1} is no wire-log entry (${problem}): a wire log is what mcp-fixture --wire FILE writes, one JSON entry per line`)
+    return [value as WireEntry | HttpEntry | ProcEntry]
   })
   return {
     entries,
     wire: entries.filter((entry): entry is WireEntry => entry.dir === 'recv' || entry.dir === 'send'),
     http: entries.flatMap((entry) => (entry.dir === 'http' ? [entry.http] : [])),
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Why a line's JSON is not one of the entries above, as far as its readers rely on their shape
+ * (a message is an object, an HTTP request has its method, path and status, a process report its
+ * event and pid); undefined when it is one. Names fields only, never their values.
+ */
+function entryProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'not a JSON object'
+  const { dir } = value
+  if (dir === 'recv' || dir === 'send') return isObject(value.msg) ? undefined : '"msg" is not a JSON object'
+  if (dir === 'http') {
+    const { http } = value
+    if (!isObject(http)) return '"http" is not a JSON object'
+    if (typeof http.method !== 'string' || typeof http.path !== 'string') return '"http.method" and "http.path" must be strings'
+    return typeof http.status === 'number' || http.status === 'dropped' ? undefined : '"http.status" must be a number or "dropped"'
+  }
+  if (dir === 'proc') {
+    const { proc } = value
+    return isObject(proc) && typeof proc.event === 'string' && typeof proc.pid === 'number' ? undefined : '"proc" must be an object with an "event" and a "pid"'
+  }
+  return '"dir" is none of recv, send, http, proc'
 }
 
 /** Predicates for the usual questions asked of a wire log. */
