@@ -318,7 +318,11 @@ class EventReader {
       this.read += result.value.byteLength
       this.head.push(result.value)
       bytes += result.value.byteLength
-      if (largest > this.maxBytes || bytes > PLAIN_ANSWER_MAX_BYTES) return undefined
+      if (largest > this.maxBytes || bytes > PLAIN_ANSWER_MAX_BYTES) {
+        // An event that ended in what was read goes on at once: the stream may stay open after it.
+        this.headEnded = ended
+        return undefined
+      }
       if (ended) break
     }
     this.headEnded = true
@@ -458,10 +462,17 @@ function concat(chunks: Uint8Array[], bytes: number): Uint8Array {
   return out
 }
 
-/** Bytes of the SSE event in progress: an empty line (two line ends in a row) ends an event. */
+/**
+ * Bytes of the SSE event in progress: an empty line (two line ends in a row) ends an event. A line
+ * ends at CRLF, LF or a bare CR (the SSE standard allows all three, and the SDK's parser reads
+ * them so): counting LF alone took a stream framed with CRs for one endless event, held back
+ * until it ended and abandoned once it outgrew the limit.
+ */
 class EventSizeScanner {
   private eventBytes = 0
   private lineBytes = 0
+  /** The last chunk ended in CR: an LF opening the next one belongs to it (CRLF). */
+  private afterCr = false
   /** The largest size any event reached so far. */
   largestSeen = 0
 
@@ -469,21 +480,34 @@ class EventSizeScanner {
   push(chunk: Uint8Array): { largest: number; ended: boolean } {
     let largest = this.eventBytes
     let ended = false
-    for (let start = 0; ; ) {
-      const newline = chunk.indexOf(0x0a, start)
-      const end = newline < 0 ? chunk.length : newline
-      const length = end - start - (end > start && chunk[end - 1] === 0x0d ? 1 : 0)
-      this.lineBytes += length
-      this.eventBytes += length
+    let start = 0
+    if (this.afterCr && chunk.length > 0) {
+      this.afterCr = false
+      if (chunk[0] === 0x0a) start = 1
+    }
+    // The next LF and CR, each searched for again only once passed (-1: none left): linear in the chunk.
+    let lf = -2
+    let cr = -2
+    for (;;) {
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start)
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start)
+      const lineEnd = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr)
+      const end = lineEnd < 0 ? chunk.length : lineEnd
+      this.lineBytes += end - start
+      this.eventBytes += end - start
       largest = Math.max(largest, this.eventBytes)
       this.largestSeen = Math.max(this.largestSeen, largest)
-      if (newline < 0) return { largest, ended }
+      if (lineEnd < 0) return { largest, ended }
       if (this.lineBytes === 0) {
         this.eventBytes = 0
         ended = true
       }
       this.lineBytes = 0
-      start = newline + 1
+      start = lineEnd + 1
+      if (chunk[lineEnd] === 0x0d) {
+        if (start === chunk.length) this.afterCr = true
+        else if (chunk[start] === 0x0a) start++
+      }
     }
   }
 }
