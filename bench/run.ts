@@ -18,10 +18,11 @@ import { registry } from './registry.ts'
 import { soak } from './soak.ts'
 import { startup } from './startup.ts'
 import { storm } from './storm.ts'
+import { uptime } from './uptime.ts'
 import { formatMarkdownTable, formatMs, formatTable, round } from './stats.ts'
 
 // startup comes after kit: both report the kit's client run, which runs once (bench/kit.ts).
-const BENCHES: Bench[] = [registry, overhead, discovery, storm, fanout, soak, kit, startup]
+const BENCHES: Bench[] = [registry, overhead, discovery, storm, fanout, soak, uptime, kit, startup]
 /** Hard ceiling for the whole run; each benchmark bounds itself well below this. */
 const WATCHDOG_MS = 15 * 60_000
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
