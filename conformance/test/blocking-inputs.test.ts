@@ -44,6 +44,6 @@ describe('scenario files', () => {
   it('a FIFO among the scenarios is refused in one line', () => {
     const scenarios = mkdtempSync(join(dir, 'scenarios-'))
     execFileSync('mkfifo', [join(scenarios, 'blocked.yaml')])
-    expect(() => loadScenarios(scenarios)).toThrow(`scenario file ${join(scenarios, 'blocked.yaml')} is a FIFO (named pipe), not a regular file: give the path of a file`)
+    expect(() => loadScenarios(scenarios)).toThrow(`${join(scenarios, 'blocked.yaml')}: it is a FIFO (named pipe), not a regular file; move it out of the folder or rename it`)
   })
 })

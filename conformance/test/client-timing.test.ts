@@ -29,7 +29,7 @@ describe('durations relative to the client config', () => {
 
   it('refuses a scenario whose bound refers to nothing it configures, naming the path', () => {
     expect(() => scenario('timing: { start: { atMost: "connectTimeoutMs * 3" } }\n')).toThrow(/timing\.start\.atMost: duration "connectTimeoutMs \* 3": the scenario's client config sets no number at connectTimeoutMs/)
-    expect(() => scenario('steps: [{ wait: { quiet: debounceMs } }]\n')).toThrow(/steps\.0\.wait\.quiet/)
+    expect(() => scenario('steps: [{ wait: { quiet: debounceMs } }]\n')).toThrow(/steps\[0\]\.wait\.quiet/)
     expect(() => scenario('settle: nope\n')).toThrow(/settle: duration "nope"/)
     expect(() => scenario('steps: [{ dispose: true, took: {} }]\n')).toThrow(/give atLeast, atMost or both/)
   })

@@ -63,7 +63,8 @@ export function parseYamlFile(text: string, file: string, what: string, example:
 
 /** The line of `issues`, each problem at its place: `<at>: <place>: <problem>; <fix> (and N more: …)`. */
 export function issuesLine(issues: readonly z.core.$ZodIssue[], at: (path: readonly PropertyKey[]) => string, basePath: readonly PropertyKey[] = []): string {
-  const problems = issues.flatMap((issue) => describeIssue(issue, basePath))
+  // An unknown key first: a misspelt key is what also makes the key it meant read as missing.
+  const problems = issues.flatMap((issue) => describeIssue(issue, basePath)).sort((a, b) => Number(b.problem === 'unknown key') - Number(a.problem === 'unknown key'))
   const [first, ...rest] = problems
   if (!first) return `${at(basePath)}: invalid`
   const more = rest.length ? ` (and ${rest.length} more: ${rest.slice(0, 3).map((p) => formatPath(p.path)).join(', ')}${rest.length > 3 ? ', …' : ''})` : ''
