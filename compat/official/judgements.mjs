@@ -1,0 +1,22 @@
+// Pure data: who is wrong where an official verdict and ours part, read against the spec (the
+// specification repository's docs/specification/<revision>/… at the commit the README names).
+// `check` is the official check id, `message` (optional) a pattern its errorMessage must match;
+// `wrong` is 'official' or 'ours'. A disagreement no entry matches is rendered "not yet judged":
+// read the sentence and add the entry. An entry with wrong: 'official' also marks an official fail
+// or warn that our kit has no verdict for (class official-wrong), so the line-up does not count it
+// against the target.
+export const JUDGEMENTS = [
+  {
+    check: 'sep-2575-server-sends-tools-list-changed-on-subscription',
+    message: /^Mutated the tool list but no notifications\/tools\/list_changed arrived/,
+    wrong: 'official',
+    page: '2026-07-28/server/tools#list-changed-notification',
+    sentence: 'When the list of available tools changes, servers that declared the `listChanged` capability **SHOULD** send a notification to clients that have opened a `subscriptions/listen` stream with `toolsListChanged: true`',
+    why: 'the list never changed: the suite mutates it through a tool of its own test server (test_trigger_tool_change) and counts it untestable only on -32601, but a server without that tool answers -32602, as 2026-07-28/server/tools#error-handling has it for an unknown tool; the SHOULD was never triggered',
+  },
+]
+
+/** The judgement that covers one official check's verdict, if any. */
+export function judgementOf(check) {
+  return JUDGEMENTS.find((j) => j.check === check.id && (!j.message || j.message.test(check.message)))
+}
