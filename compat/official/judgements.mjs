@@ -16,7 +16,26 @@ export const JUDGEMENTS = [
   },
 ]
 
-/** The judgement that covers one official check's verdict, if any. */
-export function judgementOf(check) {
+/**
+ * A server that does not declare a capability need not serve it: the official scenarios that
+ * presuppose it fail such a server, where our `<capability>/undeclared` check passes its refusal.
+ */
+const optional = (capability, page, sentence) => ({
+  undeclared: capability,
+  wrong: 'official',
+  page,
+  sentence,
+  why: `the target does not declare ${capability} and refuses its methods with -32601; the suite's requirement set presupposes the feature set of its own test server`,
+})
+JUDGEMENTS.push(
+  optional('prompts', '2025-11-25/server/prompts#capabilities', 'Servers that support prompts **MUST** declare the `prompts` capability during initialization'),
+  optional('resources', '2025-11-25/server/resources#capabilities', 'Servers that support resources **MUST** declare the `resources` capability'),
+  optional('completions', '2025-11-25/server/utilities/completion#capabilities', 'Servers that support completions **MUST** declare the `completions` capability'),
+)
+
+/** The judgement that covers one row of the line-up ({ official, class, capability }), if any. */
+export function judgementOf(row) {
+  if (row.class === 'undeclared') return JUDGEMENTS.find((j) => j.undeclared === row.capability)
+  const check = row.official
   return JUDGEMENTS.find((j) => j.check === check.id && (!j.message || j.message.test(check.message)))
 }

@@ -2,7 +2,8 @@
 // (INFO-level observations left out) gets one class:
 //   not-spoken   our kit found that the target does not speak the revision: nothing to compare
 //   fixture      the official check failed for want of a tool, prompt or resource of its own test server
-//   undeclared   the official check exercised a capability the target does not declare
+//   undeclared   the official check exercised a capability the target does not declare (a
+//                disagreement when our check of a server without it, prompts/undeclared say, passes)
 //   ours-none    no check of ours covers the requirement (mapping.mjs), or each one that does skipped
 //   official-skip the official check skipped
 //   agree        same verdict
@@ -48,6 +49,10 @@ function declaredCapabilities(suite) {
   return undefined
 }
 
+/** Our check that judges a server without the capability. */
+const UNDECLARED_CHECK = { prompts: 'prompts/undeclared', resources: 'resources/undeclared', completions: 'completion/undeclared' }
+const brief = (c) => ({ id: c.id, status: c.status, message: bounded(c.message), keyword: c.spec?.keyword })
+
 const matches = (patterns, id) => patterns.some((p) => (typeof p === 'string' ? p === id : p.test(id)))
 
 function classify({ scenario, check, supported, capabilities, suite }) {
@@ -59,13 +64,17 @@ function classify({ scenario, check, supported, capabilities, suite }) {
   const undeclared = (capability) => capability && capabilities && !capabilities.includes(capability)
   const ofScenario = CAPABILITY_OF_CHECK.find(([re]) => re.test(scenario))?.[1]
   const ofCheck = CAPABILITY_OF_CHECK.find(([re]) => re.test(check.id))?.[1]
-  if (check.status !== 'pass' && undeclared(ofScenario)) return { ...base, class: 'undeclared', capability: ofScenario }
-  if (check.status !== 'pass' && undeclared(ofCheck) && /Method not found|-32601/.test(check.message)) return { ...base, class: 'undeclared', capability: ofCheck }
+  const capability = check.status === 'pass' ? undefined : undeclared(ofScenario) ? ofScenario : undeclared(ofCheck) && /Method not found|-32601/.test(check.message) ? ofCheck : undefined
+  if (capability) {
+    // Ours judges the other side of it: a server without the capability must not serve it.
+    const ours = (suite?.checks ?? []).filter((c) => c.id === UNDECLARED_CHECK[capability] && c.status !== 'skip').map(brief)
+    return { ...base, ours, class: 'undeclared', capability }
+  }
   const patterns = MAPPING[check.id] ?? []
-  const ours = (suite?.checks ?? []).filter((c) => matches(patterns, c.id)).map((c) => ({ id: c.id, status: c.status, message: bounded(c.message), keyword: c.spec?.keyword }))
+  const ours = (suite?.checks ?? []).filter((c) => matches(patterns, c.id)).map(brief)
   const judged = ours.filter((c) => c.status !== 'skip')
   if (!judged.length) {
-    const wrongOfficial = check.status !== 'pass' && judgementOf(check)?.wrong === 'official'
+    const wrongOfficial = check.status !== 'pass' && judgementOf({ official: check })?.wrong === 'official'
     return { ...base, ours, class: wrongOfficial ? 'official-wrong' : 'ours-none' }
   }
   if (check.status === 'skip') return { ...base, ours, class: 'official-skip' }
@@ -117,8 +126,8 @@ export function lineUp({ targets, sets, revisions }) {
     }
   }
   const disagreements = rows
-    .filter((r) => ['disagree', 'severity', 'warn-differs', 'official-wrong'].includes(r.class))
-    .map((r) => ({ ...r, judgement: judgementOf(r.official) }))
+    .filter((r) => ['disagree', 'severity', 'warn-differs', 'official-wrong'].includes(r.class) || (r.class === 'undeclared' && r.ours.some((c) => c.status === 'pass')))
+    .map((r) => ({ ...r, judgement: judgementOf(r) }))
   return { rows, summary, disagreements }
 }
 
@@ -147,7 +156,7 @@ export function renderMarkdown({ date, commit, versions, summary, rows, disagree
       return `| ${s.target} | ${s.revision} | ${official} | ${ours} | ${classes} |`
     }),
     '',
-    `## Disagreements (${disagreements.length})`,
+    `## Disagreements and wrong verdicts (${disagreements.length})`,
     '',
     '| target | revision | official check (scenario) | official | ours | class | wrong | sentence (why) |',
     '|---|---|---|---|---|---|---|---|',

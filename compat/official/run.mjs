@@ -100,7 +100,8 @@ async function main() {
   }
   // The kit runs from dist, built from the working tree: say when that differs from the commit.
   const dirty = (await run('git', ['status', '--porcelain', '--', 'conformance/src', 'process/src'])).stdout.trim()
-  const commit = (await run('git', ['rev-parse', '--short', 'HEAD'])).stdout.trim() + (dirty ? ' (with uncommitted changes to the kit)' : '')
+  const head = (await run('git', ['rev-parse', '--short', 'HEAD'])).stdout.trim() || 'unknown (not a git checkout)'
+  const commit = head + (dirty ? ' (with uncommitted changes to the kit)' : '')
   const sets = {}
   for (const revision of REVISIONS) sets[revision] = await requirementSet(node22, revision)
   const failures = []
