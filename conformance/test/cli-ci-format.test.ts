@@ -1,5 +1,5 @@
 /** The CI outputs of the CLI: the Markdown summary (--summary-md) and GitHub annotations (--annotations github). Pure. */
-import { escapeControls } from '@mcp-bridge/plugin'
+import { escapeControls } from '@mcp-bridge/process'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CheckResult, RunReport } from '../src/model.ts'

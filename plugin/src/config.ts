@@ -1,7 +1,7 @@
 import Schema from 'schemastery'
 import { unknownKey, type KeyTree } from './config-keys.ts'
 import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
-import { configSecrets, createRedactor, redactUrl, type Redact } from './redact.ts'
+import { configSecrets, createRedactor, redactUrl, type Redact } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
 import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'

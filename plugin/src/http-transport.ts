@@ -6,7 +6,7 @@ import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
 import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
-import type { LearningRedact, Redact } from './redact.ts'
+import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
 export interface HttpTransportOptions {

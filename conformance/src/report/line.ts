@@ -10,7 +10,7 @@
  *   (after spaces) and the older `##[name]` anywhere in a line. `##[` is written `#\x23[`, and a
  *   `:` that would open a command at the start of an item `\x3a`, escapes in the same style.
  */
-import { escapeControls } from '@mcp-bridge/plugin'
+import { escapeControls } from '@mcp-bridge/process'
 
 /** `text` as one line for a terminal or a CI log: no control acts, no workflow command is read. */
 export function plain(text: string): string {

@@ -12,7 +12,7 @@
  * of the server checks (`cut`, server/quote.ts: redact a window, then cut): a results.json given
  * to `--merge` or a wire log given to `judge` is not cut where it is read, as a live run is.
  */
-import { isSecretName, REDACTED, type Redact } from '@mcp-bridge/plugin'
+import { isSecretName, REDACTED, type Redact } from '@mcp-bridge/process'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { cut } from '../server/quote.ts'
 

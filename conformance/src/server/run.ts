@@ -2,7 +2,8 @@
  * Runs every server check against one target and returns its SuiteResult. Never throws and
  * never hangs: each exchange is bounded, and anything unexpected becomes an `error` check.
  */
-import { configSecrets, createRedactor, withCredentialsAsHeader } from '@mcp-bridge/plugin'
+import { configSecrets, createRedactor } from '@mcp-bridge/process'
+import { withCredentialsAsHeader } from '@mcp-bridge/plugin/rules'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactCheck } from '../report/redact.ts'
 import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'

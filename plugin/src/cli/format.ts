@@ -1,5 +1,5 @@
-import type { ContentBlock, ToolResult, ToolSchema } from '../host/types.ts'
-import { escapeControls, escapeControlsInJson as terminalJson } from '../controls.ts'
+import type { ContentBlock, ToolResult, ToolSchema } from '../host-contract.ts'
+import { escapeControls, escapeControlsInJson as terminalJson } from '@mcp-bridge/process'
 import { schemaLines } from './schema-text.ts'
 
 /*

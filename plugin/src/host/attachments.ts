@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../images.ts'
-import type { ImageRef } from './types.ts'
+import type { ImageRef } from '../host-contract.ts'
 
 
 export interface SaveImage {

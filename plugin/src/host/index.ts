@@ -1,4 +1,4 @@
-export * from './types.ts'
+export type * from '../host-contract.ts'
 export { ToolRegistry } from './tools.ts'
 export { ConnectionStatus } from './status.ts'
 export { attachConsoleLogger, type ConsoleLoggerOptions, type LogLevel } from './logging.ts'

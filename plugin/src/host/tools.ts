@@ -13,7 +13,7 @@ import type {
   ToolResult,
   ToolSchema,
   ToolsService,
-} from './types.ts'
+} from '../host-contract.ts'
 
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { StderrTail, stderrExcerpt } from '../src/stderr-tail.ts'
+import { StderrTail, stderrExcerpt } from '../src/index.ts'
 
 /** What a real Node server that cannot find its entry file writes before it dies. */
 function nodeCrashTail(): string[] {

@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { configSecrets, createRedactor, isSecretName, isSecretValue, quoteUntrusted, redactSecrets, redactUrl, type Redact } from '../src/index.ts'
-import { createLearningRedactor } from '../src/redact.ts'
-import { StderrTail } from '../src/stderr-tail.ts'
+import { configSecrets, createLearningRedactor, createRedactor, isSecretName, isSecretValue, quoteUntrusted, redactSecrets, redactUrl, StderrTail, type Redact } from '../src/index.ts'
 
 describe('secret shapes are removed from free text', () => {
   it.each([
@@ -264,25 +262,28 @@ describe('a learning redactor (tokens obtained at run time)', () => {
   })
 })
 
-describe("the plugin's own words", () => {
+describe("the bridge's own words", () => {
   /**
    * Logs and errors pass through the same redaction as what servers say, so a message of ours
    * that reads like `name: value` with a secret's name loses a word ("looks like a credential:
-   * <redacted> it in env" reached operators once). Every string literal in plugin/src but
-   * redact.ts (whose literals are the patterns and their examples) must come through unchanged,
-   * with each interpolation and format placeholder standing in as a plain word.
+   * <redacted> it in env" reached operators once). Every string literal in the packages that
+   * redact their logs (this one, the plugin, the host) but redact.ts (whose literals are the
+   * patterns and their examples) must come through unchanged, with each interpolation and format
+   * placeholder standing in as a plain word.
    */
   it('are never taken for secrets', () => {
-    const root = new URL('../src/', import.meta.url)
-    const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.ts') && file !== 'redact.ts')
+    const roots = ['../src/', '../../plugin/src/'].map((dir) => new URL(dir, import.meta.url))
     const changed: string[] = []
     let checked = 0
-    for (const file of files) {
-      const source = readFileSync(new URL(file, root), 'utf8')
-      for (const [, quoted, template] of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)) {
-        const text = (quoted ?? template!).replace(/\$\{[^}]*\}/g, 'word').replace(/%[sd]/g, 'word')
-        checked++
-        if (redactSecrets(text) !== text) changed.push(`${file}: ${text} -> ${redactSecrets(text)}`)
+    for (const root of roots) {
+      const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.ts') && file !== 'redact.ts')
+      for (const file of files) {
+        const source = readFileSync(new URL(file, root), 'utf8')
+        for (const [, quoted, template] of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)) {
+          const text = (quoted ?? template!).replace(/\$\{[^}]*\}/g, 'word').replace(/%[sd]/g, 'word')
+          checked++
+          if (redactSecrets(text) !== text) changed.push(`${file}: ${text} -> ${redactSecrets(text)}`)
+        }
       }
     }
     expect(checked).toBeGreaterThan(500)

@@ -1,4 +1,7 @@
 /** Contracts of the host services the plugin consumes. Hosts with their own registry implement these shapes. */
+// The reference keeps cordis in the emitted declarations: without it, a consumer's compiler may
+// take the augmentation below for the whole of cordis (its Context would lose `plugin`, `on`...).
+/// <reference types="cordis" preserve="true" />
 import type {} from 'cordis'
 
 declare module 'cordis' {
