@@ -15,6 +15,7 @@ import { classifyNotifications, judgeNotifications } from './evaluate/notificati
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
+import { probeTasks } from './probe/tasks.ts'
 import { probeTools, toolsNotDeclared } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
 import { initializeNotJudged } from './modern/evaluate.ts'
@@ -185,6 +186,7 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
   emit(...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)))
   emit(...(await probeFeatures(wire, session, timeout)))
+  emit(...(await probeTasks(wire, session, { requestTimeoutMs: timeout, calls: options.calls })))
   if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
 
   // Judged last, over everything both connections carried, so every exchange above counts.

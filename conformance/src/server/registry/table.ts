@@ -4,7 +4,8 @@
  */
 import { citeModern } from '../modern/judge.ts'
 import { MODERN_CHECKS } from '../modern/registry.ts'
-import { KNOWN_REVISIONS, LATEST_MODERN_REVISION, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
+import { KNOWN_REVISIONS, LATEST_MODERN_REVISION, type Revision } from '../spec.ts'
+import { topicLabel, topicUrl } from './topics.ts'
 import { CHECKS } from './index.ts'
 import { coverage } from './sentences/coverage.ts'
 import { EXTRACTED_REVISIONS, loadSentences } from './sentences/data.ts'
@@ -30,8 +31,8 @@ function newest(rule: Rule): Revision {
 function ruleRow(def: CheckDef, rule: Rule, first: boolean): string {
   const status = OUTCOME[breachStatus(rule.keyword, def.scope)] ?? 'information'
   const revision = newest(rule)
-  const url = sectionUrl(revision, rule.topic)
-  const label = sectionLabel(revision, rule.topic).replace(/^MCP \S+ /, '')
+  const url = topicUrl(revision, rule.topic)
+  const label = topicLabel(revision, rule.topic).replace(/^MCP \S+ /, '')
   const where = url ? `[${label}](${url})` : label
   const when = rule.case ? ` (${rule.case})` : ''
   const check = first ? `\`${def.id}\`<br>${cell(def.title)}` : ''

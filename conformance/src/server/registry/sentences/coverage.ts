@@ -4,15 +4,16 @@
  * it (found by wording, on the page the rule cites), or when the sentence's own `checks` name the
  * check; otherwise its `reason` says why not (reasons.ts).
  */
-import { SECTIONS, type Revision, type SpecTopic } from '../../spec.ts'
+import type { Revision } from '../../spec.ts'
+import { topicPath, type Topic } from '../topics.ts'
 import type { CheckDef, Rule } from '../types.ts'
 import { inForce } from '../types.ts'
 import { isReason, REASONS, type ReasonKey } from './reasons.ts'
 import type { Sentence, SentenceFile } from './types.ts'
 
 /** Topics that are not a page of the spec: the schema, JSON-RPC 2.0, the bridge's own rules. */
-function pageOf(topic: SpecTopic): string | undefined {
-  const path = SECTIONS[topic][0]
+function pageOf(topic: Topic): string | undefined {
+  const path = topicPath(topic)
   if (!path) return undefined
   const page = path.split('#')[0]!
   return page === 'basic' ? 'basic/index' : page
