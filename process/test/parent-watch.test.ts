@@ -32,8 +32,12 @@ afterEach(() => {
  * the owner writes straight to this test) and never passes a signal on. Its own process group, so
  * a test that fails kills all of it.
  */
-function launch(env: Record<string, string>) {
-  const script = `require('node:child_process').spawn(process.execPath, [${JSON.stringify(OWNER)}], { stdio: 'inherit' }); setInterval(() => {}, 60000)`
+function launch(env: Record<string, string>, { viaShell = false } = {}) {
+  // viaShell: as `npm exec` does, through `sh -c` (a second command keeps the shell from exec'ing node).
+  const start = viaShell
+    ? `['/bin/sh', ['-c', ${JSON.stringify(`"${process.execPath}" "${OWNER}"; exit $?`)}]]`
+    : `[process.execPath, [${JSON.stringify(OWNER)}]]`
+  const script = `require('node:child_process').spawn(...${start}, { stdio: 'inherit' }); setInterval(() => {}, 60000)`
   const launcher = spawn(process.execPath, ['-e', script], {
     env: { ...process.env, OWNER_SIGNALS: '1', OWNER_STOP: 'ok', OWNER_GRACE_MS: String(GRACE_MS), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -64,6 +68,18 @@ describe('watchParent', () => {
     // The registered stop ran (the SIGTERM path), not merely the exit hook or a watchdog.
     expect(stdout()).toContain('stopped\n')
     expect(existsSync(tempDir)).toBe(false)
+  })
+
+  it('looks through a launcher\'s `sh -c`: a SIGKILLed launcher leaves the shell, and the owner still stops', async () => {
+    const { launcher, ready, stdout } = launch({ OWNER_WATCH_PARENT_MS: String(WATCH_MS) }, { viaShell: true })
+    const { owner, server } = await ready
+    const tree = descendants(launcher.pid!)
+    expect(tree.find((entry) => entry.pid === owner)?.ppid, 'the owner is the shell\'s child').not.toBe(launcher.pid)
+    expect(tree.map((entry) => entry.pid)).toContain(server)
+    launcher.kill('SIGKILL')
+
+    expect(await survivorsAfter(tree, BOUND_MS)).toEqual([])
+    expect(stdout()).toContain('stopped\n')
   })
 
   it('does nothing while the parent lives', async () => {
