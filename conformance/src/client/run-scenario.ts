@@ -367,10 +367,17 @@ function splitInformational(expect: CallExpectation, info: Record<string, string
   return { expect: kept, informational }
 }
 
-/** The plugin's own settings where a scenario sets none: the bound is derived from what the client will use. */
+let pluginDefaults: BoundSettings | undefined
+/**
+ * The plugin's own settings where a scenario sets none: the bound is derived from what the client
+ * will use. Parsed on the first run only (they are the schema's defaults), a copy per caller.
+ */
 export function boundDefaults(): BoundSettings {
-  const { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs } = Config({ transport: 'stdio', serverName: 'kit', command: 'node' }) as StdioConfig
-  return { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs }
+  if (!pluginDefaults) {
+    const { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs } = Config({ transport: 'stdio', serverName: 'kit', command: 'node' }) as StdioConfig
+    pluginDefaults = { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs }
+  }
+  return { ...pluginDefaults }
 }
 
 function durationMs(duration: Duration, config: Record<string, unknown>): number {
