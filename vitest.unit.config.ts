@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import base from './vitest.config.ts'
 
@@ -12,11 +14,11 @@ const pure = {
   repo: ['test/repo/import-circles.test.ts'],
   process: ['deadline', 'readers.property', 'redact'],
   plugin: [
-    'abort-listeners', 'auth-renewal', 'cli-args', 'cli-format', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'env',
-    'host-contracts', 'json-equal', 'json-rpc-message', 'json-size', 'line-reader', 'loader-diff', 'loader-parse', 'loader-references',
-    'loader-watch', 'log', 'model-route', 'naming', 'projection', 'readers.property', 'request-failure', 'schema-subset',
-    'schema-violations', 'tool-set',
+    'abort-listeners', 'auth-renewal', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'env', 'host-contracts',
+    'json-equal', 'json-rpc-message', 'json-size', 'line-reader', 'log', 'model-route', 'naming', 'projection', 'readers.property',
+    'request-failure', 'schema-subset', 'schema-violations', 'tool-set',
   ],
+  host: ['cli-args', 'cli-format', 'loader-diff', 'loader-parse', 'loader-references', 'loader-watch'],
   'fixtures-server': ['units', 'wire-log.property'],
   conformance: [
     'cli-readme', 'client-format', 'client-guarantees', 'client-invariants', 'client-keywords', 'client-timing', 'clients-table',
@@ -26,7 +28,13 @@ const pure = {
   ],
 }
 
-const files = (workspace: string, names: string[]) => (workspace === 'repo' ? names : names.map((name) => `${workspace}/test/${name}.test.ts`))
+/** A listed file that is gone (moved, renamed) would silently leave the tier: say which at once. */
+const files = (workspace: string, names: string[]) => {
+  const paths = workspace === 'repo' ? names : names.map((name) => `${workspace}/test/${name}.test.ts`)
+  const missing = paths.filter((path) => !existsSync(fileURLToPath(new URL(path, import.meta.url))))
+  if (missing.length > 0) throw new Error(`vitest.unit.config.ts lists files that do not exist (${missing.join(', ')}): move each entry to where its test now is`)
+  return paths
+}
 
 export default defineConfig({
   ...base,
