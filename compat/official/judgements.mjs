@@ -33,9 +33,18 @@ JUDGEMENTS.push(
   optional('completions', '2025-11-25/server/utilities/completion#capabilities', 'Servers that support completions **MUST** declare the `completions` capability'),
 )
 
+/** An official pass on an isError "Tool … not found" result (lineup.mjs: vacuous). */
+export const VACUOUS = {
+  wrong: 'official',
+  page: '2025-11-25/server/tools#error-handling',
+  sentence: 'Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools',
+  why: "the tool the check calls does not exist on the target; the pass judges the SDK's answer to an unknown tool (an isError result, not the JSON-RPC error the sentence names, which our tools/call-unknown-tool reports as information) as if it were the tool's outcome",
+}
+
 /** The judgement that covers one row of the line-up ({ official, class, capability }), if any. */
 export function judgementOf(row) {
   if (row.class === 'undeclared') return JUDGEMENTS.find((j) => j.undeclared === row.capability)
+  if (row.official.vacuous) return VACUOUS
   const check = row.official
   return JUDGEMENTS.find((j) => j.check === check.id && (!j.message || j.message.test(check.message)))
 }

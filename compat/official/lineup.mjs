@@ -10,7 +10,8 @@
 //   disagree     one fails what the other passes
 //   severity     one fails what the other warns about (a MUST against a SHOULD)
 //   warn-differs one warns about what the other passes
-//   official-wrong an official fail or warn that ours has no verdict for, judged wrong (judgements.mjs)
+//   official-wrong an official fail or warn that ours has no verdict for, judged wrong (judgements.mjs),
+//                or an official pass on the refusal of a tool the target does not have
 // and each fail or warn of ours that no official check covers is a row of class ours-only.
 import { CAPABILITY_OF_CHECK, FIXTURE_REASONS, MAPPING } from './mapping.mjs'
 import { judgementOf } from './judgements.mjs'
@@ -26,6 +27,16 @@ const bounded = (text, max = 200) => {
 /** The worst of several statuses by RANK (a fail outranks a warn, a warn a pass). */
 const worst = (statuses) => statuses.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'pass')
 
+/**
+ * A pass on the answer to a call of a tool the target does not have: an isError result whose text
+ * says the tool was not found (the SDK's McpServer answers an unknown tool so), taken by the
+ * official check for the outcome of its test server's tool.
+ */
+function vacuous(check) {
+  const result = check.status === 'SUCCESS' ? check.details?.result : undefined
+  return result?.isError === true && (result.content ?? []).some((c) => c?.type === 'text' && /\bTool \S+ not found\b/.test(String(c.text)))
+}
+
 /** One official scenario's checks, repeated ids merged into their worst status. */
 function officialChecks(checks) {
   const byId = new Map()
@@ -33,7 +44,7 @@ function officialChecks(checks) {
     const status = OFFICIAL_STATUS[check.status]
     if (!status) continue
     const seen = byId.get(check.id)
-    if (!seen || RANK[status] > RANK[seen.status]) byId.set(check.id, { id: check.id, status, message: bounded(check.errorMessage), refs: (check.specReferences ?? []).map((ref) => ref.url) })
+    if (!seen || RANK[status] > RANK[seen.status]) byId.set(check.id, { id: check.id, status, message: bounded(check.errorMessage), vacuous: vacuous(check), refs: (check.specReferences ?? []).map((ref) => ref.url) })
   }
   return [...byId.values()]
 }
@@ -59,6 +70,7 @@ function classify({ scenario, check, supported, capabilities, suite }) {
   const base = { scenario, official: check }
   if (!supported) return { ...base, class: 'not-spoken' }
   if (check.status !== 'pass' && FIXTURE_REASONS.some((re) => re.test(check.message))) return { ...base, class: 'fixture' }
+  if (check.vacuous) return { ...base, ours: [], class: 'official-wrong' }
   // A scenario about the capability fails as a whole without it; a check of another scenario
   // (caching lists prompts too) only where its own request was refused.
   const undeclared = (capability) => capability && capabilities && !capabilities.includes(capability)

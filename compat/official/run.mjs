@@ -6,70 +6,19 @@
 // and out/side-by-side.md (the line-up: lineup.mjs). Exit 0 when every run gave a verdict, 2 when
 // one could not run (a server that did not start, a runner that crashed): the servers' own failures
 // and the disagreements are the point, not an error.
-import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ensureNode22 } from '../../scripts/node22.mjs'
 import { lineUp, renderMarkdown } from './lineup.mjs'
+import { here, OFFICIAL_PACKAGE, officialCli, requirementSet, REVISIONS, root, run } from './official-cli.mjs'
 import { TARGETS } from './targets.mjs'
 
-const here = fileURLToPath(new URL('.', import.meta.url))
-const root = join(here, '..', '..')
 const out = join(here, 'out')
-const REVISIONS = ['2025-11-25', '2026-07-28']
-const OFFICIAL_PACKAGE = '@modelcontextprotocol/conformance'
-const officialCli = join(here, 'node_modules', OFFICIAL_PACKAGE, 'dist', 'index.js')
 const ourCli = join(root, 'conformance', 'bin', 'mcp-conformance.js')
-/** A bound on one whole runner: the official suite's per-scenario timeout is 30 s, ours per request 10 s. */
-const RUN_BOUND_MS = 15 * 60_000
 
 const log = (line) => process.stderr.write(`official: ${line}\n`)
 
-/** Runs a command to its end (or the bound), output captured; never throws for a non-zero exit. */
-function run(command, args, { cwd = root } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL')
-      } catch {
-        // already gone
-      }
-    }, RUN_BOUND_MS)
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      resolve({ code: -1, stdout, stderr: `${stderr}${error.message}` })
-    })
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code: code ?? signal, stdout, stderr })
-    })
-  })
-}
-
 const pkgVersion = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
-
-/** The scenario names a revision scores, and those it runs but never scores, from `list --requirements`. */
-async function requirementSet(node, revision) {
-  const listed = await run(node, [officialCli, 'list', '--requirements', revision, '--server'])
-  if (listed.code !== 0) throw new Error(`official list --requirements ${revision} exited ${listed.code}: ${listed.stderr.slice(0, 500)}`)
-  const scored = []
-  const unscored = []
-  let into
-  for (const line of listed.stdout.split('\n')) {
-    if (/^Server scenarios/.test(line)) into = scored
-    else if (/^(Client|Authorization)/.test(line)) into = undefined
-    else if (/^Run and reported, but never scored/.test(line)) into = unscored
-    const item = /^\s+- (\S+)(?: \[(\w+)\])?/.exec(line)
-    if (item && into && (into === scored || item[2] === 'server')) into.push(item[1])
-  }
-  return { scored, unscored }
-}
 
 /** The official suite's checks, one array per scenario, from the directories of one -o run. */
 function officialResults(dir) {
@@ -88,7 +37,8 @@ function officialResults(dir) {
 
 async function main() {
   const node22 = ensureNode22({ log })
-  rmSync(out, { recursive: true, force: true })
+  // Only this run's own output: out/clients/ is clients.mjs's.
+  for (const target of TARGETS) rmSync(join(out, target.id), { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
   const versions = {
     official: pkgVersion(join(here, 'node_modules', OFFICIAL_PACKAGE)),
@@ -103,7 +53,7 @@ async function main() {
   const head = (await run('git', ['rev-parse', '--short', 'HEAD'])).stdout.trim() || 'unknown (not a git checkout)'
   const commit = head + (dirty ? ' (with uncommitted changes to the kit)' : '')
   const sets = {}
-  for (const revision of REVISIONS) sets[revision] = await requirementSet(node22, revision)
+  for (const revision of REVISIONS) sets[revision] = await requirementSet(node22, revision, 'server')
   const failures = []
   const targets = []
   for (const target of TARGETS) {
