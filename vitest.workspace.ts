@@ -14,6 +14,7 @@ export default [
   // The benchmark's own bookkeeping (bench/*.test.ts), not its measurements.
   { test: { name: 'bench', include: ['bench/**/*.test.ts'], expect } },
   { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
+  { test: { name: 'host', include: ['host/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
   {
     test: {
       name: 'fixtures-server',

@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureCommand, readHttpLog, spawnHttpFixture, type SpawnedHttpFixture } from '@mcp-bridge/fixtures-server'
-import { createFileHost, type FileHost } from '@mcp-bridge/plugin/loader'
+import { createFileHost, type FileHost } from '@mcp-bridge/host/loader'
 import { descendantsOf } from '@mcp-bridge/process'
 import { stringify } from 'yaml'
 import { ECHO } from './behaviours.ts'

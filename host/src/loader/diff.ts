@@ -1,5 +1,5 @@
 import type { Entry } from './types.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/plugin/rules'
 
 /**
  * How a running entry changes:

@@ -1,5 +1,5 @@
 import { Context, Service } from 'cordis'
-import type { McpStateEvent } from '../host-contract.ts'
+import type { McpStateEvent } from '@mcp-bridge/plugin'
 
 /**
  * The reference status service (`mcpStatus`): the last `mcp/state` event of every bridge instance

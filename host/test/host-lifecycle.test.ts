@@ -3,10 +3,12 @@ import { join } from 'node:path'
 import { fixtureCommand, type BehaviourInput } from '@mcp-bridge/fixtures-server'
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import * as bridge from '../src/index.ts'
-import { ToolRegistry } from '../src/host/index.ts'
-import { afterTest, tempDir } from './support/cleanup.ts'
-import { startHost } from './support/host.ts'
+// The plugin module the shared test host (plugin/test/support/host.ts) loads: a second instance of
+// it would keep a serverName registry of its own.
+import * as bridge from '../../plugin/src/index.ts'
+import { ToolRegistry } from '../src/index.ts'
+import { afterTest, tempDir } from '../../plugin/test/support/cleanup.ts'
+import { startHost } from '../../plugin/test/support/host.ts'
 import { isRunning } from '../../test/support/process-tree.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/plugin/rules'
 
 /** The part of Standard Schema v1 the loader uses (declared here: the spec package is not a dependency). */
 interface StandardIssue {

@@ -1,4 +1,3 @@
-export type * from '../host-contract.ts'
 export { ToolRegistry } from './tools.ts'
 export { ConnectionStatus } from './status.ts'
 export { attachConsoleLogger, type ConsoleLoggerOptions, type LogLevel } from './logging.ts'

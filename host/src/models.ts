@@ -1,6 +1,6 @@
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
-import type { ModelRoute } from '../host-contract.ts'
+import type { ModelRoute } from '@mcp-bridge/plugin'
 
 
 export type Modality = 'text' | 'image' | 'audio'

@@ -3,8 +3,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
-import { extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../images.ts'
-import type { ImageRef } from '../host-contract.ts'
+import type { ImageRef } from '@mcp-bridge/plugin'
+import { extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '@mcp-bridge/plugin/rules'
 
 
 export interface SaveImage {

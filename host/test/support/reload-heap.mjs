@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startHttpFixture } from '@mcp-bridge/fixtures-server'
-import { createFileHost } from '@mcp-bridge/plugin/loader'
+import { createFileHost } from '@mcp-bridge/host/loader'
 import { stringify } from 'yaml'
 
 const [reloads, servers] = process.argv.slice(2).map(Number)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatResult, formatTools, resultJson, toolsJson } from '../src/cli/format.ts'
-import type { ToolResult, ToolSchema } from '../src/host-contract.ts'
+import type { ToolResult, ToolSchema } from '@mcp-bridge/plugin'
 
 /** What a hostile server can put in a tool's text: a window title, a colour, a line erase, a bidi override. */
 const OSC_TITLE = '\u001b]0;PWNED-TITLE\u0007'

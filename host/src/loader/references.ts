@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { ScalarTag } from 'yaml'
-import { isPlainRecord } from '../records.ts'
+import { isPlainRecord } from '@mcp-bridge/plugin/rules'
 
 /**
  * cordis.yml values that depend on the host: environment variables and paths relative to the file.

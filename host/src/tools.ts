@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 // Calls made without a signal share NEVER_ABORTED: following it costs no listener anywhere.
-import { NEVER_ABORTED, onAbort } from '../abort-listeners.ts'
-import { BridgeError, errorMessage } from '../errors.ts'
-import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '../json-schema.ts'
+import { BridgeError } from '@mcp-bridge/plugin'
+import { errorMessage, NEVER_ABORTED, onAbort, SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '@mcp-bridge/plugin/rules'
 import type {
   ContentBlock,
   ExecuteOptions,
@@ -13,7 +12,7 @@ import type {
   ToolResult,
   ToolSchema,
   ToolsService,
-} from '../host-contract.ts'
+} from '@mcp-bridge/plugin'
 
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/

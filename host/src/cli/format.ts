@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolResult, ToolSchema } from '../host-contract.ts'
+import type { ContentBlock, ToolResult, ToolSchema } from '@mcp-bridge/plugin'
 import { escapeControls, escapeControlsInJson as terminalJson } from '@mcp-bridge/process'
 import { schemaLines } from './schema-text.ts'
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { argvErrorMessage } from '@mcp-bridge/process'
-import type { LogLevel } from '../host/logging.ts'
+import type { LogLevel } from '../logging.ts'
 
 export const USAGE = `Usage: mcp-bridge [--config FILE] <command> [arguments]
        mcp-bridge --help | --version

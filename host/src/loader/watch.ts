@@ -1,7 +1,6 @@
 import { watch } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { systemClock, type Clock } from '../clock.ts'
-import { Debouncer } from '../debounce.ts'
+import { Debouncer, systemClock, type Clock } from '@mcp-bridge/plugin/rules'
 
 export interface WatchOptions {
   /** Quiet period after the last event before `onChange` runs. */

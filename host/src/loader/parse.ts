@@ -2,7 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAM
 import { pluginKey } from './names.ts'
 import { referenceTags, resolveReferences } from './references.ts'
 import { lineOfField, type Entry, type LoaderIssue } from './types.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/plugin/rules'
 
 export interface ParseOptions {
   /** Absolute directory of the file: `!path` values and plugin paths are resolved against it. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
-import { publicToolName, type ToolDefinition } from '../src/index.ts'
+import { publicToolName, type ToolDefinition } from '@mcp-bridge/plugin'
 import { createFileHost, type FileHost } from '../src/loader/host.ts'
-import { pidOf } from './support/host.ts'
+import { pidOf } from '../../plugin/test/support/host.ts'
 import type { ReloadResult } from '../src/loader/types.ts'
 
 const require = createRequire(import.meta.url)

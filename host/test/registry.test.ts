@@ -1,9 +1,9 @@
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ToolRegistry } from '../src/host/index.ts'
-import type { ToolDefinition } from '../src/index.ts'
-import { MAX_VIOLATION_CHARS, MAX_VIOLATIONS } from '../src/json-schema.ts'
-import { startHost } from './support/host.ts'
+import { ToolRegistry } from '../src/index.ts'
+import type { ToolDefinition } from '@mcp-bridge/plugin'
+import { MAX_VIOLATION_CHARS, MAX_VIOLATIONS } from '../../plugin/src/json-schema.ts'
+import { startHost } from '../../plugin/test/support/host.ts'
 
 let root: Context | undefined
 afterEach(() => {

@@ -9,7 +9,7 @@ export type PluginSource = () => Promise<unknown>
 
 /**
  * The plugins a host embeds, by the names entries use for them. The bridge itself is not among
- * them: `@mcp-bridge/plugin` resolves as a package (the loader is part of it, so the name always
+ * them: `@mcp-bridge/plugin` resolves as a package (this package depends on it, so the name always
  * resolves), and the loader never imports the plugin's entry.
  */
 export function embeddedPlugins(plugins: Readonly<Record<string, Plugin>> = {}): Map<string, PluginSource> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Config } from '../src/config.ts'
+import { Config } from '@mcp-bridge/plugin'
 import { pluginKey } from '../src/loader/names.ts'
 import { parseConfig, type ParseOutcome } from '../src/loader/parse.ts'
 import { formatIssue, lineOfField } from '../src/loader/types.ts'
