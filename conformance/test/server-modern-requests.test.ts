@@ -11,7 +11,7 @@ import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000 }
-const JUDGED = ['modern/result-type', 'modern/error-id', 'modern/meta-required', 'modern/client-info-optional', 'modern/method-not-found', 'modern/header-mismatch', 'modern/origin', 'modern/lists', 'modern/tool-names', 'modern/resource-missing']
+const JUDGED = ['modern/result-type', 'modern/error-id', 'modern/meta-required', 'modern/client-info-optional', 'modern/method-not-found', 'modern/header-mismatch', 'modern/origin', 'modern/lists', 'modern/tool-names', 'modern/resource-missing', 'modern/subscriptions-listen']
 
 async function run(breach?: string, revision?: ServerRunOptions['revision']): Promise<SuiteResult> {
   const server = await startModernServer(breach ? { breach } : {})
@@ -41,7 +41,11 @@ describe('a scripted 2026-07-28 server that breaks one rule gets exactly that ve
     ['method-status-200', 'modern/method-not-found', 'fail', /^ping got JSON-RPC error -32601 \(Method not found\) with HTTP 200: not 404 Not Found with error -32601$/, 'MUST'],
     ['headers-ignored', 'modern/header-mismatch', 'fail', /^server\/discover with Mcp-Method: tools\/list got a result: the request was served, not rejected$/, 'MUST'],
     ['origin-served', 'modern/origin', 'fail', /^server\/discover with Origin http:\/\/evil\.example got HTTP 200 and a result: the foreign origin was served, not 403 Forbidden$/, 'MUST'],
-    ['negative-ttl', 'modern/lists', 'fail', /^the tools\/list result breaks the schema: ttlMs: required number ≥ 0, found -1$/, 'SCHEMA'],
+    ['negative-ttl', 'modern/lists', 'fail', /^the tools\/list result: ttlMs: -1, not ≥ 0$/, 'MUST'],
+    ['no-cache-hints', 'modern/lists', 'fail', /^the resources\/list result: caching hints: ttlMs and cacheScope missing$/, 'MUST'],
+    ['list-input-required', 'modern/result-type', 'fail', /^tools\/list answered resultType "input_required", which only tools\/call, prompts\/get and resources\/read may$/, 'MUST NOT'],
+    ['listen-notifies-first', 'modern/subscriptions-listen', 'fail', /^the first message of the stream is "notifications\/tools\/list_changed", not notifications\/subscriptions\/acknowledged$/, 'MUST NOT'],
+    ['listen-no-subscription-id', 'modern/subscriptions-listen', 'fail', /^the acknowledgement's _meta\["io\.modelcontextprotocol\/subscriptionId"\] is absent, not the request's id "mcp-conformance-listen-1"$/, 'MUST'],
     ['resource-empty', 'modern/resource-missing', 'fail', /got a result with an empty contents array$/, 'MUST NOT'],
     ['resource-old-code', 'modern/resource-missing', 'fail', /got JSON-RPC error -32002 \(Resource not found\) with HTTP 200, not error -32602$/, 'MUST'],
   ])('%s: %s is %s', async (breach, id, status, message, keyword) => {

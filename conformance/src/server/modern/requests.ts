@@ -9,7 +9,8 @@ import { isObject } from '../check.ts'
 import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
-import { judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
+import { listen } from './listen.ts'
+import { judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeListen, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
 
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities'
@@ -98,6 +99,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     const origin = await variant(wire, revision, { origin: FOREIGN_ORIGIN }, timeoutMs).request('server/discover', { _meta: meta(revision) }, timeoutMs)
     transportChecks.push(judgeHeaderMismatch(mismatches), judgeOrigin(origin))
   }
+  const listened = wire instanceof HttpWire ? await listen(wire, meta(revision), timeoutMs) : undefined
 
   const tools = lists.find((l) => l.feature === 'tools')?.outcome
   checks.push(
@@ -110,6 +112,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeLists(lists),
     judgeToolNames(tools),
     judgeResourceMissing(missingResource, MISSING_URI),
+    judgeListen(listened, wire.transport),
   )
   return checks
 }

@@ -17,8 +17,11 @@ export const REPLY: ModernRule = {
 export const RESULT_TYPE: ModernCheckDef = {
   id: 'modern/result-type',
   title: 'every result carries resultType',
-  how: 'every result the modern run received (server/discover, the lists, every probe below that got one): its resultType is a string',
-  rules: [{ topic: 'basic#result-responses', keyword: 'MUST', quote: 'The result MUST include a resultType field to indicate the type of the result.' }],
+  how: 'every result the modern run received (server/discover, the lists, every probe below that got one): its resultType is a string, and never "input_required" (none of these requests is one that may ask for input)',
+  rules: [
+    { topic: 'basic#result-responses', keyword: 'MUST', quote: 'The result MUST include a resultType field to indicate the type of the result.' },
+    { topic: 'mrtr#supported-requests', keyword: 'MUST NOT', quote: 'Servers MUST NOT send InputRequiredResult responses on any other client requests.', case: 'input-required' },
+  ],
 }
 
 export const ERROR_ID: ModernCheckDef = {
@@ -121,12 +124,39 @@ const LIST_SHAPE = 'ListToolsResult, ListPromptsResult, ListResourcesResult exte
 export const LISTS: ModernCheckDef = {
   id: 'modern/lists',
   title: 'each declared feature’s list is served, with cache hints',
-  how: 'tools/list, prompts/list and resources/list for each of tools, prompts and resources the DiscoverResult declares: a result whose list is an array, with ttlMs ≥ 0 and cacheScope "public" or "private"',
+  how: 'tools/list, prompts/list and resources/list for each of tools, prompts and resources the DiscoverResult declares: a result whose list is an array, with its caching hints (ttlMs ≥ 0, cacheScope "public" or "private")',
   rules: [
     { topic: 'tools#capabilities', keyword: 'MUST', quote: 'Servers that declare the tools capability MUST respond to tools/list requests with the set of tools currently available to the requesting client.', case: 'tools' },
     { topic: 'prompts#capabilities', keyword: 'MUST', quote: 'Servers that declare the prompts capability MUST respond to prompts/list requests with the set of prompts currently available to the requesting client.', case: 'prompts' },
     { topic: 'resources#capabilities', keyword: 'MUST', quote: 'Servers that declare the resources capability MUST respond to resources/list requests with the set of resources currently available to the requesting client.', case: 'resources' },
+    {
+      topic: 'caching#cacheable-results',
+      keyword: 'MUST',
+      quote: 'Servers MUST include caching hints on results with resultType: "complete" returned by the following operations: tools/list; prompts/list; resources/list',
+      case: 'hints',
+    },
+    { topic: 'caching#ttl', keyword: 'MUST', quote: 'Servers MUST provide a ttlMs value that is >= 0.', case: 'ttl' },
     { topic: 'schema', keyword: 'SCHEMA', quote: LIST_SHAPE, case: 'shape' },
+  ],
+}
+
+export const LISTEN: ModernCheckDef = {
+  id: 'modern/subscriptions-listen',
+  title: 'subscriptions/listen is acknowledged first, under the subscription’s id',
+  how: 'over HTTP, subscriptions/listen asking for toolsListChanged; the stream is read until its first message (bounded by the request timeout): notifications/subscriptions/acknowledged whose _meta io.modelcontextprotocol/subscriptionId is the request’s id. An error answer (a server without subscriptions) is not judged',
+  rules: [
+    {
+      topic: 'subscriptions#acknowledgment',
+      keyword: 'MUST NOT',
+      quote:
+        "The server MUST send notifications/subscriptions/acknowledged as the first message carrying the subscription's ID in _meta under io.modelcontextprotocol/subscriptionId, and MUST NOT send any notification on the subscription before it.",
+    },
+    {
+      topic: 'basic#meta',
+      keyword: 'MUST',
+      quote: 'On notifications delivered via a subscriptions/listen stream, the server MUST include io.modelcontextprotocol/subscriptionId in _meta so the client can correlate the notification with the originating subscription request.',
+      case: 'id',
+    },
   ],
 }
 
@@ -156,4 +186,4 @@ export const RESOURCE_MISSING: ModernCheckDef = {
 }
 
 /** In the order the docs list them. */
-export const REQUEST_CHECKS: readonly ModernCheckDef[] = [RESULT_TYPE, ERROR_ID, META_REQUIRED, CLIENT_INFO_OPTIONAL, METHOD_NOT_FOUND, HEADER_MISMATCH, ORIGIN, LISTS, TOOL_NAMES, RESOURCE_MISSING]
+export const REQUEST_CHECKS: readonly ModernCheckDef[] = [RESULT_TYPE, ERROR_ID, META_REQUIRED, CLIENT_INFO_OPTIONAL, METHOD_NOT_FOUND, HEADER_MISMATCH, ORIGIN, LISTS, TOOL_NAMES, RESOURCE_MISSING, LISTEN]

@@ -4,7 +4,7 @@ import { isObject, list, show } from '../check.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 import { UNSUPPORTED_PROTOCOL_VERSION } from './detect.ts'
 import { modernJudge } from './judge.ts'
-import { CLIENT_INFO_OPTIONAL, ERROR_ID, HEADER_MISMATCH, LISTS, META_REQUIRED, METHOD_NOT_FOUND, ORIGIN, RESOURCE_MISSING, RESULT_TYPE, TOOL_NAMES } from './rules.ts'
+import { CLIENT_INFO_OPTIONAL, ERROR_ID, HEADER_MISMATCH, LISTEN, LISTS, META_REQUIRED, METHOD_NOT_FOUND, ORIGIN, RESOURCE_MISSING, RESULT_TYPE, TOOL_NAMES } from './rules.ts'
 
 const INVALID_PARAMS = -32602
 const METHOD_NOT_FOUND_CODE = -32601
@@ -27,6 +27,8 @@ export function judgeResultTypes(exchanges: Labelled[]): CheckResult {
   if (results.length === 0) return j.skip('Not testable: no request of the modern run got a result')
   const missing = results.filter((e) => !isObject((e.outcome as { result: unknown }).result) || typeof ((e.outcome as { result: Record<string, unknown> }).result.resultType) !== 'string')
   if (missing.length) return j.breach(`${missing.length} of ${results.length} results have no string resultType: ${list(missing.map((e) => e.label))}`, { wire: missing[0]!.outcome.wire })
+  const asking = results.filter((e) => (e.outcome as { result: Record<string, unknown> }).result.resultType === 'input_required')
+  if (asking.length) return j.breach(`${list(asking.map((e) => e.label))} answered resultType "input_required", which only tools/call, prompts/get and resources/read may`, { wire: asking[0]!.outcome.wire }, 'input-required')
   return j.pass(`all ${results.length} results carry resultType (${list(results.map((e) => e.label))})`)
 }
 
@@ -118,12 +120,15 @@ export function judgeOrigin(outcome: RpcOutcome): CheckResult {
 const MEMBER = { tools: 'tools', prompts: 'prompts', resources: 'resources' } as const
 export type Feature = keyof typeof MEMBER
 
-export function listIssues(result: unknown, feature: Feature): string[] {
-  if (!isObject(result)) return [`the result is ${show(result)}, not an object`]
-  const issues: string[] = []
-  if (!Array.isArray(result[MEMBER[feature]])) issues.push(`${MEMBER[feature]}: required array, found ${show(result[MEMBER[feature]])}`)
-  if (typeof result.ttlMs !== 'number' || !Number.isFinite(result.ttlMs) || result.ttlMs < 0) issues.push(`ttlMs: required number ≥ 0, found ${show(result.ttlMs)}`)
-  if (result.cacheScope !== 'public' && result.cacheScope !== 'private') issues.push(`cacheScope: required "public" or "private", found ${show(result.cacheScope)}`)
+/** What in a list result breaks the revision, as "field: what is wrong", each under the rule case it breaks. */
+export function listIssues(result: unknown, feature: Feature): { issue: string; ruleCase: 'hints' | 'ttl' | 'shape' }[] {
+  if (!isObject(result)) return [{ issue: `the result is ${show(result)}, not an object`, ruleCase: 'shape' }]
+  const issues: { issue: string; ruleCase: 'hints' | 'ttl' | 'shape' }[] = []
+  if (!Array.isArray(result[MEMBER[feature]])) issues.push({ issue: `${MEMBER[feature]}: required array, found ${show(result[MEMBER[feature]])}`, ruleCase: 'shape' })
+  if (!('ttlMs' in result) || !('cacheScope' in result)) issues.push({ issue: `caching hints: ${['ttlMs', 'cacheScope'].filter((k) => !(k in result)).join(' and ')} missing`, ruleCase: 'hints' })
+  if ('ttlMs' in result && (typeof result.ttlMs !== 'number' || !Number.isFinite(result.ttlMs))) issues.push({ issue: `ttlMs: required number, found ${show(result.ttlMs)}`, ruleCase: 'shape' })
+  else if (typeof result.ttlMs === 'number' && result.ttlMs < 0) issues.push({ issue: `ttlMs: ${result.ttlMs}, not ≥ 0`, ruleCase: 'ttl' })
+  if ('cacheScope' in result && result.cacheScope !== 'public' && result.cacheScope !== 'private') issues.push({ issue: `cacheScope: "public" or "private", found ${show(result.cacheScope)}`, ruleCase: 'shape' })
   return issues
 }
 
@@ -133,7 +138,7 @@ export function judgeLists(lists: (Labelled & { feature: Feature })[]): CheckRes
   for (const { label, outcome, feature } of lists) {
     if (outcome.kind !== 'result') return j.breach(`${label} got ${withStatus(outcome)}, though ${feature} is declared`, { wire: outcome.wire }, feature)
     const issues = listIssues(outcome.result, feature)
-    if (issues.length) return j.breach(`the ${label} result breaks the schema: ${list(issues, 3)}`, { wire: outcome.wire, details: { problems: issues } }, 'shape')
+    if (issues.length) return j.breach(`the ${label} result: ${list(issues.map((i) => i.issue), 3)}`, { wire: outcome.wire, details: { problems: issues.map((i) => i.issue) } }, issues[0]!.ruleCase)
   }
   return j.pass(lists.map(({ label, outcome, feature }) => {
     const result = (outcome as { result: Record<string, unknown> }).result
@@ -163,4 +168,27 @@ export function judgeResourceMissing(outcome: RpcOutcome | undefined, uri: strin
   }
   if (outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) return j.pass(`resources/read of ${uri} got ${withStatus(outcome)}`, observed)
   return j.breach(`resources/read of ${uri}, which does not exist, got ${withStatus(outcome)}, not error -32602`, observed)
+}
+
+/** The first message of a subscriptions/listen stream (`first`), or why there was none. */
+export type ListenOutcome =
+  | { kind: 'message'; first: unknown; id: string; status?: number }
+  | { kind: 'none'; reason: string; status?: number }
+
+const ACK = 'notifications/subscriptions/acknowledged'
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId'
+
+export function judgeListen(outcome: ListenOutcome | undefined, transport: 'stdio' | 'http'): CheckResult {
+  const j = modernJudge(LISTEN)
+  if (!outcome) return j.skip(transport === 'stdio' ? 'not judged over stdio yet' : 'Not testable: no stream was opened')
+  if (outcome.kind === 'none') return j.breach(`subscriptions/listen: ${outcome.reason}`)
+  const first = outcome.first
+  const observed = { details: { first } }
+  if (isObject(first) && 'error' in first && !('method' in first)) return j.skip(`not judged: the server refused subscriptions/listen (error ${show(isObject(first.error) ? first.error.code : first.error)}${outcome.status !== undefined ? `, HTTP ${outcome.status}` : ''})`, observed)
+  if (!isObject(first) || first.method !== ACK) return j.breach(`the first message of the stream is ${isObject(first) && typeof first.method === 'string' ? show(first.method) : show(first)}, not ${ACK}`, observed)
+  const meta = isObject(first.params) ? first.params._meta : undefined
+  const id = isObject(meta) ? meta[SUBSCRIPTION_ID] : undefined
+  if (id !== outcome.id) return j.breach(`the acknowledgement's _meta["${SUBSCRIPTION_ID}"] is ${id === undefined ? 'absent' : show(id)}, not the request's id ${show(outcome.id)}`, observed, 'id')
+  const agreed = isObject(first.params) && isObject(first.params.notifications) ? Object.keys(first.params.notifications) : []
+  return j.pass(`acknowledged first, under subscription id ${show(outcome.id)}${agreed.length ? `; agreed to ${list(agreed.map((k) => show(k)))}` : '; agreed to no notification type'}`, observed)
 }
