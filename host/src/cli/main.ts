@@ -1,4 +1,4 @@
-import { handleSignals, onShutdown, tolerateClosedOutput } from '@mcp-bridge/process'
+import { handleSignals, onShutdown, tolerateClosedOutput, watchParent } from '@mcp-bridge/process'
 import { run, type CliIo } from './run.ts'
 
 /**
@@ -13,6 +13,8 @@ tolerateClosedOutput()
 const releaseSignals = handleSignals({
   onSignal: (signal) => void process.stderr.write(`mcp-bridge: ${signal}: stopping every server\n`),
 })
+// `npx` / `npm exec` pass no signal on: when the launcher is gone, stop as if SIGTERM had come.
+watchParent(() => process.kill(process.pid, 'SIGTERM'))
 
 const io: CliIo = {
   stdout: (text) => void process.stdout.write(text),
