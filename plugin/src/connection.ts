@@ -13,6 +13,7 @@ import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
 import { configSecrets, createLearningRedactor, type Redact } from './redact.ts'
 import { authSecrets } from './auth.ts'
+import type { Era } from './era.ts'
 import { Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
@@ -65,6 +66,11 @@ export class ServerConnection {
   /** Inherited variables already warned about: a reconnect does not repeat the warning. */
   private readonly warnedEnv = new Set<string>()
   private firstAttempt = true
+  /**
+   * The era the server spoke on the last connection (era.ts): reconnects reuse it, so the server
+   * is probed once per instance; an attempt that fails with it forgets it, and the next probes.
+   */
+  private era?: Era
 
   constructor(private readonly options: ConnectionOptions) {
     this.clock = options.clock ?? systemClock
@@ -153,10 +159,12 @@ export class ServerConnection {
     const { config } = this.options
     let session: Session | undefined
     try {
-      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact)
+      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact, this.era)
     } catch (error) {
+      this.era = undefined
       return this.attemptFailed(error)
     }
+    this.era = session.era
     if (this.disposed) {
       await session.close()
       return {}

@@ -1,3 +1,4 @@
+import { StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -23,6 +24,44 @@ export interface HttpTransportOptions {
  * for all three, and ends with the transport: closing it aborts a token renewal in flight.
  */
 export function createHttpTransport(config: HttpConfig, options: HttpTransportOptions): Transport {
+  const { headers, limits, base, lifetime, refusal } = httpSetup(config, options)
+  const legacy = () =>
+    new SSEClientTransport(options.url, {
+      requestInit: { headers },
+      fetch: fetchWithLimits(base, limits),
+    })
+  if (config.transport === 'sse') return endingWith(new LegacySseTransport(legacy, refusal), lifetime)
+  const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(options.url, {
+    requestInit: { headers },
+    fetch: fetchWithLimits(base, {
+      ...limits,
+      // An abandoned SSE answer is answered here, as if the server had refused the request.
+      onOversized: (answer) => streamable.onmessage?.(answer),
+    }),
+  })
+  return endingWith(config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, refusal)) : streamable, lifetime)
+}
+
+/**
+ * The transport for a server of the modern era (MCP 2026-07-28) over Streamable HTTP: the v2
+ * SDK's, which sends the revision's Mcp-Method and Mcp-Name headers and opens a stream per
+ * request, with the same bounded, authenticating fetch as the legacy transports.
+ */
+export function createModernHttpTransport(config: HttpConfig, options: HttpTransportOptions): Transport {
+  const { headers, limits, base, lifetime } = httpSetup(config, options)
+  const transport: ModernHttpTransport = new ModernHttpTransport(options.url, {
+    requestInit: { headers },
+    fetch: fetchWithLimits(base, { ...limits, onOversized: (answer) => transport.onmessage?.(answer) }),
+  })
+  return endingWith(transport as unknown as Transport, lifetime)
+}
+
+/**
+ * What every HTTP transport shares: the configured headers and credentials, the response
+ * limits, the fetch that authenticates (auth.ts, auth-fetch.ts), and a lifetime whose end
+ * aborts a token renewal in flight.
+ */
+function httpSetup(config: HttpConfig, options: HttpTransportOptions) {
   const learn = (value: string) => {
     if (value && 'learn' in options.redact) options.redact.learn(value)
   }
@@ -42,22 +81,7 @@ export function createHttpTransport(config: HttpConfig, options: HttpTransportOp
     })
     authorized = authorizingFetch(fetch, renewal)
   }
-  const base = authorized?.fetch ?? fetch
-  const legacy = () =>
-    new SSEClientTransport(options.url, {
-      requestInit: { headers },
-      fetch: fetchWithLimits(base, limits),
-    })
-  if (config.transport === 'sse') return endingWith(new LegacySseTransport(legacy, authorized?.refusal), lifetime)
-  const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(options.url, {
-    requestInit: { headers },
-    fetch: fetchWithLimits(base, {
-      ...limits,
-      // An abandoned SSE answer is answered here, as if the server had refused the request.
-      onOversized: (answer) => streamable.onmessage?.(answer),
-    }),
-  })
-  return endingWith(config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, authorized?.refusal)) : streamable, lifetime)
+  return { headers, limits, lifetime, base: authorized?.fetch ?? fetch, refusal: authorized?.refusal }
 }
 
 /** `transport`, whose close also aborts `lifetime`: what the connection started ends with it. */

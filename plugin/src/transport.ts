@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Config } from './config.ts'
 import { childEnvironment } from './env.ts'
-import { createHttpTransport } from './http-transport.ts'
+import { createHttpTransport, createModernHttpTransport } from './http-transport.ts'
 import type { LearningRedact, Redact } from './redact.ts'
 import { ENVELOPE_BYTES } from './response-limits.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
@@ -25,7 +25,11 @@ export interface TransportOptions {
   onSecretLookingEnv(names: string[]): void
 }
 
-export function createTransport(config: Config, options: TransportOptions): TransportHandle {
+/**
+ * The transport to the configured server. `modern`: over HTTP, the one the modern era (MCP
+ * 2026-07-28) needs (http-transport.ts); stdio is the same pipe for both eras.
+ */
+export function createTransport(config: Config, options: TransportOptions, modern = false): TransportHandle {
   if (config.transport === 'stdio') {
     const { env, secretLooking } = childEnvironment(process.env, config.inheritEnv, config.env)
     if (secretLooking.length) options.onSecretLookingEnv(secretLooking)
@@ -53,7 +57,7 @@ export function createTransport(config: Config, options: TransportOptions): Tran
     }
   }
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
-  const transport = createHttpTransport(config, { url, headers, redact: options.redact })
+  const transport = (modern && config.transport === 'streamable-http' ? createModernHttpTransport : createHttpTransport)(config, { url, headers, redact: options.redact })
   return {
     transport,
     stderrTail: () => [],

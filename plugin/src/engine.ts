@@ -1,0 +1,104 @@
+import { Client as ModernClient } from '@modelcontextprotocol/client'
+import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import * as z from 'zod'
+import { legacyShaped } from './modern-errors.ts'
+
+/**
+ * What a Session asks of the SDK client it runs on, whichever era the connection speaks: the v1
+ * `Client` for legacy servers (the initialize handshake), the v2 one for modern servers (MCP
+ * 2026-07-28). Errors come out in the v1 client's shapes either way (modern-errors.ts), so that
+ * request-failure.ts tells them apart in one place.
+ */
+export interface Engine {
+  request(request: { method: string; params: Record<string, unknown> }, options: EngineRequestOptions): Promise<Record<string, unknown>>
+  serverInfo(): { name: string; version: string } | undefined
+  capabilities(): Record<string, unknown> | undefined
+  close(): Promise<void>
+}
+
+export interface EngineRequestOptions {
+  signal?: AbortSignal
+  timeout: number
+  resetTimeoutOnProgress?: boolean
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void
+}
+
+/** Results are validated by the bridge itself, so the SDK only checks they are objects. */
+const AnyObject = z.object({}).passthrough()
+
+export function legacyEngine(client: LegacyClient): Engine {
+  return {
+    request: (request, options) => client.request(request, AnyObject, options),
+    serverInfo: () => client.getServerVersion(),
+    capabilities: () => client.getServerCapabilities(),
+    close: () => client.close(),
+  }
+}
+
+export function modernEngine(client: ModernClient): Engine {
+  return {
+    request: async (request, options) => {
+      try {
+        return (await client.request(request, AnyObject, options)) as Record<string, unknown>
+      } catch (error) {
+        throw legacyShaped(error)
+      }
+    },
+    serverInfo: () => client.getServerVersion(),
+    capabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
+    close: () => client.close(),
+  }
+}
+
+/**
+ * The v2 client as the bridge runs it. It declares no capabilities: an `input_required` result
+ * (the modern era's way to ask for elicitation, sampling or roots) is not fulfilled but ends
+ * the call (modern-errors.ts). `negotiate`: probe with server/discover and fall back to the
+ * legacy handshake (Streamable HTTP), or insist on the modern revision (a stdio server that
+ * already refused initialize as a modern one does). Tool list changes arrive through the
+ * subscription the client opens for `onToolListChanged`.
+ */
+export function newModernClient(negotiate: 'auto' | { pin: string }, onToolListChanged: () => void): ModernClient {
+  return new ModernClient(
+    { name: 'mcp-bridge', version: '0.1.0' },
+    {
+      capabilities: {},
+      versionNegotiation: { mode: negotiate },
+      inputRequired: { autoFulfill: false },
+      listChanged: { tools: { onChanged: () => onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
+    },
+  )
+}
+
+/**
+ * `transport` for the server/discover probe over HTTP: when the v2 client's verdict is legacy,
+ * the `initialize` it then sends does not go out. The bridge runs a legacy server on the v1
+ * client and its transports (with the legacy SSE fallback), so the probe's connection ends
+ * there, having sent the server nothing but server/discover; `legacy` says that happened.
+ */
+export function legacyGate(transport: Transport): { transport: Transport; readonly legacy: boolean } {
+  let legacy = false
+  const gated = new Proxy(transport, {
+    get(target, property) {
+      if (property === 'send') {
+        return (message: { method?: unknown }, options?: unknown) => {
+          if (message.method !== 'initialize') return target.send(message as Parameters<Transport['send']>[0], options as Parameters<Transport['send']>[1])
+          legacy = true
+          return Promise.reject(new Error('the server is of the legacy era: it is spoken to on the legacy client'))
+        }
+      }
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+    set(target, property, value) {
+      return Reflect.set(target, property, value, target)
+    },
+  })
+  return {
+    transport: gated,
+    get legacy() {
+      return legacy
+    },
+  }
+}
