@@ -56,15 +56,15 @@ export function modernEngine(client: ModernClient): Engine {
  * (the modern era's way to ask for elicitation, sampling or roots) is not fulfilled but ends
  * the call (modern-errors.ts). `negotiate`: probe with server/discover and fall back to the
  * legacy handshake (Streamable HTTP), or insist on the modern revision (a stdio server that
- * already refused initialize as a modern one does). Tool list changes arrive through the
+ * already refused initialize as a modern one does); the probe waits at most `probeTimeoutMs`. Tool list changes arrive through the
  * subscription the client opens for `onToolListChanged`.
  */
-export function newModernClient(negotiate: 'auto' | { pin: string }, onToolListChanged: () => void): ModernClient {
+export function newModernClient(negotiate: 'auto' | { pin: string }, probeTimeoutMs: number, onToolListChanged: () => void): ModernClient {
   return new ModernClient(
     { name: 'mcp-bridge', version: '0.1.0' },
     {
       capabilities: {},
-      versionNegotiation: { mode: negotiate },
+      versionNegotiation: { mode: negotiate, probe: { timeoutMs: probeTimeoutMs } },
       inputRequired: { autoFulfill: false },
       listChanged: { tools: { onChanged: () => onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
     },

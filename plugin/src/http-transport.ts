@@ -18,50 +18,23 @@ export interface HttpTransportOptions {
 }
 
 /**
- * The transport for an HTTP server: Streamable HTTP, legacy HTTP+SSE (2024-11-05), or Streamable
- * HTTP that falls back to legacy SSE when the server refuses the initialize POST, as the spec's
- * backwards-compatibility section describes. Authentication (auth.ts, auth-fetch.ts) is the same
- * for all three, and ends with the transport: closing it aborts a token renewal in flight.
+ * What every HTTP transport to one server shares: the configured headers and credentials, the
+ * response limits, and the fetch that authenticates (auth.ts, auth-fetch.ts), with its token.
+ * The transports of one connection attempt (the era probe's, then perhaps the legacy one) use
+ * one access, so a token is obtained once; `end` aborts a token renewal in flight, once the
+ * session that used it is over.
  */
-export function createHttpTransport(config: HttpConfig, options: HttpTransportOptions): Transport {
-  const { headers, limits, base, lifetime, refusal } = httpSetup(config, options)
-  const legacy = () =>
-    new SSEClientTransport(options.url, {
-      requestInit: { headers },
-      fetch: fetchWithLimits(base, limits),
-    })
-  if (config.transport === 'sse') return endingWith(new LegacySseTransport(legacy, refusal), lifetime)
-  const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(options.url, {
-    requestInit: { headers },
-    fetch: fetchWithLimits(base, {
-      ...limits,
-      // An abandoned SSE answer is answered here, as if the server had refused the request.
-      onOversized: (answer) => streamable.onmessage?.(answer),
-    }),
-  })
-  return endingWith(config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, refusal)) : streamable, lifetime)
+export interface HttpAccess {
+  url: URL
+  headers: Record<string, string>
+  limits: ResponseLimits
+  fetch: typeof fetch
+  /** Why the credentials were refused, when a 401 said no more. */
+  refusal?: () => unknown
+  end(): void
 }
 
-/**
- * The transport for a server of the modern era (MCP 2026-07-28) over Streamable HTTP: the v2
- * SDK's, which sends the revision's Mcp-Method and Mcp-Name headers and opens a stream per
- * request, with the same bounded, authenticating fetch as the legacy transports.
- */
-export function createModernHttpTransport(config: HttpConfig, options: HttpTransportOptions): Transport {
-  const { headers, limits, base, lifetime } = httpSetup(config, options)
-  const transport: ModernHttpTransport = new ModernHttpTransport(options.url, {
-    requestInit: { headers },
-    fetch: fetchWithLimits(base, { ...limits, onOversized: (answer) => transport.onmessage?.(answer) }),
-  })
-  return endingWith(transport as unknown as Transport, lifetime)
-}
-
-/**
- * What every HTTP transport shares: the configured headers and credentials, the response
- * limits, the fetch that authenticates (auth.ts, auth-fetch.ts), and a lifetime whose end
- * aborts a token renewal in flight.
- */
-function httpSetup(config: HttpConfig, options: HttpTransportOptions) {
+export function httpAccess(config: HttpConfig, options: HttpTransportOptions): HttpAccess {
   const learn = (value: string) => {
     if (value && 'learn' in options.redact) options.redact.learn(value)
   }
@@ -81,17 +54,44 @@ function httpSetup(config: HttpConfig, options: HttpTransportOptions) {
     })
     authorized = authorizingFetch(fetch, renewal)
   }
-  return { headers, limits, lifetime, base: authorized?.fetch ?? fetch, refusal: authorized?.refusal }
+  return { url: options.url, headers, limits, fetch: authorized?.fetch ?? fetch, refusal: authorized?.refusal, end: () => lifetime.abort() }
 }
 
-/** `transport`, whose close also aborts `lifetime`: what the connection started ends with it. */
-function endingWith<T extends Transport>(transport: T, lifetime: AbortController): T {
-  const close = transport.close.bind(transport)
-  transport.close = () => {
-    lifetime.abort()
-    return close()
-  }
-  return transport
+/**
+ * The transport for a legacy HTTP server: Streamable HTTP, legacy HTTP+SSE (2024-11-05), or
+ * Streamable HTTP that falls back to legacy SSE when the server refuses the initialize POST, as
+ * the spec's backwards-compatibility section describes.
+ */
+export function createHttpTransport(config: HttpConfig, access: HttpAccess): Transport {
+  const { url, headers, limits, fetch: base, refusal } = access
+  const legacy = () =>
+    new SSEClientTransport(url, {
+      requestInit: { headers },
+      fetch: fetchWithLimits(base, limits),
+    })
+  if (config.transport === 'sse') return new LegacySseTransport(legacy, refusal)
+  const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: fetchWithLimits(base, {
+      ...limits,
+      // An abandoned SSE answer is answered here, as if the server had refused the request.
+      onOversized: (answer) => streamable.onmessage?.(answer),
+    }),
+  })
+  return config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, refusal)) : streamable
+}
+
+/**
+ * The transport for a server of the modern era (MCP 2026-07-28) over Streamable HTTP: the v2
+ * SDK's, which sends the revision's Mcp-Method and Mcp-Name headers and opens a stream per
+ * request, with the same bounded, authenticating fetch as the legacy transports.
+ */
+export function createModernHttpTransport(access: HttpAccess): Transport {
+  const transport: ModernHttpTransport = new ModernHttpTransport(access.url, {
+    requestInit: { headers: access.headers },
+    fetch: fetchWithLimits(access.fetch, { ...access.limits, onOversized: (answer) => transport.onmessage?.(answer) }),
+  })
+  return transport as unknown as Transport
 }
 
 /** `base` with `headers` under each request's own (which win), as the SDK's requestInit merges them. */

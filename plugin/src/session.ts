@@ -18,7 +18,7 @@ import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
 import { InputRequiredError, legacyShaped } from './modern-errors.ts'
-import { createTransport, type TransportHandle } from './transport.ts'
+import { dialer, type Dialer, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
 
 /** A refused initialize POST is how a legacy-only server answers (sseFallback is off, or it would have switched). */
@@ -34,6 +34,15 @@ const HTTP_CLOSE_MS = 2_000
 const QUOTE_MARGIN_CHARS = 500
 /** serverInfo's name and version as states show them: a name and a version, not a document. */
 const SERVER_INFO_MAX_CHARS = 200
+
+/** What the steps of one `Session.open` share. */
+interface Opening {
+  dial: Dialer
+  config: Config
+  hooks: SessionHooks
+  deadline: AbortSignal
+  redact: Redact
+}
 
 export interface SessionHooks {
   onToolListChanged(): void
@@ -64,6 +73,8 @@ export class Session {
   /** How often each kind of repeated notice has come up: failed POSTs, dropped replies, invalid requests. */
   private readonly repeats = new Map<string, number>()
   private learned?: Era
+  /** Ends what the attempt's transports shared (transport.ts): set on the session `open` returns. */
+  private endAccess = () => {}
 
   private constructor(
     private readonly engine: Engine,
@@ -89,24 +100,39 @@ export class Session {
    * - legacy SSE: the transport is of the legacy era (2024-11-05).
    */
   static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, known?: Era): Promise<Session> {
-    if (known?.kind === 'modern') return (await Session.openModern(config, hooks, deadline, redact, known))!
-    if (known === undefined && config.transport === 'streamable-http') {
-      const modern = await Session.openModern(config, hooks, deadline, redact)
+    const dial = dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
+    const opening: Opening = { dial, config, hooks, deadline, redact }
+    try {
+      const session = await Session.inEra(opening, known)
+      session.endAccess = dial.end
+      return session
+    } catch (error) {
+      dial.end()
+      throw error
+    }
+  }
+
+  private static async inEra(opening: Opening, known: Era | undefined): Promise<Session> {
+    const { transport } = opening.config
+    if (known?.kind === 'modern') return (await Session.openModern(opening, known))!
+    if (known === undefined && transport === 'streamable-http') {
+      const modern = await Session.openModern(opening)
       if (modern) return modern
     }
-    const legacy = await Session.openLegacy(config, hooks, deadline, redact, known === undefined && config.transport === 'stdio')
-    return legacy ?? (await Session.openModern(config, hooks, deadline, redact, 'pin'))!
+    const legacy = await Session.openLegacy(opening, known === undefined && transport === 'stdio')
+    return legacy ?? (await Session.openModern(opening, 'pin'))!
   }
 
   /**
    * On the v2 client: with `prior`, adopting the DiscoverResult a previous session learned (no
    * round trip); with 'pin', at 2026-07-28 or not at all; otherwise probing (HTTP), when
-   * undefined means: not a modern server, or no verdict in time for the legacy attempt to tell.
+   * undefined means: not a modern server, or no verdict within half of connectTimeoutMs (the
+   * other half is the legacy attempt's, whose error then says what went wrong, as it always did).
    */
-  private static async openModern(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, how?: Era | 'pin'): Promise<Session | undefined> {
+  private static async openModern({ dial, config, hooks, deadline, redact }: Opening, how?: Era | 'pin'): Promise<Session | undefined> {
     const probing = how === undefined
-    const client = newModernClient(probing ? 'auto' : { pin: MODERN_REVISION }, () => hooks.onToolListChanged())
-    const handle = createTransport(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact }, true)
+    const client = newModernClient(probing ? 'auto' : { pin: MODERN_REVISION }, Math.max(1, Math.floor(config.connectTimeoutMs / 2)), () => hooks.onToolListChanged())
+    const handle = dial.open(true)
     const session = new Session(modernEngine(client), handle, config, hooks, redact)
     session.watch(client)
     const gate = probing ? legacyGate(handle.transport) : undefined
@@ -130,9 +156,9 @@ export class Session {
   }
 
   /** On the v1 client, as before; undefined when `fallForward` and the server refused initialize as a modern one. */
-  private static async openLegacy(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, fallForward: boolean): Promise<Session | undefined> {
+  private static async openLegacy({ dial, config, hooks, deadline, redact }: Opening, fallForward: boolean): Promise<Session | undefined> {
     const client = new Client({ name: 'mcp-bridge', version: '0.1.0' }, { capabilities: {} })
-    const handle = createTransport(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
+    const handle = dial.open(false)
     const session = new Session(legacyEngine(client), handle, config, hooks, redact, client)
     // Registered before connect so a list_changed that races the first sync is queued, not lost.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
@@ -318,6 +344,7 @@ export class Session {
     await waitAtMost(this.handle.terminate(), grace)
     // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.
     await waitAtMost(this.engine.close(), 2 * grace + CLOSE_MARGIN_MS)
+    this.endAccess()
   }
 
   /**
