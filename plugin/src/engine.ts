@@ -1,6 +1,5 @@
 import { Client as ModernClient } from '@modelcontextprotocol/client'
 import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import * as z from 'zod'
 import { legacyShaped } from './modern-errors.ts'
 
@@ -52,53 +51,21 @@ export function modernEngine(client: ModernClient): Engine {
 }
 
 /**
- * The v2 client as the bridge runs it. It declares no capabilities: an `input_required` result
- * (the modern era's way to ask for elicitation, sampling or roots) is not fulfilled but ends
- * the call (modern-errors.ts). `negotiate`: probe with server/discover and fall back to the
- * legacy handshake (Streamable HTTP), or insist on the modern revision (a stdio server that
- * already refused initialize as a modern one does); the probe waits at most `probeTimeoutMs`. Tool list changes arrive through the
- * subscription the client opens for `onToolListChanged`.
+ * The v2 client as the bridge runs it, at exactly `revision` (a server that refused initialize as
+ * a modern one said it speaks it; no fallback from here). It declares no capabilities: an
+ * `input_required` result (the modern era's way to ask for elicitation, sampling or roots) is not
+ * fulfilled but ends the call (modern-errors.ts). The server/discover it sends first waits at
+ * most `probeTimeoutMs`. Tool list changes arrive through the subscription the client opens for
+ * `onToolListChanged` when the server declares them.
  */
-export function newModernClient(negotiate: 'auto' | { pin: string }, probeTimeoutMs: number, onToolListChanged: () => void): ModernClient {
+export function newModernClient(revision: string, probeTimeoutMs: number, onToolListChanged: () => void): ModernClient {
   return new ModernClient(
     { name: 'mcp-bridge', version: '0.1.0' },
     {
       capabilities: {},
-      versionNegotiation: { mode: negotiate, probe: { timeoutMs: probeTimeoutMs } },
+      versionNegotiation: { mode: { pin: revision }, probe: { timeoutMs: probeTimeoutMs } },
       inputRequired: { autoFulfill: false },
       listChanged: { tools: { onChanged: () => onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
     },
   )
-}
-
-/**
- * `transport` for the server/discover probe over HTTP: when the v2 client's verdict is legacy,
- * the `initialize` it then sends does not go out. The bridge runs a legacy server on the v1
- * client and its transports (with the legacy SSE fallback), so the probe's connection ends
- * there, having sent the server nothing but server/discover; `legacy` says that happened.
- */
-export function legacyGate(transport: Transport): { transport: Transport; readonly legacy: boolean } {
-  let legacy = false
-  const gated = new Proxy(transport, {
-    get(target, property) {
-      if (property === 'send') {
-        return (message: { method?: unknown }, options?: unknown) => {
-          if (message.method !== 'initialize') return target.send(message as Parameters<Transport['send']>[0], options as Parameters<Transport['send']>[1])
-          legacy = true
-          return Promise.reject(new Error('the server is of the legacy era: it is spoken to on the legacy client'))
-        }
-      }
-      const value: unknown = Reflect.get(target, property, target)
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
-    },
-    set(target, property, value) {
-      return Reflect.set(target, property, value, target)
-    },
-  })
-  return {
-    transport: gated,
-    get legacy() {
-      return legacy
-    },
-  }
 }

@@ -7,6 +7,7 @@ import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
 import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
+import { isModernRefusal } from './era.ts'
 import type { LearningRedact, Redact } from './redact.ts'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
@@ -197,7 +198,8 @@ class FallbackTransport implements Transport {
       await this.primary.send(message, options)
       this.settled = true
     } catch (error) {
-      if (!isLegacyRefusal(error) || !('method' in message) || message.method !== 'initialize') throw error
+      // A modern server's refusal (era.ts) is no legacy one: the session moves to 2026-07-28 instead.
+      if (!isLegacyRefusal(error) || isModernRefusal(error) || !('method' in message) || message.method !== 'initialize') throw error
       this.settled = true
       // The primary never got a session, so closing it sends nothing; its close must not end the connection.
       this.primary.onclose = undefined

@@ -6,7 +6,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelco
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
-import { legacyEngine, legacyGate, modernEngine, newModernClient, type Engine } from './engine.ts'
+import { legacyEngine, modernEngine, newModernClient, type Engine } from './engine.ts'
 import { isModernRefusal, MODERN_REVISION, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host/types.ts'
@@ -88,16 +88,15 @@ export class Session {
 
   /**
    * Spawns or dials the server and connects, all within `connectTimeoutMs`, in the era `known`
-   * names, or else in the one the server turns out to speak (2026-07-28 basic/lifecycle,
-   * Backward Compatibility):
-   * - Streamable HTTP: the v2 client probes with server/discover; a modern server is spoken to
-   *   on it, anything else gets the legacy initialize as before (with its errors as before: a
-   *   probe that failed, refused or timed out early says nothing a legacy attempt would not).
-   * - stdio: initialize first, and a refusal that names 2026-07-28 (UnsupportedProtocolVersion)
-   *   moves to the modern era on a fresh child. Not the probe the spec recommends ("SHOULD probe
-   *   with server/discover first"): a legacy server may never answer an unknown request before
-   *   initialize, so the probe's only verdict would be a timeout that every legacy server pays.
-   * - legacy SSE: the transport is of the legacy era (2024-11-05).
+   * names, or else in the one the server turns out to speak: the legacy `initialize` first (on
+   * stdio and Streamable HTTP alike), and when a server refuses it as a modern one does (an
+   * UnsupportedProtocolVersionError that names 2026-07-28, era.ts), the modern era on a fresh
+   * transport. Not the server/discover probe the spec recommends to a dual-era client ("SHOULD
+   * probe with server/discover first"): a legacy stdio server may never answer an unknown request
+   * before initialize, so the probe's only verdict would be a timeout every legacy server pays;
+   * this way a legacy server sees what it always saw, and a modern-only one costs one refused
+   * initialize per connection instance. A dual-era server is spoken to in the legacy era.
+   * Legacy SSE is of the legacy era (2024-11-05).
    */
   static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, known?: Era): Promise<Session> {
     const dial = dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
@@ -113,41 +112,29 @@ export class Session {
   }
 
   private static async inEra(opening: Opening, known: Era | undefined): Promise<Session> {
-    const { transport } = opening.config
-    if (known?.kind === 'modern') return (await Session.openModern(opening, known))!
-    if (known === undefined && transport === 'streamable-http') {
-      const modern = await Session.openModern(opening)
-      if (modern) return modern
-    }
-    const legacy = await Session.openLegacy(opening, known === undefined && transport === 'stdio')
-    return legacy ?? (await Session.openModern(opening, 'pin'))!
+    if (known?.kind === 'modern') return Session.openModern(opening, known)
+    const legacy = await Session.openLegacy(opening, known === undefined && opening.config.transport !== 'sse')
+    return legacy ?? Session.openModern(opening)
   }
 
   /**
-   * On the v2 client: with `prior`, adopting the DiscoverResult a previous session learned (no
-   * round trip); with 'pin', at 2026-07-28 or not at all; otherwise probing (HTTP), when
-   * undefined means: not a modern server, or no verdict within half of connectTimeoutMs (the
-   * other half is the legacy attempt's, whose error then says what went wrong, as it always did).
+   * On the v2 client at 2026-07-28: adopting the DiscoverResult a previous session learned (no
+   * round trip), or asking the server for it (server/discover) and accepting nothing else.
    */
-  private static async openModern({ dial, config, hooks, deadline, redact }: Opening, how?: Era | 'pin'): Promise<Session | undefined> {
-    const probing = how === undefined
-    const client = newModernClient(probing ? 'auto' : { pin: MODERN_REVISION }, Math.max(1, Math.floor(config.connectTimeoutMs / 2)), () => hooks.onToolListChanged())
+  private static async openModern({ dial, config, hooks, deadline, redact }: Opening, prior?: Era & { kind: 'modern' }): Promise<Session> {
+    const client = newModernClient(MODERN_REVISION, NEVER_BEFORE_THE_DEADLINE_MS, () => hooks.onToolListChanged())
     const handle = dial.open(true)
     const session = new Session(modernEngine(client), handle, config, hooks, redact)
     session.watch(client)
-    const gate = probing ? legacyGate(handle.transport) : undefined
-    const prior = typeof how === 'object' && how.kind === 'modern' ? { prior: how } : {}
     try {
       // Bounded by the deadline as the legacy handshake is (openLegacy); the SDK's own timer never fires first.
       await untilAborted(
-        client.connect((gate?.transport ?? handle.transport) as Parameters<ModernClient['connect']>[0], { timeout: NEVER_BEFORE_THE_DEADLINE_MS, ...prior }),
+        client.connect(handle.transport as Parameters<ModernClient['connect']>[0], { timeout: NEVER_BEFORE_THE_DEADLINE_MS, ...(prior ? { prior } : {}) }),
         deadline,
         () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
       )
-      if (client.getProtocolEra() !== 'modern') throw new Error(`the server did not speak ${MODERN_REVISION}`)
     } catch (error) {
       await session.close()
-      if (probing && !deadline.aborted) return undefined
       const exit = isConnectionLoss(legacyShaped(error)) ? handle.exitReason?.() : undefined
       throw session.explain(exit ? new Error(exit) : legacyShaped(error), `connecting at ${MODERN_REVISION} failed`, undefined, true)
     }

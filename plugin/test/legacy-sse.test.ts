@@ -43,8 +43,7 @@ describe('legacy HTTP+SSE (2024-11-05)', () => {
     const server = await serveLegacySse(echoServer)
     const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'legacy', url: server.url, sseFallback: true, ...fast })
-    // The era probe (server/discover), the initialize POST, both refused; then the legacy stream.
-    expect(server.requests.slice(0, 3)).toEqual(['POST /sse', 'POST /sse', 'GET /sse'])
+    expect(server.requests.slice(0, 2)).toEqual(['POST /sse', 'GET /sse'])
     expect(await host.tools.execute('mcp__legacy__echo', { text: 'fallback' })).toMatchObject({ isError: false, content: [{ text: 'echo fallback' }] })
   })
 
@@ -52,8 +51,7 @@ describe('legacy HTTP+SSE (2024-11-05)', () => {
     const server = await serveLegacySse(echoServer)
     const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'legacy', url: server.url, ...fast, reconnect: { enabled: false } })
-    // The era probe (server/discover), then the initialize POST.
-    expect(server.requests).toEqual(['POST /sse', 'POST /sse'])
+    expect(server.requests).toEqual(['POST /sse'])
     expect(host.logs.join('\n')).toMatch(/HTTP 405/)
   })
 

@@ -46,10 +46,18 @@ describe('the same configuration reaches both eras', () => {
     expect(viaModern.names).toEqual(viaLegacy.names)
     expect(viaModern.result).toMatchObject({ content: [{ type: 'text', text: 'echo: hi' }] })
     expect(viaModern.result).toEqual(viaLegacy.result)
-    // The modern server was spoken to in its era (it refuses initialize), the legacy one in its.
+    // The modern server refused the legacy initialize once and was then spoken to in its era.
+    expect(modern.seen.get('initialize')).toBe(1)
     expect(modern.seen.get('server/discover')).toBe(1)
-    expect(modern.seen.get('initialize')).toBeUndefined()
+    expect(modern.seen.get('tools/call')).toBe(1)
     expect(legacy.received.filter((m) => m.method === 'initialize')).toHaveLength(1)
+  })
+
+  it('with sseFallback set, a modern server’s refusal of initialize is no reason to try legacy SSE', async () => {
+    const modern = await modernHttp()
+    const viaModern = await offered({ ...http(modern.url), sseFallback: true })
+    expect(viaModern.result).toMatchObject({ content: [{ type: 'text', text: 'echo: hi' }] })
+    expect(viaModern.host.logs.join('\n')).not.toMatch(/connection attempt failed/)
   })
 
   it('over stdio: a modern-only v2 child and a legacy v1 child offer the same echo', async () => {
