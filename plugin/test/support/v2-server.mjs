@@ -17,6 +17,12 @@ export function factory() {
   server.registerTool('ask', { description: 'Asks the client to confirm', inputSchema: z.object({}) }, async () =>
     inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Really?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }) } }),
   )
+  // Over stdio one server lives as long as its child: a call of grow adds a tool, which the server
+  // announces with notifications/tools/list_changed (on 2026-07-28, through subscriptions/listen).
+  server.registerTool('grow', { description: 'Adds the tool late', inputSchema: z.object({}) }, async () => {
+    server.registerTool('late', { description: 'Added by grow', inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'late' }] }))
+    return { content: [{ type: 'text', text: 'grown' }] }
+  })
   return server
 }
 
