@@ -158,13 +158,16 @@ export class ServerConnection {
   private async attemptWithin(deadline: AbortSignal): Promise<{ error?: unknown }> {
     const { config } = this.options
     let session: Session | undefined
+    // Forgotten until this attempt's session has answered tools/list: adopting a cached modern
+    // era takes no round trip, so a server replaced by one of another era shows only there, and
+    // the next attempt must find the era out again.
+    const known = this.era
+    this.era = undefined
     try {
-      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact, this.era)
+      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact, known)
     } catch (error) {
-      this.era = undefined
       return this.attemptFailed(error)
     }
-    this.era = session.era
     if (this.disposed) {
       await session.close()
       return {}
@@ -172,10 +175,12 @@ export class ServerConnection {
     this.session = session
     try {
       await this.firstSync(deadline)
+      this.era = session.era
     } catch (error) {
       // A bad tool list is the server's data, not its connection: reconnecting cannot fix it,
       // so the session stays up (with no tools) and a later list_changed can repair it.
       const dataError = BridgeError.is(error) && (error.code === 'INVALID_TOOL_LIST' || error.code === 'NAME_CONFLICT')
+      if (dataError) this.era = session.era
       if (dataError && this.session === session) {
         this.log.error('tool list rejected, no tools registered until the server sends list_changed: %s', errorMessage(error))
         this.markConnected(session)

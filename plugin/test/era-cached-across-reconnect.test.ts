@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -47,5 +47,28 @@ describe('the era is cached for the life of the connection', () => {
     // Two children listed tools and answered calls; only the first was asked which era it speaks.
     expect(count(log, 'tools/list')).toBe(2)
     expect([count(log, 'initialize'), count(log, 'server/discover')]).toEqual([1, 1])
+  })
+
+  it('an era that no longer holds is found out again: a modern server replaced by a legacy one', async () => {
+    const dir = tempDir('bridge-era-')
+    const modeFile = join(dir, 'mode')
+    const log = join(dir, 'read.log')
+    writeFileSync(modeFile, 'reject')
+    const host = await startHost()
+    const fiber = await host.load({
+      transport: 'stdio',
+      serverName: 'twin',
+      command: process.execPath,
+      args: [fixture, 'stdio', `@${modeFile}`, log],
+      killGraceMs: 200,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 100, maxAttempts: 5 },
+    })
+    const first = pidOf(fiber)
+    writeFileSync(modeFile, 'legacy')
+    process.kill(first, 'SIGKILL')
+    // The cached modern era fails at the replacement's tools/list; the next attempt starts with initialize.
+    await expect.poll(() => stateOf(fiber)?.kind === 'connected' && pidOf(fiber) !== first, { timeout: 20_000, interval: 20 }).toBe(true)
+    expect(await host.tools.execute('mcp__twin__echo', { text: 'after' })).toMatchObject({ content: [{ text: 'echo: after' }] })
+    expect(count(log, 'initialize')).toBe(2)
   })
 })

@@ -3,7 +3,7 @@
 // legacy twin on the v1 SDK with the same tools: echo, and (v2 only) ask, which asks the client
 // for input the 2026-07-28 way (an input_required result).
 /* global Request -- a web-standard global of Node 20, which the shared .mjs globals list does not name */
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
@@ -73,10 +73,12 @@ export async function startV2Http({ legacy = 'reject' } = {}) {
   }
 }
 
-// `node v2-server.mjs stdio reject|serve|legacy [log]`: the same servers over stdio. With a log
-// file, every line the server reads is appended to it, across the processes of a test.
+// `node v2-server.mjs stdio reject|serve|legacy|@FILE [log]`: the same servers over stdio (@FILE:
+// the mode is read from FILE at start, so that a test can swap the server behind a command). With
+// a log file, every line the server reads is appended to it, across the processes of a test.
 if (process.argv[2] === 'stdio') {
-  const [mode = 'reject', log] = process.argv.slice(3)
+  const [given = 'reject', log] = process.argv.slice(3)
+  const mode = given.startsWith('@') ? readFileSync(given.slice(1), 'utf8').trim() : given
   if (log) process.stdin.on('data', (chunk) => appendFileSync(log, chunk))
   if (mode === 'legacy') await legacyFactory().connect(new StdioServerTransport())
   else serveStdio(factory, { legacy: mode })
