@@ -20,6 +20,7 @@ import { SERVERS, serverKey } from './servers.mjs'
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '..')
 const OPTIONS = { requestTimeoutMs: 15_000, startupTimeoutMs: 60_000 }
+const MODERN = '2026-07-28'
 
 // A server is named by its key (servers.mjs), or its whole id when that is quoted through to here.
 const wanted = process.argv.slice(2)
@@ -75,13 +76,20 @@ async function runSetup(server, transport) {
   const options = { calls, ...OPTIONS }
   process.stderr.write(`matrix: ${server.id} over ${transport}\n`)
   let suite
+  // The era: a second run pinned to the modern revision asks server/discover (no tool is called).
+  let modern
+  const speaksModern = async (target) => (await runServerSuite(target, { ...OPTIONS, calls: [], revision: MODERN })).revision?.supported === true
   if (transport === 'stdio') {
-    suite = await runServerSuite({ kind: 'stdio', command: process.execPath, args: argv, env, cwd: dir }, options)
+    const target = { kind: 'stdio', command: process.execPath, args: argv, env, cwd: dir }
+    suite = await runServerSuite(target, options)
+    modern = await speaksModern(target)
   } else {
     const child = spawn(process.execPath, argv, { cwd: dir, env: { ...process.env, ...env }, stdio: 'ignore', detached: true })
     try {
       await listening(vars.port, child)
-      suite = await runServerSuite({ kind: 'http', url: `http://${setup.host ?? '127.0.0.1'}:${vars.port}${setup.path}`, headers: {} }, options)
+      const target = { kind: 'http', url: `http://${setup.host ?? '127.0.0.1'}:${vars.port}${setup.path}`, headers: {} }
+      suite = await runServerSuite(target, options)
+      modern = await speaksModern(target)
     } catch (error) {
       suite = { checks: [{ id: 'harness/start', title: 'the server started', status: 'error', message: String(error?.message ?? error) }] }
     } finally {
@@ -93,7 +101,7 @@ async function runSetup(server, transport) {
     }
   }
   rmSync(dir, { recursive: true, force: true })
-  return transportRecord({ transport, suite, dir, command: reproduction(server, transport, OPTIONS) })
+  return transportRecord({ transport, suite, dir, modern, command: reproduction(server, transport, OPTIONS) })
 }
 
 const records = []

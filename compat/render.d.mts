@@ -3,6 +3,8 @@ import type { RowProvenance, SpecLike, TableEntry } from '../scripts/table-evide
 export interface TransportRecord {
   transport: 'stdio' | 'http'
   revision: string
+  /** legacy, modern, dual, or — when neither era answered. */
+  era?: string
   counts: Record<'pass' | 'fail' | 'warn' | 'skip' | 'information' | 'error', number>
   checks: Array<{ status: string; id: string; message: string; spec?: SpecLike; wire?: string[] }>
   command: string
@@ -13,6 +15,7 @@ export interface ServerRecord {
   provenance: RowProvenance
   transports: TransportRecord[]
 }
-export function transportRecord(run: { transport: 'stdio' | 'http'; suite: { checks: Array<{ id: string; status: string; message: string; spec?: SpecLike; details?: unknown; wire?: unknown[] }> }; dir: string; command: string }): TransportRecord
+export function transportRecord(run: { transport: 'stdio' | 'http'; suite: { checks: Array<{ id: string; status: string; message: string; spec?: SpecLike; details?: unknown; wire?: unknown[] }> }; dir: string; command: string; modern?: boolean }): TransportRecord
+export function eraOf(legacy: boolean, modern: boolean | undefined): string
 export function renderCompatibility(records: ServerRecord[], table: TableEntry): string
 export function normalise(text: string, row: { dir?: string }): string

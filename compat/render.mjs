@@ -15,7 +15,7 @@ const isNotable = (check) => check.status === 'fail' || check.status === 'warn' 
  * Pure: what the table keeps of one set-up's suite. `run`: { transport, suite, dir, command }:
  * the temp dir it ran in (normalised away) and its one-line reproduction (compat/repro.mjs).
  */
-export function transportRecord({ transport, suite, dir, command }) {
+export function transportRecord({ transport, suite, dir, command, modern }) {
   const counts = { pass: 0, fail: 0, warn: 0, skip: 0, information: 0, error: 0 }
   for (const check of suite.checks) {
     if (isInformation(check)) counts.information++
@@ -29,7 +29,20 @@ export function transportRecord({ transport, suite, dir, command }) {
     ...(check.spec ? { spec: check.spec } : {}),
     ...(check.status === 'fail' && check.wire?.length ? { wire: check.wire.slice(0, WIRE_SHOWN).map((entry) => wireLine(entry, row)) } : {}),
   }))
-  return { transport, revision: revisionOf(suite), counts, checks, command }
+  const revision = revisionOf(suite)
+  return { transport, revision, era: eraOf(revision !== '—', modern), counts, checks, command }
+}
+
+/**
+ * Pure: the eras a set-up speaks, as server mode tells them: legacy when it answered a legacy
+ * initialize with a revision, modern when its server/discover (the run pinned to 2026-07-28)
+ * spoke a modern revision; `modern` undefined when that was not asked.
+ */
+export function eraOf(legacy, modern) {
+  if (legacy && modern) return 'dual'
+  if (modern) return 'modern'
+  if (legacy) return 'legacy'
+  return '—'
 }
 
 /** The revision the server answered initialize with (lifecycle/protocol-version records it). */
@@ -61,17 +74,19 @@ export function renderCompatibility(records, table) {
     '',
     '## Matrix',
     '',
-    'The revision is the one the server answered initialize with (the kit asks for the newest it knows). A',
+    'The revision is the one the server answered initialize with (the kit asks for the newest it knows). The',
+    'era says which eras of the protocol the set-up speaks, as server mode detects them: legacy (it answers',
+    'initialize), modern (a run pinned to 2026-07-28 finds server/discover speaking it) or dual (both). A',
     'fail, warn or error count leads to that row’s verdicts and the command that reproduces them.',
     '',
-    `| server | version | transport | revision | ${COLUMNS.join(' | ')} |`,
-    `| --- | --- | --- | --- | ${COLUMNS.map(() => '---:').join(' | ')} |`,
+    `| server | version | transport | revision | era | ${COLUMNS.join(' | ')} |`,
+    `| --- | --- | --- | --- | --- | ${COLUMNS.map(() => '---:').join(' | ')} |`,
   ]
   const rows = records.flatMap((record) => record.transports.map((run) => ({ record, run })))
   const anchor = (i) => `r${i + 1}`
   rows.forEach(({ record, run }, i) => {
     const counts = COLUMNS.map((c) => (run.counts[c] && ['fail', 'warn', 'error'].includes(c) ? `[${run.counts[c]}](#${anchor(i)})` : String(run.counts[c] ?? 0)))
-    lines.push(`| ${cell(record.server)} | ${record.version} | ${run.transport} | ${run.revision} | ${counts.join(' | ')} |`)
+    lines.push(`| ${cell(record.server)} | ${record.version} | ${run.transport} | ${run.revision} | ${run.era ?? '—'} | ${counts.join(' | ')} |`)
   })
 
   lines.push('', '## Every verdict that is not a pass', '')

@@ -19,7 +19,11 @@ export const SERVERS = [
     package: '@modelcontextprotocol/server-everything',
     stdio: { argv: [`${pkg('@modelcontextprotocol/server-everything')}/dist/index.js`, 'stdio'] },
     http: { argv: [`${pkg('@modelcontextprotocol/server-everything')}/dist/index.js`, 'streamableHttp'], env: { PORT: '{port}' }, path: '/mcp' },
-    calls: [{ name: 'echo', arguments: { message: 'hello' } }],
+    calls: [
+      { name: 'echo', arguments: { message: 'hello' } },
+      // A task tool: in memory, no network; it lets the tasks checks run (about 4 s a task).
+      { name: 'simulate-research-query', arguments: { topic: 'conformance' } },
+    ],
   },
   {
     id: 'server-filesystem',

@@ -36,13 +36,37 @@ const LEGACY_PAGES = [
   'server/utilities/logging',
   'server/utilities/pagination',
 ]
+/**
+ * 2026-07-28 reorganised them: versioning and server/discover replace the lifecycle, each
+ * transport has its page, cancellation and progress are patterns, and ping is gone. Tasks left
+ * the spec for an extension whose specification lives in another repository (ext-tasks).
+ */
+const MODERN_PAGES = [
+  'basic/index',
+  'basic/versioning',
+  'basic/transports/index',
+  'basic/transports/stdio',
+  'basic/transports/streamable-http',
+  'basic/authorization/index',
+  'basic/patterns/cancellation',
+  'basic/patterns/progress',
+  'server/index',
+  'server/discover',
+  'server/tools',
+  'server/resources',
+  'server/prompts',
+  'server/utilities/completion',
+  'server/utilities/logging',
+  'server/utilities/pagination',
+]
 const PAGES = {
   '2024-11-05': ['basic/messages', ...LEGACY_PAGES],
   '2025-03-26': LEGACY_PAGES,
   '2025-06-18': LEGACY_PAGES,
   '2025-11-25': LEGACY_PAGES,
+  '2026-07-28': MODERN_PAGES,
 }
-const DEFAULT_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25']
+const DEFAULT_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']
 
 // Longest first, so MUST NOT is not read as MUST. RECOMMENDED is SHOULD by RFC 2119 §3.
 const KEYWORDS = /\b(MUST NOT|MUST|SHALL NOT|SHALL|REQUIRED|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED)\b/g

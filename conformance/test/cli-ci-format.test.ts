@@ -1,5 +1,5 @@
 /** The CI outputs of the CLI: the Markdown summary (--summary-md) and GitHub annotations (--annotations github). Pure. */
-import { escapeControls } from '@mcp-bridge/plugin'
+import { escapeControls } from '@mcp-bridge/process'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CheckResult, RunReport } from '../src/model.ts'
@@ -42,6 +42,9 @@ describe('formatMarkdownSummary', () => {
     const clean = formatMarkdownSummary(reportOf([check('a/ok', 'pass'), check('a/na', 'skip'), check('a/nb', 'skip')]))
     expect(clean).not.toContain('need a look')
     expect(clean).toContain('\n2 skipped checks are not listed')
+    // Every check skipped: exit 0, and the headline says nothing was judged.
+    const nothing = formatMarkdownSummary(reportOf([check('a/na', 'skip'), check('a/nb', 'skip')]))
+    expect(nothing.split('\n')[2]).toBe('Exit code 0, but nothing was judged: 2 checks were skipped (each says why).')
   })
 
   it('exit 1 and 2: the headline and sentence say what the code means for this run', () => {

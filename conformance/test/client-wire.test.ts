@@ -1,5 +1,5 @@
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
-import { isSecretName, isSecretValue } from '@mcp-bridge/plugin'
+import { isSecretName, isSecretValue } from '@mcp-bridge/process'
 import { describe, expect, it } from 'vitest'
 import { checkCancellations } from '../src/client/cancellation.ts'
 import { driverAdapter } from '../src/client/driver/adapter.ts'

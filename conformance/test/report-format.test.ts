@@ -1,6 +1,6 @@
 /** The pure report writers: structure, counts, and escaping of untrusted server strings. */
 import { createHash } from 'node:crypto'
-import { redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets } from '@mcp-bridge/process'
 import { describe, expect, it } from 'vitest'
 import type { CheckResult } from '../src/model.ts'
 import { formatGithubAnnotations } from '../src/report/annotations.ts'

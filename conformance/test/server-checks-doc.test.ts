@@ -7,6 +7,7 @@ import { CHECKS } from '../src/server/registry/index.ts'
 import * as lifecycle from '../src/server/registry/lifecycle.ts'
 import * as messages from '../src/server/registry/messages.ts'
 import * as notifications from '../src/server/registry/notifications.ts'
+import * as tasks from '../src/server/registry/tasks.ts'
 import * as tools from '../src/server/registry/tools.ts'
 import * as transports from '../src/server/registry/transports.ts'
 import { renderChecksTable } from '../src/server/registry/table.ts'
@@ -19,7 +20,7 @@ describe('docs/SERVER-CHECKS.md', () => {
   })
 
   it('every check a registry module defines is in the registry (none left out of its area list)', () => {
-    const defined = [lifecycle, messages, notifications, tools, bridge, features, transports].flatMap((module) => Object.values(module).filter((value) => !Array.isArray(value)))
+    const defined = [lifecycle, messages, notifications, tools, bridge, features, tasks, transports].flatMap((module) => Object.values(module).filter((value) => !Array.isArray(value)))
     expect(new Set(defined)).toEqual(new Set(CHECKS))
   })
 

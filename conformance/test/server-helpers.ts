@@ -99,7 +99,7 @@ export async function startSdkHttp(build: () => Server): Promise<{ url: string; 
   return listen(server)
 }
 
-export type RawHttpFault = 'none' | 'notification-200' | 'text-plain' | 'hang-tools-list' | 'accept-batch' | 'no-origin-check'
+export type RawHttpFault = 'none' | 'notification-200' | 'text-plain' | 'hang-tools-list' | 'accept-batch' | 'no-origin-check' | 'server-request' | 'reply-200'
 
 /** A hand-written JSON-RPC-over-HTTP server that gets every transport rule right unless told one fault. */
 export async function startRawHttp(fault: RawHttpFault = 'none'): Promise<{ url: string; close: () => Promise<void> }> {
@@ -138,6 +138,15 @@ async function handleRaw(req: IncomingMessage, res: ServerResponse, fault: RawHt
   const version = req.headers['mcp-protocol-version']
   if (typeof version === 'string' && !KNOWN.includes(version)) return json(400, { jsonrpc: '2.0', error: { code: -32000, message: 'unsupported protocol version' } })
   if (message.id === undefined) return void (fault === 'notification-200' ? json(200, {}) : res.writeHead(202).end())
+  // A response (the client's answer to a request of ours) is accepted like a notification, unless told otherwise.
+  if (message.method === undefined) return void (fault === 'reply-200' ? json(200, { jsonrpc: '2.0', result: {} }) : res.writeHead(202).end())
+  // server-request, reply-200: tools/list is answered on an event stream that first asks the client for a ping.
+  if (message.method === 'tools/list' && (fault === 'server-request' || fault === 'reply-200')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write(`id: 1\ndata: \n\n`)
+    res.write(`id: 2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'server-ping-1', method: 'ping' })}\n\n`)
+    return void res.end(`id: 3\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: rawResult('tools/list', {}) })}\n\n`)
+  }
   if (message.method === 'tools/list' && fault === 'hang-tools-list') return
   const result = rawResult(message.method, message.params ?? {})
   if (result === undefined) return json(200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `no ${message.method}` } })

@@ -83,8 +83,9 @@ describe('raw node:http transport faults', () => {
 
   it('the control server passes every HTTP check (a batch under 2025-11-25 is information either way)', () => {
     const http = control.checks.filter((c) => c.id.startsWith('http/'))
-    expect(http.length).toBe(13)
+    expect(http.length).toBe(14)
     expect(http.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([
+      'http/reply-accepted: the server sent no request, so the kit POSTed no response to judge',
       'http/sse-priming: no request was answered with an event stream',
       'http/sse-resumption: no event stream was closed before its response; the polling model was not used',
       'http/batch: Information (the spec states no requirement here): a batch got HTTP 400 (2025-11-25 has no batches)',
@@ -102,6 +103,14 @@ describe('raw node:http transport faults', () => {
   it.each(cases)('%s is flagged by exactly %j', async (fault, expected) => {
     const variant = await runAgainst(() => startRawHttp(fault))
     expect(delta(control, variant)).toEqual(expected)
+  })
+
+  it('judges what the server answers to the kit’s own reply to its request: 202 passes, 200 with a body fails the 202 MUST', async () => {
+    const accepted = (await runAgainst(() => startRawHttp('server-request'))).checks.find((c) => c.id === 'http/reply-accepted')
+    expect(accepted).toMatchObject({ status: 'pass', message: '1 response the kit POSTed back, each answered 202 with no body' })
+    const answered = (await runAgainst(() => startRawHttp('reply-200'))).checks.find((c) => c.id === 'http/reply-accepted')
+    expect(answered).toMatchObject({ status: 'fail', message: '1 response the kit POSTed back got HTTP 200, not 202 Accepted with no body' })
+    expect(answered?.spec?.quote).toBe('If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.')
   })
 
   it('a tools/list that never answers becomes a bounded failure, not a hang', async () => {

@@ -75,6 +75,26 @@ describe('a server that answers initialize with a revision that does not exist',
   })
 })
 
+describe('a server that answers a legacy initialize with the modern revision 2026-07-28', () => {
+  // Modern revisions carry no initialize at all: answering one with 2026-07-28 offers a revision
+  // the legacy handshake cannot run, which is the server's fault, judged like any other.
+  let ran: { code: number; checks: CheckResult[] }
+  beforeAll(async () => {
+    ran = await run('2026-07-28')
+  }, 60_000)
+
+  it('fails lifecycle/protocol-version under the version-negotiation MUST', () => {
+    const check = byId(ran.checks, 'lifecycle/protocol-version')!
+    expect(check.status, check.message).toBe('fail')
+    expect(check.spec?.quote).toContain('the server MUST respond with another protocol version it supports')
+  })
+
+  it('is no harness error: no check errs, and the run exits 1', () => {
+    expect(ran.checks.filter((check) => check.status === 'error').map((check) => `${check.id}: ${check.message}`)).toEqual([])
+    expect(ran.code).toBe(1)
+  })
+})
+
 describe('a server that counter-offers a published revision', () => {
   it('passes both version checks, and the run follows that revision', async () => {
     const { checks } = await run('2025-06-18')

@@ -74,7 +74,9 @@ describe('server-everything over stdio', () => {
 
   it('judges the stdio transport clean and cites the spec for every verdict', () => {
     expect(check(suite, 'stdio/stdout-only-jsonrpc').status).toBe('pass')
-    expect(check(suite, 'stdio/exit-on-stdin-close').status).toBe('pass')
+    // The tasks the kit made of simulate-research-query keep it alive: their store holds a 5-minute
+    // ttl timer each. The spec states no requirement there, so it is information, never a fail.
+    expect(check(suite, 'stdio/exit-on-stdin-close')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Information .*still running/) })
     expect(check(suite, 'stdio/no-orphans').status).toBe('pass')
     const uncited = suite.checks.filter((c) => c.status !== 'skip' && !c.spec)
     expect(uncited.map((c) => c.id)).toEqual([])

@@ -5,14 +5,13 @@
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs script, no declarations
 import { plain, sentences as split, units } from '../../scripts/extract-spec-sentences.mjs'
-import { CHECKS } from '../src/server/registry/index.ts'
-import { coverage } from '../src/server/registry/sentences/coverage.ts'
+import { coverageOf } from '../src/server/registry/sentences/registries.ts'
 import { EXTRACTED_REVISIONS, loadSentences } from '../src/server/registry/sentences/data.ts'
 import { isReason } from '../src/server/registry/sentences/reasons.ts'
 
 describe.each(EXTRACTED_REVISIONS)('the keyword sentences of %s', (revision) => {
   const file = loadSentences(revision)
-  const result = coverage(file, CHECKS)
+  const result = coverageOf(file)
 
   it('are pinned to a commit of the specification’s repository', () => {
     expect(file.source.commit).toMatch(/^[0-9a-f]{40}$/)

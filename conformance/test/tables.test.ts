@@ -220,6 +220,7 @@ describe('docs/COMPATIBILITY.md (compat/render.mjs, compat/repro.mjs)', () => {
       transport: 'http',
       dir: '/tmp/mcp-compat-1',
       command: 'REPRO',
+      modern: true,
       suite: {
         checks: [
           { id: 'lifecycle/protocol-version', status: 'pass', message: 'ok', details: { negotiated: '2025-06-18' } },
@@ -235,8 +236,8 @@ describe('docs/COMPATIBILITY.md (compat/render.mjs, compat/repro.mjs)', () => {
     const infoOnly = transportRecord({ transport: 'stdio', dir: '/d', command: 'QUIET', suite: { checks: [{ id: 'tools/unknown', status: 'skip', message: 'Information: x' }] } })
     const records: ServerRecord[] = [{ server: 'web', version: '1.2.3', provenance: provenanceOf('web'), transports: [infoOnly, http] }]
     const text = renderCompatibility(records, TABLES.servers)
-    expect(text).toContain('| web | 1.2.3 | http | 2025-06-18 | 1 | [1](#r2) | [1](#r2) | 1 | 1 | 0 |')
-    expect(text).toContain('| web | 1.2.3 | stdio | — | 0 | 0 | 0 | 0 | 1 | 0 |')
+    expect(text).toContain('| web | 1.2.3 | http | 2025-06-18 | dual | 1 | [1](#r2) | [1](#r2) | 1 | 1 | 0 |')
+    expect(text).toContain('| web | 1.2.3 | stdio | — | — | 0 | 0 | 0 | 0 | 1 | 0 |')
     expect(text).toContain('### <a id="r2"></a>web 1.2.3 over http\n\nReproduce: `REPRO`')
     expect(text).not.toContain('QUIET')
     expect(text).toContain('- **fail** `http/origin`: served <dir>/x on 127.0.0.1:<port> “It MUST be first.” ([MCP 2025-11-25 §basic/lifecycle](https://spec/lifecycle))')

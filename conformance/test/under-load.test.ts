@@ -4,6 +4,10 @@
  * with no arguments, through the bin as a user runs it: every client scenario over both
  * transports, then the server checks against server-everything) is repeated; every round must
  * exit 0 with no failure or error beyond the default baseline's expected ones.
+ * The client scenarios run side by side as a user gets them (--jobs by default: one per core), so
+ * runs press on each other as well as on the busy loops; the middle round runs them one at a
+ * time (--jobs 1). Every round must give the same verdicts, suite by suite and check by check,
+ * in the same order: parallel runs change no verdict, and the reports do not depend on --jobs.
  * A scenario whose snapshot counts what the scheduler decides (progress ticks before a ceiling),
  * or whose steps must fit a window of a few hundred milliseconds, fails here first.
  *
@@ -19,13 +23,14 @@ import type { RunReport } from '../src/model.ts'
 import { startBurners, type Burners } from './support/cpu-burners.ts'
 
 const BIN = resolve(import.meta.dirname, '../bin/mcp-conformance.js')
-const ROUNDS = 3
-/** One round (138 scenario runs and the server checks): 90-120 s idle, 3.5-5.5 min with every core busy. */
+/** One round (138 scenario runs and the server checks): 90-120 s idle, 3.5-5.5 min with every core busy, one run at a time. */
 const ROUND_TIMEOUT_MS = 15 * 60_000
+/** Each round's --jobs: undefined is the default, as a user runs it. */
+const JOBS: Array<number | undefined> = [undefined, 1, undefined]
 
-function runDefault(reportDir: string): Promise<{ code: number; stderr: string }> {
+function runDefault(reportDir: string, jobs: number | undefined): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, '--report-dir', reportDir], { timeout: ROUND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [BIN, '--report-dir', reportDir, ...(jobs === undefined ? [] : ['--jobs', String(jobs)])], { timeout: ROUND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr })
     })
   })
@@ -34,6 +39,8 @@ function runDefault(reportDir: string): Promise<{ code: number; stderr: string }
 describe('the default run under CPU load', () => {
   let dir: string
   let burners: Burners
+  /** The first round's verdicts, which every later round must repeat. */
+  let first: string[] | undefined
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-load-'))
     burners = startBurners(2)
@@ -43,23 +50,27 @@ describe('the default run under CPU load', () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  it.each(Array.from({ length: ROUNDS }, (_, i) => [i + 1]))(
-    'round %i: the default run passes while 2 busy loops per core run',
+  it.each(JOBS.map((jobs, i) => [i + 1, jobs === undefined ? 'default' : String(jobs)] as const))(
+    'round %i (--jobs %s): the default run passes while 2 busy loops per core run',
     async (round) => {
+      const jobs = JOBS[round - 1]
       const started = performance.now()
       const reportDir = join(dir, `round-${round}`)
-      const { code, stderr } = await runDefault(reportDir)
+      const { code, stderr } = await runDefault(reportDir, jobs)
       const report = JSON.parse(await readFile(join(reportDir, 'results.json'), 'utf8')) as RunReport
       const failures = report.suites.flatMap((suite) =>
         suite.checks.filter((check) => (check.status === 'fail' || check.status === 'error') && !check.expected).map((check) => `${suite.id} [${suite.transport}] ${check.id}: ${check.message.split('\n').slice(0, 3).join(' | ')}`),
       )
       // The figures a reader needs to trust the round: how long, how loaded, how much was run.
-      console.log(`under load, round ${round}: ${report.suites.length} runs in ${Math.round((performance.now() - started) / 1000)} s, 1-min load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
+      console.log(`under load, round ${round} (--jobs ${jobs ?? 'default'}): ${report.suites.length} runs in ${Math.round((performance.now() - started) / 1000)} s, 1-min load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
       expect(burners.allRunning()).toBe(true)
       expect(report.suites.filter((suite) => suite.kind === 'client').length).toBeGreaterThan(100)
       expect(report.suites.some((suite) => suite.kind === 'server')).toBe(true)
       expect(failures).toEqual([])
       expect(code, stderr.slice(-2000)).toBe(0)
+      const verdicts = report.suites.map((suite) => `${suite.id} [${suite.transport ?? '-'}] ${suite.checks.map((check) => `${check.id}=${check.status}`).join(' ')}`)
+      first ??= verdicts
+      expect(verdicts).toEqual(first)
     },
     ROUND_TIMEOUT_MS + 60_000,
   )

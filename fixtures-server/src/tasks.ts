@@ -56,9 +56,29 @@ interface Task {
   waiters: Set<() => void>
   progress?: (progress: number) => void
   workingAnswers: number
+  /** tasks/get has shown the task ended (the `reopen` fault shows it working again after that). */
+  terminalShown?: boolean
 }
 
 const TERMINAL = new Set<Status>(['completed', 'failed', 'cancelled'])
+
+/**
+ * A tool's `task.fault`: one MUST of basic/utilities/tasks the fixture then breaks, so a checker
+ * can be shown to catch it. A fault on the task a request is about applies to that request; the
+ * unknown-id one, about no task, applies once a task of the faulty tool was created.
+ */
+type Fault = NonNullable<TaskSpec['fault']>
+export const TASK_FAULTS: Record<Fault, string> = {
+  'start-completed': 'the CreateTaskResult says "completed" (Tasks MUST begin in the working status)',
+  'early-result': 'tasks/result answers at once, while the task is working (MUST block until terminal)',
+  'cancel-terminal': 'tasks/cancel of an ended task answers with the task (MUST reject with -32602)',
+  'unknown-id-code': 'a taskId never issued gets -32603 (MUST be -32602)',
+  'list-omits': 'tasks/list lists no task (what tasks/get finds MUST be retrievable via tasks/list)',
+  reopen: 'an ended task answers "working" to every tasks/get after the first that showed it ended (terminal MUST NOT transition)',
+  'no-ttl': 'tasks/get answers without ttl (MUST include the actual ttl)',
+  'no-related-meta': 'tasks/result has no io.modelcontextprotocol/related-task _meta (MUST include it)',
+  'cancel-keeps-working': 'tasks/cancel answers with the task still working (MUST transition to cancelled first)',
+}
 
 /** Any tool (listed at start or added by the list_changed timeline) with task options. */
 export function declaresTasks(behaviour: Behaviour): boolean {
@@ -85,6 +105,8 @@ export class TaskBoard {
   /** Task ids handed out and then forgotten (`end: lost`): they answer like ids never issued. */
   private readonly lost = new Set<string>()
   private created = 0
+  /** Faults of the tasks created so far (the unknown-id one is about no task of its own). */
+  private readonly faults = new Set<Fault>()
 
   constructor(private readonly options: TaskBoardOptions) {}
 
@@ -94,6 +116,7 @@ export class TaskBoard {
     const now = new Date().toISOString()
     // Deterministic ids (transcripts compare runs), unguessable enough for a local fixture.
     const taskId = `task-${randomHex(prng(this.options.seed, 0x7a5c0000 + ++this.created), 16)}`
+    if (spec.fault) this.faults.add(spec.fault)
     const state: TaskState = {
       taskId,
       status: 'working',
@@ -120,7 +143,7 @@ export class TaskBoard {
           ? (progress) => void origin.notify({ method: 'notifications/progress', params: { progressToken: token, progress } }).catch(() => {})
           : undefined,
     }
-    const answer = { task: { ...state } }
+    const answer = { task: { ...state, ...(spec.fault === 'start-completed' && { status: 'completed' as Status }) } }
     if (spec.end === 'lost') this.lost.add(taskId)
     else this.tasks.set(taskId, task)
     if (spec.end === 'done') {
@@ -135,7 +158,10 @@ export class TaskBoard {
   /** tasks/get: `working` for the scripted polls, then whatever the task has become. */
   get(taskId: string): TaskState {
     const task = this.find(taskId)
-    const answer = { ...task.state }
+    const answer: Partial<TaskState> & { taskId: string } = { ...task.state }
+    if (task.spec.fault === 'no-ttl') delete answer.ttl
+    if (task.spec.fault === 'reopen' && task.terminalShown) answer.status = 'working'
+    if (TERMINAL.has(task.state.status)) task.terminalShown = true
     if (task.state.status === 'working') {
       task.workingAnswers++
       task.progress?.(task.workingAnswers)
@@ -143,7 +169,7 @@ export class TaskBoard {
       // The poll just answered counts: the task may end now, the next poll sees it.
       this.settle(task)
     }
-    return answer
+    return answer as TaskState
   }
 
   /** tasks/result: blocks until the task is terminal (§Result Retrieval), then the underlying outcome. */
@@ -157,6 +183,8 @@ export class TaskBoard {
       this.transition(task, 'working')
       this.settle(task)
     }
+    // The outcome the task would end with, answered before it ends.
+    if (task.spec.fault === 'early-result' && !TERMINAL.has(task.state.status)) return this.answerWith(taskId, task.finish())
     while (!TERMINAL.has(task.state.status)) {
       // A cancelled or closed request is never answered; its waiter goes with it.
       await new Promise<void>((resolve) => {
@@ -171,9 +199,14 @@ export class TaskBoard {
       if (signal.aborted) return new Promise<never>(() => {})
     }
     const outcome = task.outcome
-    // "MUST include this metadata in its response" (§Related Task Metadata); an error has no _meta.
     if (!outcome) throw this.options.error(-32603, `Task ${taskId} was cancelled: it has no result`)
+    return this.answerWith(taskId, outcome, task.spec.fault === 'no-related-meta')
+  }
+
+  /** "MUST include this metadata in its response" (§Related Task Metadata); an error has no _meta. */
+  private answerWith(taskId: string, outcome: Outcome, withoutMeta = false): Record<string, unknown> {
     if ('error' in outcome) throw this.options.error(outcome.error.code, outcome.error.message, outcome.error.data)
+    if (withoutMeta) return outcome.result
     const meta = (outcome.result._meta ?? {}) as Record<string, unknown>
     return { ...outcome.result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId } } }
   }
@@ -182,6 +215,8 @@ export class TaskBoard {
   cancel(taskId: string): TaskState {
     const task = this.find(taskId)
     const { status } = task.state
+    if (task.spec.fault === 'cancel-keeps-working' && !TERMINAL.has(status)) return { ...task.state }
+    if (task.spec.fault === 'cancel-terminal' && TERMINAL.has(status)) return { ...task.state }
     if (TERMINAL.has(status)) throw this.options.error(-32602, `Cannot cancel task: already in terminal status '${status}'`)
     this.transition(task, 'cancelled', 'The task was cancelled by request.')
     return { ...task.state }
@@ -190,12 +225,13 @@ export class TaskBoard {
   /** tasks/list: one page of every task a tasks/get would find. */
   list(cursor: string | undefined): { tasks: TaskState[] } {
     if (cursor !== undefined) throw this.options.error(-32602, 'Invalid cursor')
-    return { tasks: [...this.tasks.values()].map((task) => ({ ...task.state })) }
+    return { tasks: [...this.tasks.values()].filter((task) => task.spec.fault !== 'list-omits').map((task) => ({ ...task.state })) }
   }
 
   private find(taskId: string): Task {
     const task = this.tasks.get(taskId)
     // The example message of §Error Handling; a lost task is indistinguishable from one never issued.
+    if (!task && this.faults.has('unknown-id-code')) throw this.options.error(-32603, 'Failed to retrieve task: Task not found')
     if (!task || this.lost.has(taskId)) throw this.options.error(-32602, 'Failed to retrieve task: Task not found')
     return task
   }

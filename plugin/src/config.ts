@@ -1,13 +1,26 @@
 import Schema from 'schemastery'
 import { unknownKey, type KeyTree } from './config-keys.ts'
 import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
-import { configSecrets, createRedactor, redactUrl, type Redact } from './redact.ts'
+import { configSecrets, createRedactor, redactUrl, type Redact } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
 import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'
+import {
+  HttpFields,
+  SseSchema,
+  StdioFields,
+  StdioSchema,
+  StreamableHttpSchema,
+  type Config as ConfigType,
+  type HttpConfig,
+  type StdioConfig,
+} from './config-schema.ts'
 
-/** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647
+export { MAX_TIMER_DELAY_MS, type HttpConfig, type LimitsConfig, type ListChangedConfig, type ReconnectConfig, type SseConfig, type StdioConfig, type StreamableHttpConfig } from './config-schema.ts'
+
+/** A parsed configuration: the type derived from the schemas (config-schema.ts). */
+export type Config = ConfigType
+
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
 /**
  * Server names that would make `mcp__<serverName>__<rawName>` ambiguous between servers. Without
@@ -16,172 +29,8 @@ export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
  */
 const AMBIGUOUS_SERVER_NAME = /__|_$/
 
-export interface ReconnectConfig {
-  enabled: boolean
-  initialDelayMs: number
-  maxDelayMs: number
-  maxAttempts: number
-}
-
-export interface ListChangedConfig {
-  /** Quiet period after the last `tools/list_changed` before re-listing. */
-  debounceMs: number
-  /** Upper bound on how long a continuous storm can postpone a re-sync. */
-  maxWaitMs: number
-}
-
-export interface LimitsConfig {
-  /** A `tools/list` cursor chain longer than this fails the sync (guards endless pagination). */
-  maxPages: number
-  /** More tools than this fails the sync instead of flooding the model's tool list. */
-  maxTools: number
-  /** Longest tool description passed through; longer ones are cut with a notice. */
-  maxDescriptionChars: number
-  /** Largest inputSchema (serialised JSON characters) accepted; larger tools are quarantined. */
-  maxSchemaChars: number
-  /** Model-facing text per result; longer output is cut with a notice of the original size. */
-  maxResultTextChars: number
-  /** Largest result (serialised bytes) held as the canonical value; larger ones become errors. */
-  maxResultBytes: number
-}
-
-interface CommonConfig {
-  serverName: string
-  toolCallTimeoutMs: number
-  maxTotalTimeoutMs: number
-  connectTimeoutMs: number
-  failOnStartupError: boolean
-  reconnect: ReconnectConfig
-  listChanged: ListChangedConfig
-  limits: LimitsConfig
-  /** Which of the server's tools are bridged (tool-filter.ts); by default all of them. */
-  tools: ToolFilterConfig
-  /** Call tools whose execution.taskSupport is "optional" as tasks ("required" ones always are). */
-  preferTaskCalls: boolean
-}
-
 /** Longest filter entry: raw tool names are at most 128 characters, plus room for `*`s. */
 export const MAX_TOOL_FILTER_ENTRY_CHARS = 256
-
-export interface StdioConfig extends CommonConfig {
-  transport: 'stdio'
-  command: string
-  args: string[]
-  env: Record<string, string>
-  /** Variables of the host passed on (names or `*` globs), beyond the SDK's safe base. */
-  inheritEnv: string[]
-  cwd?: string
-  /** Grace period between SIGTERM and SIGKILL when the child is stopped. */
-  killGraceMs: number
-}
-
-export interface StreamableHttpConfig extends CommonConfig {
-  transport: 'streamable-http'
-  url: string
-  headers: Record<string, string>
-  /** OAuth or a given token (auth.ts); absent means the headers alone authenticate. */
-  auth?: AuthConfig
-  /** Opt-in: a server that refuses Streamable HTTP's initialize POST is tried as legacy HTTP+SSE. */
-  sseFallback: boolean
-}
-
-/** The 2024-11-05 HTTP+SSE transport, for servers that speak nothing newer. */
-export interface SseConfig extends CommonConfig {
-  transport: 'sse'
-  url: string
-  headers: Record<string, string>
-  auth?: AuthConfig
-}
-
-/** The transports that reach a server over HTTP. */
-export type HttpConfig = StreamableHttpConfig | SseConfig
-
-export type Config = StdioConfig | HttpConfig
-
-const delay = (fallback: number) => Schema.natural().min(1).max(MAX_TIMER_DELAY_MS).default(fallback)
-
-const CommonFields = {
-  serverName: Schema.string()
-    .required()
-    .description('Stable local namespace of this server: tools appear as mcp__<serverName>__<tool>.'),
-  toolCallTimeoutMs: delay(60_000).description('Time a tools/call may take without progress.'),
-  maxTotalTimeoutMs: delay(600_000).description('Hard ceiling on one call even while it reports progress.'),
-  connectTimeoutMs: delay(30_000).description('Bound on initialize plus tool discovery.'),
-  failOnStartupError: Schema.boolean().default(false).description('Reject activation when the first connection fails.'),
-  preferTaskCalls: Schema.boolean().default(false).description('Call tools that allow task-based execution as tasks (tools that require it always are).'),
-  reconnect: Schema.object({
-    enabled: Schema.boolean().default(true),
-    initialDelayMs: delay(500),
-    maxDelayMs: delay(30_000),
-    // The seed's bound: a configuration written for it must load unchanged here.
-    maxAttempts: Schema.natural().min(1).max(Number.MAX_SAFE_INTEGER).default(10),
-  }).default({ enabled: true, initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 }),
-  listChanged: Schema.object({
-    debounceMs: Schema.natural().max(60_000).default(50),
-    maxWaitMs: delay(1_000),
-  }).default({ debounceMs: 50, maxWaitMs: 1_000 }),
-  limits: Schema.object({
-    maxPages: Schema.natural().min(1).max(100_000).default(1_000),
-    maxTools: Schema.natural().min(1).max(100_000).default(10_000),
-    maxDescriptionChars: Schema.natural().min(1).default(8_192),
-    maxSchemaChars: Schema.natural().min(2).default(262_144),
-    maxResultTextChars: Schema.natural().min(1).default(100_000),
-    maxResultBytes: Schema.natural().min(1024).max(512 * 1024 * 1024).default(16 * 1024 * 1024),
-  }).default({
-    maxPages: 1_000,
-    maxTools: 10_000,
-    maxDescriptionChars: 8_192,
-    maxSchemaChars: 262_144,
-    maxResultTextChars: 100_000,
-    maxResultBytes: 16 * 1024 * 1024,
-  }),
-  tools: Schema.object({
-    include: Schema.array(String).default([]).description('Only these raw tool names (or * globs) are bridged; empty means all.'),
-    exclude: Schema.array(String).default([]).description('These raw tool names (or * globs) are never bridged; wins over include.'),
-  }).default({ include: [], exclude: [] }),
-}
-
-const StdioFields = {
-  transport: Schema.const('stdio').required(),
-  command: Schema.string().description('Executable that starts the server, spawned without a shell.'),
-  args: Schema.array(String).default([]),
-  env: Schema.dict(String).default({}).description('Set for the child on top of what it inherits; wins over it.'),
-  inheritEnv: Schema.array(String)
-    .default([])
-    .description('Host variables passed on (names or * globs); the child otherwise gets only HOME, LOGNAME, PATH, SHELL, TERM, USER.'),
-  cwd: Schema.string(),
-  killGraceMs: delay(2_000).description('Wait between SIGTERM and SIGKILL on shutdown.'),
-}
-
-/** Every field any auth type has; checkAuth keeps each type to its own. */
-const AuthFields = Schema.object({
-  type: Schema.string(),
-  clientId: Schema.string(),
-  clientSecretEnv: Schema.string(),
-  privateKeyEnv: Schema.string(),
-  algorithm: Schema.string(),
-  tokenEnv: Schema.string(),
-  issuer: Schema.string(),
-  scope: Schema.string(),
-})
-
-const SseFields = {
-  transport: Schema.const('sse').required(),
-  url: Schema.string().role('link').description('The legacy SSE endpoint (the GET stream), http:// or https://.'),
-  headers: Schema.dict(String).default({}).description('Sent with every request; never logged.'),
-  auth: AuthFields.description('OAuth client credentials, a private-key JWT, or a token from the environment.'),
-}
-
-const HttpFields = {
-  ...SseFields,
-  transport: Schema.const('streamable-http').required(),
-  url: Schema.string().role('link').description('The server endpoint, http:// or https://.'),
-  sseFallback: Schema.boolean().default(false).description('Try legacy HTTP+SSE when the server refuses the initialize POST.'),
-}
-
-const Stdio = Schema.object({ ...StdioFields, ...CommonFields })
-const StreamableHttp = Schema.object({ ...HttpFields, ...CommonFields })
-const Sse = Schema.object({ ...SseFields, ...CommonFields })
 
 const TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const
 const STDIO_ONLY = Object.keys(StdioFields).filter((key) => key !== 'transport')
@@ -194,9 +43,9 @@ function keyTree(fields: Record<string, Schema>): KeyTree {
   return tree
 }
 const KNOWN = {
-  stdio: keyTree({ ...StdioFields, ...CommonFields }),
-  'streamable-http': keyTree({ ...HttpFields, ...CommonFields }),
-  sse: keyTree({ ...SseFields, ...CommonFields }),
+  stdio: keyTree(StdioSchema.dict!),
+  'streamable-http': keyTree(StreamableHttpSchema.dict!),
+  sse: keyTree(SseSchema.dict!),
 }
 const ELSEWHERE = {
   stdio: Object.fromEntries(HTTP_ONLY.map((key) => [key, 'streamable-http'])),
@@ -212,7 +61,14 @@ const ELSEWHERE = {
  * Messages never quote a value that could be a secret: every quoted value passes the redactor of
  * `messageRedactor` first, which knows the secrets configured so far.
  */
-export const Config = Schema.transform(Schema.any(), (raw: unknown) => parseConfig(raw), true) as unknown as Schema<unknown, Config>
+export const Config: Schema<unknown, Config> = Schema.transform(
+  // The hidden `any` comes first and takes every value, so parsing is parseConfig's alone (its
+  // order and wording above); a console lists the transports' schemas after it, with their fields'
+  // descriptions and defaults (consoles skip hidden choices and show a transform's inner schema).
+  Schema.union([Schema.any().hidden(), StdioSchema, StreamableHttpSchema, SseSchema]),
+  (raw: unknown) => parseConfig(raw),
+  true,
+)
 
 const fail = (field: string, message: string, path: readonly (string | number)[] = fieldPath(field)): never => {
   // Constructed with an empty path, so the message is our wording without schemastery's "$.field "
@@ -244,7 +100,7 @@ export function parseConfig(raw: unknown): Config {
   if (unknown) fail('', redact(unknown.message), unknown.path)
   let parsed: Config
   try {
-    parsed = (kind === 'stdio' ? Stdio : kind === 'sse' ? Sse : StreamableHttp)(raw as never) as Config
+    parsed = (kind === 'stdio' ? StdioSchema : kind === 'sse' ? SseSchema : StreamableHttpSchema)(raw as never) as Config
   } catch (error) {
     throw Schema.ValidationError.is(error) ? withoutValue(error, raw, redact) : error
   }

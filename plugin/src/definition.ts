@@ -1,13 +1,13 @@
 import type { LimitsConfig } from './config.ts'
 import { toolSignature, type BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
-import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResult } from './host/types.ts'
+import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResult } from './host-contract.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
 import { jsonEqual } from './json-equal.ts'
 import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from './json-schema.ts'
 import { bridgeOutput, type BridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
-import { quoteUntrusted, redactSecrets, type Redact } from './redact.ts'
+import { quoteUntrusted, redactSecrets, type Redact } from '@mcp-bridge/process'
 import type { GenerationEntry } from './tool-set.ts'
 
 /** The canonical value of a successful call: protocol-complete blocks for programmatic callers. */

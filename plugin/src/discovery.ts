@@ -1,6 +1,6 @@
 import type { LimitsConfig } from './config.ts'
 import { BridgeError } from './errors.ts'
-import type { JsonSchema } from './host/types.ts'
+import type { JsonSchema } from './host-contract.ts'
 import { schemaProblem } from './json-schema.ts'
 import { jsonTextLength } from './json-size.ts'
 import { MAX_RAW_NAME_CHARS, publicToolName } from './naming.ts'

@@ -1,5 +1,5 @@
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { isSecretName, isSecretValue } from './redact.ts'
+import { isSecretName, isSecretValue } from '@mcp-bridge/process'
 
 /**
  * The environment a stdio server is started with, by allowlist: the SDK's small safe base

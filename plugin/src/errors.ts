@@ -1,4 +1,4 @@
-import { quoteUntrusted, type Redact } from './redact.ts'
+import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 
 /**
  * Stable string codes for failures the bridge and the reference host report. Wire errors keep

@@ -8,7 +8,7 @@ import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
 import { isModernRefusal } from './era.ts'
-import type { LearningRedact, Redact } from './redact.ts'
+import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
 export interface HttpTransportOptions {

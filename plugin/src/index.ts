@@ -5,34 +5,16 @@ import { BridgeError, errorMessage, withoutStack } from './errors.ts'
 import { reserveServerName } from './server-names.ts'
 import { ToolSet } from './tool-set.ts'
 
+// The plugin API (name, inject, Config, apply), its configuration types, its errors and the
+// contract of the host services it consumes. Nothing else: the untrusted-text rules are
+// `@mcp-bridge/process`'s, the pure rules the kit judges by are `@mcp-bridge/plugin/rules`, and the
+// reference host, the cordis.yml loader and the `mcp-bridge` CLI are `@mcp-bridge/host`.
 export { Config } from './config.ts'
 export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedConfig, LimitsConfig } from './config.ts'
 export type { ToolFilterConfig } from './tool-filter.ts'
 export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
-export { declaresToolTasks, planTools, type TaskPolicy } from './discovery.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
-export { childEnvironment } from './env.ts'
-export { linearRegExp, withinMatchBudget } from './linear-regexp.ts'
-export { escapeControls } from './controls.ts'
-export { stderrExcerpt } from './stderr-tail.ts'
-export { withCredentialsAsHeader } from './transport.ts'
-export {
-  configSecrets,
-  createRedactor,
-  isSecretName,
-  isSecretValue,
-  quoteUntrusted,
-  redactSecrets,
-  redactUrl,
-  urlSecrets,
-  REDACTED,
-  type Redact,
-} from './redact.ts'
-export { ServerConnection } from './connection.ts'
-export type { McpResult } from './definition.ts'
-// The contract between the plugin and its host; the reference host services themselves are in
-// `@mcp-bridge/plugin/host`, the cordis.yml loader in `@mcp-bridge/plugin/loader`.
-export type * from './host/types.ts'
+export type * from './host-contract.ts'
 
 export const name = 'mcp-client'
 /**

@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject } from 'ajv'
 import Ajv2020 from 'ajv/dist/2020.js'
-import { collectingUnchecked, linearRegExp, withinMatchBudget } from './linear-regexp.ts'
+import { collectingUnchecked, linearRegExp, withinMatchBudget } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
 
 /**

@@ -1,6 +1,5 @@
 import type { Logger } from 'cordis'
-import type { Redact } from './redact.ts'
-import { escapeControls } from './controls.ts'
+import { escapeControls, type Redact } from '@mcp-bridge/process'
 
 /** The logging the bridge does; every line is redacted on its way out. */
 export interface Log {

@@ -1,4 +1,4 @@
-import type { ModelInfo, ModelInfoService, ModelRoute, ToolExecution } from './host/types.ts'
+import type { ModelInfo, ModelInfoService, ModelRoute, ToolExecution } from './host-contract.ts'
 
 /**
  * How each host tells the bridge which model a call is made for, and how it answers what that

@@ -1,4 +1,4 @@
-import type { ContentBlock, JsonSchema, ToolOutput } from './host/types.ts'
+import type { ContentBlock, JsonSchema, ToolOutput } from './host-contract.ts'
 import { isInSchemaSubset } from './schema-subset.ts'
 
 /**

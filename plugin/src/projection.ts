@@ -1,4 +1,4 @@
-import type { ContentBlock, ImageRef } from './host/types.ts'
+import type { ContentBlock, ImageRef } from './host-contract.ts'
 
 /**
  * What became of a result's images: durable references in block order, or one reason per image

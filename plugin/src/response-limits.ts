@@ -1,7 +1,7 @@
 import { onAbort } from './abort-listeners.ts'
 import { BridgeError, errorMessageWithCause } from './errors.ts'
 import { isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
-import { quoteUntrusted, type Redact } from './redact.ts'
+import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 
 /**
  * A fetch for the SDK's HTTP transports that bounds what a server can make the host hold, at the

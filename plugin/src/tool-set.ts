@@ -1,5 +1,5 @@
 import { BridgeError, errorMessage } from './errors.ts'
-import type { ToolDefinition, ToolsService } from './host/types.ts'
+import type { ToolDefinition, ToolsService } from './host-contract.ts'
 
 /**
  * One tool of a generation. `signature` changes whenever anything about the tool changes; it is

@@ -2,9 +2,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Config, StdioConfig } from './config.ts'
 import { childEnvironment } from './env.ts'
 import { createHttpTransport, createModernHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'
-import type { LearningRedact, Redact } from './redact.ts'
+import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { ENVELOPE_BYTES } from './response-limits.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
+import { withCredentialsAsHeader } from './url-credentials.ts'
 
 export interface TransportHandle {
   transport: Transport
@@ -85,19 +86,4 @@ function httpHandle(transport: Transport): TransportHandle {
       if (transport.sessionId && 'terminateSession' in transport) await (transport as { terminateSession(): Promise<void> }).terminateSession()
     },
   }
-}
-
-/**
- * fetch refuses a URL with user-info (and its error quotes the URL, password included), so the
- * credentials move into an Authorization: Basic header, unless one was configured.
- */
-export function withCredentialsAsHeader(raw: string, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
-  const url = new URL(raw)
-  if (!url.username && !url.password) return { url, headers }
-  const user = decodeURIComponent(url.username)
-  const password = decodeURIComponent(url.password)
-  url.username = ''
-  url.password = ''
-  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return { url, headers }
-  return { url, headers: { ...headers, authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } }
 }

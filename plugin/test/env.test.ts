@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { childEnvironment } from '../src/index.ts'
+import { childEnvironment } from '../src/env.ts'
 
 const parent = {
   PATH: '/usr/bin:/bin',

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { redactSecrets } from '../src/redact.ts'
+import { redactSecrets } from '@mcp-bridge/process'
 import { fetchWithLimits, MAX_QUEUED_REPLIES, MAX_REPLY_POSTS, UndeliveredMessageError } from '../src/response-limits.ts'
 import { startHost, stateOf } from './support/host.ts'
 import { listenOnLoopback, readJson } from './support/http-server.ts'

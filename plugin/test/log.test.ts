@@ -1,9 +1,8 @@
 import { Context, type Logger } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { attachConsoleLogger } from '../src/host/index.ts'
-import { escapeControls } from '../src/controls.ts'
+import { attachConsoleLogger } from '@mcp-bridge/host'
+import { createRedactor, escapeControls, redactSecrets } from '@mcp-bridge/process'
 import { redactingLog } from '../src/log.ts'
-import { createRedactor, redactSecrets } from '../src/redact.ts'
 
 describe('escapeControls', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PlannedTool, toCanonical } from '../src/definition.ts'
-import type { ToolDefinition } from '../src/host/types.ts'
+import type { ToolDefinition } from '../src/host-contract.ts'
 import { projectContent } from '../src/projection.ts'
 
 const text = (t: string) => [{ type: 'text', text: t }]

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '../src/errors.ts'
-import { redactSecrets } from '../src/redact.ts'
+import { redactSecrets } from '@mcp-bridge/process'
 import { ENVELOPE_BYTES, fetchWithLimits, OVERSIZED_MARK } from '../src/response-limits.ts'
 
 /**

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { redactSecrets } from '../src/redact.ts'
+import { redactSecrets } from '@mcp-bridge/process'
 import { ENVELOPE_BYTES, fetchWithLimits } from '../src/response-limits.ts'
 import { afterTest } from './support/cleanup.ts'
 

@@ -8,7 +8,7 @@ import { PlannedTool, type DefinitionOptions } from '../src/definition.ts'
 import type { BridgedTool } from '../src/discovery.ts'
 import { BridgeError } from '../src/errors.ts'
 import type { ToolExecution } from '../src/index.ts'
-import { createRedactor } from '../src/redact.ts'
+import { createRedactor } from '@mcp-bridge/process'
 
 const exec = { callId: 'c', name: 'n', arguments: {}, signal: new AbortController().signal } as ToolExecution
 

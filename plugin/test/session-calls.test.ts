@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/config.ts'
-import type { ToolExecution } from '../src/host/types.ts'
-import { redactSecrets } from '../src/redact.ts'
+import type { ToolExecution } from '../src/host-contract.ts'
+import { redactSecrets } from '@mcp-bridge/process'
 import { Session, type SessionHooks } from '../src/session.ts'
 import { afterTest } from './support/cleanup.ts'
 

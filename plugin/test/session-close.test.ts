@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/config.ts'
-import { redactSecrets } from '../src/redact.ts'
+import { redactSecrets } from '@mcp-bridge/process'
 import { Session, type SessionHooks } from '../src/session.ts'
 import { afterTest } from './support/cleanup.ts'
 import { isAlive } from './support/host.ts'

@@ -42,7 +42,8 @@ export function processTable(): ProcessEntry[] | undefined {
   return psTable()
 }
 
-function readProc(pid: number): ProcessEntry | undefined {
+/** One process from /proc (Linux only); undefined once it is gone. */
+export function readProc(pid: number): ProcessEntry | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const open = stat.indexOf('(')

@@ -3,6 +3,7 @@
  * answered from here without loading the parser's dependencies or the runners (quick.ts).
  */
 import { MAX_TIMER_MS } from '@mcp-bridge/process'
+import { DEFAULT_JOBS_CAP, MAX_JOBS } from '../client/pool.ts'
 import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import { SPEC_VERSIONS } from './spec-versions.ts'
 
@@ -11,7 +12,7 @@ export const HELP_TOPICS = ['server', 'client', 'judge', 'list'] as const
 export type HelpTopic = (typeof HELP_TOPICS)[number]
 
 const SYNOPSIS = {
-  default: `  mcp-conformance [run options] [--transport T] [--timeout MS] [--startup-timeout MS]
+  default: `  mcp-conformance [run options] [--transport T] [--jobs N] [--timeout MS] [--startup-timeout MS]
       the built-in default: every client scenario against the mcp-bridge plugin, then the server
       checks against server-everything over stdio (baseline: examples/default.baseline.yaml)
 `,
@@ -19,7 +20,7 @@ const SYNOPSIS = {
   mcp-conformance server [run options] [server options] -- COMMAND [ARGS...]
 `,
   client: `  mcp-conformance client [run options] [--transport T] [--scenario ID ...] [--update-snapshots] [--shard I/N]
-                          [--driver COMMAND]
+                          [--jobs N] [--driver COMMAND]
 `,
   judge: `  mcp-conformance judge [run options] --wire FILE [--scenario ID]
                           verdicts from a wire log mcp-fixture --wire FILE recorded while any client
@@ -63,6 +64,9 @@ const CLIENT_OPTIONS = `Client options (the default run, client):
   --scenario ID           client: run only this scenario (repeatable)
   --update-snapshots      client: rewrite the transcript snapshots (refused when CI=true)
   --shard I/N             client: run the I-th of N slices of the scenarios (1-based)
+  --jobs N                scenario runs at once, 1 to ${MAX_JOBS} (default: the number of cores, at most
+                          ${DEFAULT_JOBS_CAP}); 1 runs them one after another. Verdicts and the reports' order
+                          do not depend on N; a scenario that sets hostEnv always runs alone
   --driver COMMAND        client: judge the MCP client behind this driver program (JSON lines on its
                           stdin/stdout: FORMAT.md in this package; a complete one to copy is its
                           drivers/sdk-client.mjs) instead of the mcp-bridge plugin; it is judged

@@ -2,12 +2,12 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ClientRunOptions } from '../client/index.ts'
+import { MAX_JOBS } from '../client/pool.ts'
 import type { ToolCall } from '../server/probe/tools.ts'
 import { DEFAULT_SERVER_OPTIONS } from '../server/options.ts'
 import type { ServerTarget } from '../server/target.ts'
 import { MERGE_LABEL } from '../report/merge.ts'
-import { argvErrorMessage, integerOption, MAX_TIMER_MS } from '@mcp-bridge/process'
-import { escapeControls } from '@mcp-bridge/plugin'
+import { argvErrorMessage, escapeControls, integerOption, MAX_TIMER_MS } from '@mcp-bridge/process'
 import { isHelpTopic, type HelpTopic } from './help.ts'
 import { SPEC_VERSIONS, type SpecVersion } from './spec-versions.ts'
 
@@ -35,7 +35,7 @@ interface Timeouts {
   startupTimeoutMs: number
 }
 export type Command =
-  | ({ kind: 'default'; transports: Transport[] } & Timeouts & RunOptions)
+  | ({ kind: 'default'; transports: Transport[]; jobs?: number } & Timeouts & RunOptions)
   | ({ kind: 'server'; target: ServerTarget; calls: ToolCall[]; serverName?: string; revisions?: SpecVersion[] } & Timeouts & RunOptions)
   | ({ kind: 'client'; options: Omit<ClientRunOptions, 'onProgress'> } & RunOptions)
   | ({ kind: 'judge'; wire: string; scenario?: string } & RunOptions)
@@ -66,6 +66,7 @@ const OPTIONS = {
   scenario: { type: 'string', multiple: true },
   'update-snapshots': { type: 'boolean' },
   shard: { type: 'string' },
+  jobs: { type: 'string' },
   driver: { type: 'string' },
   wire: { type: 'string' },
 } as const
@@ -73,9 +74,9 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 const RUN = ['report-dir', 'baseline', 'write-baseline', 'compare', 'merge', 'summary-md', 'annotations']
 const ALLOWED: Record<string, string[]> = {
-  default: [...RUN, 'transport', 'timeout', 'startup-timeout'],
+  default: [...RUN, 'transport', 'jobs', 'timeout', 'startup-timeout'],
   server: [...RUN, 'timeout', 'startup-timeout', 'url', 'header', 'call', 'server-name', 'spec-version'],
-  client: [...RUN, 'transport', 'scenario', 'update-snapshots', 'shard', 'driver'],
+  client: [...RUN, 'transport', 'scenario', 'update-snapshots', 'shard', 'jobs', 'driver'],
   judge: [...RUN, 'wire', 'scenario'],
   list: [],
 }
@@ -124,7 +125,9 @@ export function parseCommand(argv: string[], cwd: string): ParseResult {
   if (sub === 'server') return parseServer(values, command, { ...run, ...timeouts }, cwd)
   const transports = parseTransport(values)
   if (typeof transports === 'string') return usage(transports)
-  return { ok: true, command: { kind: 'default', transports, ...timeouts, ...run } }
+  const jobs = parseJobs(values)
+  if (typeof jobs === 'string') return usage(jobs)
+  return { ok: true, command: { kind: 'default', transports, ...(jobs !== undefined ? { jobs } : {}), ...timeouts, ...run } }
 }
 
 function helpCommand([topic, more]: string[]): ParseResult {
@@ -231,6 +234,14 @@ function parseClient(values: Values, common: RunOptions): ParseResult {
     if (!match || count < 1 || index < 1 || index > count) return usage(`--shard must be I/N with 1 <= I <= N, not ${JSON.stringify(values.shard)}`)
     options.shard = { index, count }
   }
+  const jobs = parseJobs(values)
+  if (typeof jobs === 'string') return usage(jobs)
+  if (jobs !== undefined) options.jobs = jobs
   if (values.driver !== undefined) options.driver = values.driver
   return { ok: true, command: { kind: 'client', options, ...common } }
+}
+
+/** --jobs: scenario runs at once; absent, the runner's default (the number of cores, capped). */
+function parseJobs(values: Values): number | undefined | string {
+  return values.jobs === undefined ? undefined : integerOption('jobs', values.jobs, 1, MAX_JOBS)
 }

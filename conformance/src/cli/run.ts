@@ -9,7 +9,8 @@ import { InputFileError, nearestWord, readInputFile } from '@mcp-bridge/process'
 import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { failuresOf, formatBaseline, loadBaseline, type BaselineEntry } from '../baseline.ts'
-import { listScenarios, runClientScenarios, type ClientRunOptions } from '../client/index.ts'
+import { defaultJobs } from '../client/pool.ts'
+import { listScenarios, runClientScenarios, type ClientRunOptions } from './client-mode.ts'
 import { EXIT, type RunReport, type SuiteResult } from '../model.ts'
 import { formatGithubAnnotations } from '../report/annotations.ts'
 import { assembleReport, harnessErrorSuite } from '../report/assemble.ts'
@@ -250,8 +251,9 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
   }
   const suites: SuiteResult[] = []
   if (command.kind === 'client' || command.kind === 'default') {
-    const options = command.kind === 'client' ? command.options : { transports: command.transports, scenarioIds: [], updateSnapshots: false }
-    io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')})\n`)
+    const given = command.kind === 'client' ? command.options : { transports: command.transports, scenarioIds: [], updateSnapshots: false, jobs: command.jobs }
+    const options = { ...given, jobs: given.jobs ?? defaultJobs() }
+    io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')}), ${options.jobs === 1 ? 'one at a time' : `${options.jobs} at a time`}\n`)
     suites.push(...(await clientSuites(options, io, live)))
   }
   if (command.kind === 'judge') {
@@ -293,9 +295,17 @@ async function judgeSuite(wire: string, scenarioId?: string): Promise<SuiteResul
 
 async function clientSuites(options: Omit<ClientRunOptions, 'onProgress'>, io: Io, live: LiveLine | undefined): Promise<SuiteResult[]> {
   let failing = 0
+  let done = 0
+  // Several runs may be under way (--jobs): the line names each, in the order they started.
+  const running = new Map<number, string>()
   const onRun: ClientRunOptions['onRun'] = ({ id, transport, index, total, suite }) => {
-    if (!suite) return live?.set(`[${index + 1}/${total}] ${id} [${transport}]${failing ? ` · ${failing} failing so far` : ''}`)
-    if (suite.checks.some((c) => c.status === 'fail' || c.status === 'error')) failing++
+    if (!suite) running.set(index, `${id} [${transport}]`)
+    else {
+      running.delete(index)
+      done++
+      if (suite.checks.some((c) => c.status === 'fail' || c.status === 'error')) failing++
+    }
+    live?.set(`[${done}/${total} done] ${[...running.values()].join(', ')}${failing ? ` · ${failing} failing so far` : ''}`)
   }
   const onProgress = (line: string) => {
     if (!live) io.stderr(`  ${plain(line)}\n`)

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
-import { makeTempDir, type TempDir } from '@mcp-bridge/process'
+import { configSecrets, createRedactor, makeTempDir, type TempDir } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
-import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/plugin/host'
+import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/host'
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
@@ -45,7 +45,7 @@ export const bridgeAdapter: ClientAdapter = {
       await fiber
     } catch (error) {
       // The plugin redacts its own logs; this line is the adapter's, so it redacts it too.
-      logs.push(`[error] load failed: ${bridge.createRedactor(bridge.configSecrets(resolved))(String(error))}`)
+      logs.push(`[error] load failed: ${createRedactor(configSecrets(resolved))(String(error))}`)
     }
     return session(ctx, fiber, serverName, connection, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
   },

@@ -1,3 +1,4 @@
+import { configSecrets, createRedactor } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
 import type { CallOutcome, ClientAdapter, ClientSession, ModelRoute } from './adapter.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
@@ -89,7 +90,7 @@ export function createDshAdapter(host: DshHost): ClientAdapter {
       try {
         await fiber
       } catch (error) {
-        root.logs.push(`[error] load failed: ${bridge.createRedactor(bridge.configSecrets(resolved as never))(String(error))}`)
+        root.logs.push(`[error] load failed: ${createRedactor(configSecrets(resolved as never))(String(error))}`)
       }
       return session(host, root, fiber, serverName, connection)
     },

@@ -3,6 +3,7 @@ import type { ClientAdapter } from './adapter.ts'
 import { bridgeAdapter } from './bridge-adapter.ts'
 import { driverAdapter } from './driver/adapter.ts'
 import { loadScenarios, SCENARIO_DIR, type LoadedScenario } from './load.ts'
+import { runPool } from './pool.ts'
 import { runScenario } from './run-scenario.ts'
 
 export type { ClientAdapter, ClientSession, ServerTarget, ToolView, CallOutcome } from './adapter.ts'
@@ -12,12 +13,18 @@ export type { DriverRequest, DriverAnswer, DriverEvent, DriverServer, DriverTool
 export { BRIDGE_ONLY_CHECKS, FEATURES } from './applicability.ts'
 export { loadScenarios, parseScenario, scenarioFiles, ScenarioError, SCENARIO_DIR } from './load.ts'
 export { ScenarioSchema, type Scenario } from './scenario.ts'
+export { defaultJobs, DEFAULT_JOBS_CAP, MAX_JOBS } from './pool.ts'
 
 export interface ClientRunOptions {
   transports: Array<'stdio' | 'http'>
   scenarioIds: string[]
   updateSnapshots: boolean
   shard?: { index: number; count: number }
+  /**
+   * How many scenario runs at once (1 by default: one after another, in the order below). The
+   * results are in that order whatever the number; progress is told as each run ends.
+   */
+  jobs?: number
   onProgress?: (line: string) => void
   /** Told as each scenario run starts (no suite yet) and ends, with its place among them all. */
   onRun?: (run: { id: string; transport: 'stdio' | 'http'; index: number; total: number; suite?: SuiteResult }) => void
@@ -37,24 +44,32 @@ export function selectScenarios(all: LoadedScenario[], ids: string[], shard?: { 
   return shard ? chosen.filter((_, i) => i % shard.count === shard.index - 1) : chosen
 }
 
-/** Runs the client scenarios, each over every transport it and the caller allow, one at a time. */
+/** Runs the client scenarios, each over every transport it and the caller allow, `jobs` at a time. */
 export async function runClientScenarios(options: ClientRunOptions): Promise<SuiteResult[]> {
   // A CI run that rewrote its snapshots would pass whatever the client did.
   if (options.updateSnapshots && process.env.CI === 'true') throw new Error('--update-snapshots is refused when CI=true: update snapshots locally and commit them')
   const adapter = options.adapter ?? (options.driver !== undefined ? driverAdapter(options.driver) : bridgeAdapter)
   const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
-  const results: SuiteResult[] = []
   const runs = selected.flatMap((loaded) => loaded.scenario.transports.filter((t) => options.transports.includes(t)).map((transport) => ({ loaded, transport })))
-  for (const [index, { loaded, transport }] of runs.entries()) {
+  return runPool(runs, options.jobs ?? 1, ({ loaded }) => runsAlone(loaded), async ({ loaded, transport }, index) => {
     const place = { id: loaded.scenario.id, transport, index, total: runs.length }
     options.onRun?.(place)
     const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots })
     options.onRun?.({ ...place, suite: result })
     const failed = result.checks.filter((c) => c.status === 'fail' || c.status === 'error')
     options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${transport}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
-    results.push(result)
-  }
-  return results
+    return result
+  })
+}
+
+/**
+ * Pure: whether a scenario's runs must have the process to themselves. hostEnv is planted in
+ * process.env for the whole run (the plugin reads a credential's variable there, as a host's
+ * would): two such runs side by side would read, or restore away, each other's values, and any
+ * other run's client would see them too (a driver inherits process.env).
+ */
+export function runsAlone(loaded: LoadedScenario): boolean {
+  return Object.keys(loaded.scenario.hostEnv).length > 0
 }
 
 /** One entry per scenario: id and title. */

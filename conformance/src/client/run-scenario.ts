@@ -1,7 +1,7 @@
 import { join, dirname } from 'node:path'
 import { readHttpLog } from '@mcp-bridge/fixtures-server'
-import { withinDeadline } from '@mcp-bridge/process'
-import { Config, configSecrets, createRedactor, type Redact, type StdioConfig } from '@mcp-bridge/plugin'
+import { configSecrets, createRedactor, type Redact, withinDeadline } from '@mcp-bridge/process'
+import { Config, type StdioConfig } from '@mcp-bridge/plugin'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactSuite } from '../report/redact.ts'
 import { formatModelTranscript, formatWireTranscript, type ModelEvent } from '../transcript/format.ts'
@@ -367,10 +367,17 @@ function splitInformational(expect: CallExpectation, info: Record<string, string
   return { expect: kept, informational }
 }
 
-/** The plugin's own settings where a scenario sets none: the bound is derived from what the client will use. */
+let pluginDefaults: BoundSettings | undefined
+/**
+ * The plugin's own settings where a scenario sets none: the bound is derived from what the client
+ * will use. Parsed on the first run only (they are the schema's defaults), a copy per caller.
+ */
 export function boundDefaults(): BoundSettings {
-  const { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs } = Config({ transport: 'stdio', serverName: 'kit', command: 'node' }) as StdioConfig
-  return { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs }
+  if (!pluginDefaults) {
+    const { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs } = Config({ transport: 'stdio', serverName: 'kit', command: 'node' }) as StdioConfig
+    pluginDefaults = { connectTimeoutMs, toolCallTimeoutMs, maxTotalTimeoutMs, killGraceMs }
+  }
+  return { ...pluginDefaults }
 }
 
 function durationMs(duration: Duration, config: Record<string, unknown>): number {

@@ -1,5 +1,5 @@
 /** Pure: suites + baseline → the versioned RunReport, including the exit code it implies. */
-import { redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets } from '@mcp-bridge/process'
 import { applyBaseline, type BaselineEntry } from '../baseline.ts'
 import { countStatuses, EXIT, FORMAT_VERSION, type RunReport, type SuiteResult } from '../model.ts'
 import { redactSuite } from './redact.ts'

@@ -21,6 +21,9 @@ export function exitMeaning(report: RunReport): string {
     const reasons = [fail - expected > 0 ? `${count(fail - expected, 'check')} failed that the baseline does not expect` : '', stale ? `${count(stale, 'baseline entry', 'baseline entries')} ${stale === 1 ? 'is' : 'are'} stale` : '']
     return `Exit code 1: ${reasons.filter(Boolean).join(', and ')}.`
   }
+  // A run where every check skipped (a client that could not connect, a server with no feature a
+  // check applies to) exits 0 too, but "every check passed" would claim a judgement never made.
+  if (report.summary.pass + report.summary.warn + fail === 0) return `Exit code 0, but nothing was judged: ${count(report.summary.skip, 'check')} ${report.summary.skip === 1 ? 'was' : 'were'} skipped (each says why).`
   return `Exit code 0: every check passed${expected ? `, apart from ${count(expected, 'failure')} the baseline expects` : ''}; warnings and skips are allowed.`
 }
 

@@ -5,12 +5,12 @@
  * neither end that line nor start a new one, so it can never forge a line of its own.
  *
  * - Control characters, line breaks included, are written as their escapes by the plugin's rule
- *   (`escapeControls`, plugin/src/controls.ts): `\n`, `\x1b`, `\u202e` show instead of acting.
+ *   (`escapeControls`, process/src/controls.ts): `\n`, `\x1b`, `\u202e` show instead of acting.
  * - GitHub workflow commands are defused: the runner reads `::name …::` at the start of a line
  *   (after spaces) and the older `##[name]` anywhere in a line. `##[` is written `#\x23[`, and a
  *   `:` that would open a command at the start of an item `\x3a`, escapes in the same style.
  */
-import { escapeControls } from '@mcp-bridge/plugin'
+import { escapeControls } from '@mcp-bridge/process'
 
 /** `text` as one line for a terminal or a CI log: no control acts, no workflow command is read. */
 export function plain(text: string): string {

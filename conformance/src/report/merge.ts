@@ -8,7 +8,7 @@
  * other's suites, and its stale baseline entries stay stale here. The report is untrusted input
  * like any other: it is checked for shape here, and redacted and escaped like every suite.
  */
-import { redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets } from '@mcp-bridge/process'
 import { CHECK_STATUSES, type CheckResult, type RunReport, type SuiteResult } from '../model.ts'
 import { redactValue } from './redact.ts'
 

@@ -3,7 +3,7 @@
  * first, then cut. Cut first, and a secret cut in two no longer matches its shape, so its first
  * half would reach the terminal and the reports (the reports redact again, too late).
  */
-import { redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets } from '@mcp-bridge/process'
 
 /** Longer than any secret shape the redactor recognises (the plugin's quoteUntrusted window). */
 const WINDOW = 2048

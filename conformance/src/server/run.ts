@@ -2,7 +2,8 @@
  * Runs every server check against one target and returns its SuiteResult. Never throws and
  * never hangs: each exchange is bounded, and anything unexpected becomes an `error` check.
  */
-import { configSecrets, createRedactor, withCredentialsAsHeader } from '@mcp-bridge/plugin'
+import { configSecrets, createRedactor } from '@mcp-bridge/process'
+import { withCredentialsAsHeader } from '@mcp-bridge/plugin/rules'
 import type { CheckResult, SuiteResult } from '../model.ts'
 import { redactCheck } from '../report/redact.ts'
 import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'
@@ -14,6 +15,7 @@ import { classifyNotifications, judgeNotifications } from './evaluate/notificati
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
+import { probeTasks } from './probe/tasks.ts'
 import { probeTools, toolsNotDeclared } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
 import { initializeNotJudged } from './modern/evaluate.ts'
@@ -184,6 +186,7 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
   emit(...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)))
   emit(...(await probeFeatures(wire, session, timeout)))
+  emit(...(await probeTasks(wire, session, { requestTimeoutMs: timeout, calls: options.calls })))
   if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
 
   // Judged last, over everything both connections carried, so every exchange above counts.

@@ -141,6 +141,17 @@ export const MODERN_SECTIONS = {
   /** The page's opening paragraph, before its first section. */
   discover: ['server/discover', 'discovery'],
   'streamable-http#protocol-version-header': ['basic/transports/streamable-http#protocol-version-header', 'transports: Streamable HTTP: protocol version header'],
+  'basic#result-responses': ['basic/index#result-responses', 'base protocol: result responses'],
+  'basic#error-responses': ['basic/index#error-responses', 'base protocol: error responses'],
+  'basic#meta': ['basic/index#meta', 'base protocol: _meta'],
+  'streamable-http#security': ['basic/transports/streamable-http#security--endpoint', 'transports: Streamable HTTP: security & endpoint'],
+  'streamable-http#server-validation': ['basic/transports/streamable-http#server-validation', 'transports: Streamable HTTP: server validation'],
+  'streamable-http#custom-headers': ['basic/transports/streamable-http#server-behavior-for-custom-headers', 'transports: Streamable HTTP: server behavior for custom headers'],
+  'tools#capabilities': ['server/tools#capabilities', 'tools: capabilities'],
+  'tools#tool-names': ['server/tools#tool-names', 'tools: tool names'],
+  'prompts#capabilities': ['server/prompts#capabilities', 'prompts: capabilities'],
+  'resources#capabilities': ['server/resources#capabilities', 'resources: capabilities'],
+  'resources#error-handling': ['server/resources#error-handling', 'resources: error handling'],
   /** The revision's schema.ts. */
   schema: ['', 'schema'],
   'jsonrpc#response-object': ['', 'JSON-RPC 2.0 response object'],

@@ -1,6 +1,6 @@
 /** What a server run points at, and the built-in default target. */
 import { createRequire } from 'node:module'
-import { redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets } from '@mcp-bridge/process'
 import type { ToolCall } from './probe/tools.ts'
 
 export type ServerTarget =

@@ -2,7 +2,7 @@
  * Pure verdicts on tools/call exchanges: an unknown tool, arguments that break the schema, and
  * the calls the user explicitly allowed with --call (the kit never calls a tool on its own).
  */
-import { declaresToolTasks } from '@mcp-bridge/plugin'
+import { declaresToolTasks } from '@mcp-bridge/plugin/rules'
 import type { CheckResult } from '../../model.ts'
 import { isObject, judge, list, show, unreadable } from '../check.ts'
 import { INVALID_ARGUMENTS, STRUCTURED_CONTENT, UNKNOWN_TOOL, USER_CALL } from '../registry/tools.ts'

@@ -1,10 +1,11 @@
 /** Pure verdicts on the Streamable HTTP transport, from raw exchanges the probe recorded. */
 import type { CheckResult } from '../../model.ts'
-import { isObject, judge, list, show } from '../check.ts'
+import { count, isObject, judge, list, show } from '../check.ts'
 import {
   BATCH,
   GET_STREAM,
   NOTIFICATION_ACCEPTED,
+  REPLY_ACCEPTED,
   ORIGIN,
   POST_RESPONSE_TYPE,
   SESSION_DELETE,
@@ -74,6 +75,7 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
   return [
     judgePostResponses(obs, v),
     judgeNotification(obs, v),
+    judgeReplies(obs, v),
     judgeSessionId(obs, v),
     judgeSessionRequired(obs, v),
     judgeUnknownSession(obs, v),
@@ -101,6 +103,20 @@ function judgePostResponses(obs: HttpObservation, v: string): CheckResult {
 
 /** 2025-03-26 on, transports: the alternative to the 202 sentence, for input the server cannot accept. */
 const REFUSAL = 'If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request).'
+
+/** The answers to the responses the kit POSTed back: input the server accepts gets 202 and no body. */
+function judgeReplies(obs: HttpObservation, v: string): CheckResult {
+  const j = judge(REPLY_ACCEPTED, v)
+  const replies = obs.posts.filter((p) => p.kind === 'response')
+  const details = { replies }
+  if (replies.length === 0) return j.skip('the server sent no request, so the kit POSTed no response to judge')
+  const wrong = replies.filter((p) => p.status === undefined || (p.status < 400 && (p.status !== 202 || p.body)))
+  const what = (p: PostRecord) => (p.status === undefined ? 'no HTTP answer' : p.status === 202 ? '202 with a body' : `HTTP ${p.status}`)
+  if (wrong.length) return j.breach(`${count(wrong.length, 'response')} the kit POSTed back got ${list(wrong.map(what))}, not 202 Accepted with no body`, { details })
+  const refused = replies.filter((p) => p.status !== undefined && p.status >= 400)
+  if (refused.length) return j.info(`${count(refused.length, 'response')} the kit POSTed back ${refused.length === 1 ? 'was' : 'were'} refused with ${list(refused.map(what))}; the spec allows a refusal: "${REFUSAL}"`, { details })
+  return j.pass(`${count(replies.length, 'response')} the kit POSTed back, each answered 202 with no body`, { details })
+}
 
 function judgeNotification(obs: HttpObservation, v: string): CheckResult {
   const j = judge(NOTIFICATION_ACCEPTED, v)

@@ -3,7 +3,7 @@ import type { CheckResult, CheckStatus } from '../../model.ts'
 import { isObject, judge, list, show, unreadable } from '../check.ts'
 import { CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
 import { validateShape, type ShapeIssue } from '../shapes.ts'
-import { isKnownRevision, isPublishedRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
+import { isKnownRevision, isModernRevision, isPublishedRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
 import { describeOutcome, type NotifyOutcome, type RpcOutcome } from '../wire/types.ts'
 
 export interface Session {
@@ -111,6 +111,8 @@ function judgeNegotiated(negotiated: string, requested: string, wire: unknown[],
   // A client that cannot use the offered revision SHOULD disconnect: a run pinned to one revision does.
   if (pinned) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; the kit, asked to judge ${requested} only, disconnects, so no other check runs for ${requested}`, observed)
   if (isKnownRevision(negotiated)) return j.pass(`the server does not speak ${requested} and counter-offered ${negotiated}; checks follow ${negotiated}`, observed)
+  // A modern revision has no initialize (it is negotiated per request): offered in this handshake, it is no version the handshake can go on with.
+  if (isModernRevision(negotiated)) return j.breach(`protocolVersion ${show(negotiated)} is a modern revision, which has no initialize handshake, so not one the server can support in answer to initialize; checks follow ${requested}`, observed)
   return j.error(`the server answered ${show(negotiated)}, a revision this kit cannot judge; checks follow ${requested}`, observed)
 }
 

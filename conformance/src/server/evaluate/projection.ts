@@ -3,7 +3,8 @@
  * name each raw name gets, which ones are rewritten, which are left out, and what each definition
  * costs in every model request.
  */
-import { Config, declaresToolTasks, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName, redactSecrets } from '@mcp-bridge/plugin'
+import { redactSecrets } from '@mcp-bridge/process'
+import { Config, declaresToolTasks, MAX_PUBLIC_NAME_LENGTH, planTools, publicToolName } from '@mcp-bridge/plugin/rules'
 import type { CheckResult } from '../../model.ts'
 import { count, judge, list, show } from '../check.ts'
 import { PROJECTION, SCHEMA_SIZE } from '../registry/bridge.ts'

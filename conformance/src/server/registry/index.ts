@@ -5,13 +5,14 @@ import { FEATURE_CHECKS } from './features.ts'
 import { LIFECYCLE_CHECKS } from './lifecycle.ts'
 import { MESSAGE_CHECKS } from './messages.ts'
 import { NOTIFICATION_CHECKS } from './notifications.ts'
+import { TASK_CHECKS } from './tasks.ts'
 import { TOOL_CHECKS } from './tools.ts'
 import { TRANSPORT_CHECKS } from './transports.ts'
 
 export type { CheckDef, Keyword, Rule } from './types.ts'
 export { breachStatus, cite, inForce, ruleFor } from './types.ts'
 
-export const CHECKS: readonly CheckDef[] = [...LIFECYCLE_CHECKS, ...MESSAGE_CHECKS, ...NOTIFICATION_CHECKS, ...TOOL_CHECKS, ...BRIDGE_CHECKS, ...FEATURE_CHECKS, ...TRANSPORT_CHECKS]
+export const CHECKS: readonly CheckDef[] = [...LIFECYCLE_CHECKS, ...MESSAGE_CHECKS, ...NOTIFICATION_CHECKS, ...TOOL_CHECKS, ...BRIDGE_CHECKS, ...FEATURE_CHECKS, ...TASK_CHECKS, ...TRANSPORT_CHECKS]
 
 /** The definition behind a reported check id (`tools/call/echo` → `tools/call/{name}`). */
 export function definitionOf(id: string): CheckDef | undefined {

@@ -1,11 +1,12 @@
 /** Pure: small constructors for registry entries, and the JSON-RPC sentences many checks share. */
-import type { Revision, SpecTopic } from '../spec.ts'
+import type { Revision } from '../spec.ts'
+import type { Topic } from './topics.ts'
 import type { Keyword, Rule } from './types.ts'
 
 export type { CheckDef, Rule } from './types.ts'
 
 /** A sentence stated from `from` on (and until `until`, when given as the fifth argument's field). */
-export function rule(from: Revision, topic: SpecTopic, keyword: Keyword, quote: string, ruleCase?: string, until?: Revision): Rule {
+export function rule(from: Revision, topic: Topic, keyword: Keyword, quote: string, ruleCase?: string, until?: Revision): Rule {
   return { from, topic, keyword, quote, ...(ruleCase ? { case: ruleCase } : {}), ...(until ? { until } : {}) }
 }
 

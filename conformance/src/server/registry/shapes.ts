@@ -48,6 +48,9 @@ export type ShapeType =
   | 'ResourceUpdatedNotification'
   | 'ListChangedNotification'
   | 'TaskStatusNotification'
+  | 'CreateTaskResult'
+  | 'Task'
+  | 'ListTasksResult'
   | 'ElicitationCompleteNotification'
 
 /** Where nested types sit inside a type: a field holding one value, or (in brackets) an array of them. */

@@ -4,9 +4,10 @@
  */
 import { citeModern } from '../modern/judge.ts'
 import { MODERN_CHECKS } from '../modern/registry.ts'
-import { KNOWN_REVISIONS, LATEST_MODERN_REVISION, sectionLabel, sectionUrl, type Revision } from '../spec.ts'
+import { KNOWN_REVISIONS, LATEST_MODERN_REVISION, type Revision } from '../spec.ts'
+import { topicLabel, topicUrl } from './topics.ts'
 import { CHECKS } from './index.ts'
-import { coverage } from './sentences/coverage.ts'
+import { coverageOf } from './sentences/registries.ts'
 import { EXTRACTED_REVISIONS, loadSentences } from './sentences/data.ts'
 import { REASONS, type ReasonKey } from './sentences/reasons.ts'
 import { CONTENT_TYPE_GATES, FIELD_GATES, RELAXATIONS, REQUIRED_GATES } from './shapes.ts'
@@ -30,8 +31,8 @@ function newest(rule: Rule): Revision {
 function ruleRow(def: CheckDef, rule: Rule, first: boolean): string {
   const status = OUTCOME[breachStatus(rule.keyword, def.scope)] ?? 'information'
   const revision = newest(rule)
-  const url = sectionUrl(revision, rule.topic)
-  const label = sectionLabel(revision, rule.topic).replace(/^MCP \S+ /, '')
+  const url = topicUrl(revision, rule.topic)
+  const label = topicLabel(revision, rule.topic).replace(/^MCP \S+ /, '')
   const where = url ? `[${label}](${url})` : label
   const when = rule.case ? ` (${rule.case})` : ''
   const check = first ? `\`${def.id}\`<br>${cell(def.title)}` : ''
@@ -147,11 +148,12 @@ function coverageTable(): string[] {
   const files = EXTRACTED_REVISIONS.map(loadSentences)
   const judgeable = (Object.keys(REASONS) as ReasonKey[]).filter((key) => REASONS[key].kind === 'not judgeable')
   const rows = files.map((file) => {
-    const c = coverage(file, CHECKS)
+    const c = coverageOf(file)
     const out = judgeable.map((key) => c.notJudgeable[key] ?? 0)
-    const reachable = c.judged + c.notYet
+    // An unreviewed sentence may be judgeable: it counts against the share until it is classified.
+    const reachable = c.judged + c.notYet + c.unreviewed
     const percent = reachable === 0 ? '–' : `${Math.round((100 * c.judged) / reachable)} %`
-    return `| ${file.revision} | ${c.sentences} | ${c.judged} | ${out.join(' | ')} | ${c.notYet} | ${c.unaccounted.length} | ${percent} |`
+    return `| ${file.revision} | ${c.sentences} | ${c.judged} | ${out.join(' | ')} | ${c.notYet} | ${c.unreviewed} | ${c.unaccounted.length} | ${percent} |`
   })
   const commits = [...new Set(files.map((file) => file.source.commit))]
   return [
@@ -164,11 +166,12 @@ function coverageTable(): string[] {
     `(${commits.map((c) => `commit \`${c.slice(0, 12)}\``).join(', ')}) into \`conformance/src/server/registry/sentences/\`. A sentence is`,
     '*judged* when a check’s rule quotes it (or the sentence names the check); otherwise it carries one',
     'reason, below. *Judged* counts judged sentences among those that can be judged from outside (judged',
-    'plus not yet judged). A test fails when a sentence is unaccounted for, or a rule quotes a keyword',
+    'plus not yet judged) and those not yet reviewed. 2026-07-28 is judged by the modern checks above;',
+    'its tasks moved to an extension specified outside the specification’s repository. A test fails when a sentence is unaccounted for, or a rule quotes a keyword',
     'sentence the extract does not hold.',
     '',
-    `| revision | sentences | judged | ${judgeable.map((key) => `not judgeable: ${key}`).join(' | ')} | not yet judged | unaccounted | judged of judgeable |`,
-    `| --- | --- | --- | ${judgeable.map(() => '---').join(' | ')} | --- | --- | --- |`,
+    `| revision | sentences | judged | ${judgeable.map((key) => `not judgeable: ${key}`).join(' | ')} | not yet judged | not yet reviewed | unaccounted | judged of judgeable |`,
+    `| --- | --- | --- | ${judgeable.map(() => '---').join(' | ')} | --- | --- | --- | --- |`,
     ...rows,
     '',
     '| reason | what it means |',

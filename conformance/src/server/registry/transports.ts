@@ -75,6 +75,15 @@ export const NOTIFICATION_ACCEPTED: CheckDef = {
   note: 'A server that refuses the initialized notification breaks no sentence, but clients that treat the refusal as an error cannot connect to it.',
 }
 
+export const REPLY_ACCEPTED: CheckDef = {
+  id: 'http/reply-accepted',
+  title: 'the kit’s answers to server requests get 202 Accepted with no body',
+  scope: 'server',
+  transport: 'http',
+  how: 'every JSON-RPC response the kit POSTs back (its answer to a request the server sent it): a 2xx other than 202, a 202 with a body, or no HTTP answer breaks the sentence; an HTTP error status is a refusal the spec allows, and is information; without a server request there is nothing to judge',
+  rules: [rule('2025-03-26', 'transports#sending-messages-to-the-server', 'MUST', 'If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.')],
+}
+
 export const SESSION_ID: CheckDef = {
   id: 'http/session-id',
   title: 'a session id, when issued, is visible ASCII',
@@ -248,6 +257,7 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   NO_ORPHANS,
   POST_RESPONSE_TYPE,
   NOTIFICATION_ACCEPTED,
+  REPLY_ACCEPTED,
   SESSION_ID,
   SESSION_REQUIRED,
   SESSION_UNKNOWN,

@@ -4,7 +4,8 @@
  * the code that observes the server: MUST → fail, SHOULD → warn, no requirement → information.
  */
 import type { CheckStatus, SpecRef } from '../../model.ts'
-import { atLeast, KNOWN_REVISIONS, OLDEST_REVISION, sectionLabel, sectionUrl, type Revision, type SpecTopic } from '../spec.ts'
+import { atLeast, KNOWN_REVISIONS, OLDEST_REVISION, type Revision } from '../spec.ts'
+import { topicLabel, topicUrl, type Topic } from './topics.ts'
 
 /**
  * The force of a sentence. SCHEMA: a field or type the revision's schema.ts requires (the spec
@@ -20,7 +21,7 @@ export interface Rule {
   /** First revision that states the sentence; `until` is the last (absent: still in force). */
   from: Revision
   until?: Revision
-  topic: SpecTopic
+  topic: Topic
   keyword: Keyword
   /** The sentence as the spec states it (emphasis markup removed). */
   quote: string
@@ -75,8 +76,8 @@ export function firstRevision(def: CheckDef): Revision {
 }
 
 export function cite(rule: Rule, revision: Revision): SpecRef {
-  const url = sectionUrl(revision, rule.topic)
-  const where = sectionLabel(revision, rule.topic)
+  const url = topicUrl(revision, rule.topic)
+  const where = topicLabel(revision, rule.topic)
   const keyword = rule.keyword === 'NONE' ? 'no requirement' : rule.keyword === 'BRIDGE' ? 'the bridge’s own rule, not the spec' : rule.keyword
   return { ref: `${where}: ${keyword}`, ...(url ? { url } : {}), keyword: rule.keyword, quote: rule.quote }
 }

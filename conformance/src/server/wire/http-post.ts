@@ -40,8 +40,8 @@ export interface ExchangeOptions {
   until?: (message: unknown) => boolean
   /** Called for every message as it arrives (server requests need an answer mid-stream). */
   onMessage?: (message: unknown) => void
-  /** Called with the HTTP status once the response headers arrived, before any message. */
-  onStatus?: (status: number) => void
+  /** Called with the HTTP status (and any session id) once the response headers arrived, before any message. */
+  onStatus?: (status: number, sessionId: string | null) => void
   /** Stop once the headers of an event stream arrived (a GET stream may stay open and silent). */
   streamHeadersOnly?: boolean
 }
@@ -86,9 +86,9 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
       response = await fetch(next, { method: keep ? (options.method ?? 'POST') : 'GET', headers: options.headers, ...(keep ? { body: options.body } : {}), signal: controller.signal, redirect: 'manual' })
     }
     info.status = response.status
-    options.onStatus?.(response.status)
     info.contentType = response.headers.get('content-type')
     info.sessionId = response.headers.get('mcp-session-id')
+    options.onStatus?.(response.status, info.sessionId)
     const type = (info.contentType ?? '').toLowerCase()
     if (type.startsWith('text/event-stream') && options.streamHeadersOnly) await response.body?.cancel().catch(() => {})
     else if (type.startsWith('text/event-stream') && response.body) await readSse(response.body, info, options)

@@ -20,6 +20,8 @@ export interface PostRecord {
   method: string
   status?: number
   contentType: string | null
+  /** Whether the HTTP answer carried a body (judged for notifications and the kit's responses). */
+  body?: boolean
   /**
    * Requests answered with an event stream: whether it was primed, how it was resumed, and whether
    * it (resumed or not) carried the response; `timedOut` when the kit stopped waiting for it.
@@ -79,7 +81,11 @@ export class HttpWire implements Wire {
       body: JSON.stringify(message),
       timeoutMs,
       until: isResponse,
-      onStatus: (code) => (status = code),
+      onStatus: (code, sessionId) => {
+        status = code
+        // The kit's answer to a request the server sends on the initialize stream itself belongs to the new session.
+        if (method === 'initialize' && sessionId && code < 300) this.sessionId = sessionId
+      },
       onMessage,
     })
     // Known from the headers already: a resumed initialize stream needs it.
@@ -132,7 +138,8 @@ export class HttpWire implements Wire {
 
   private async answer(message: Record<string, unknown>): Promise<void> {
     const info = await exchange(this.target.url, { headers: this.headers(), body: JSON.stringify(message), timeoutMs: this.defaultTimeoutMs })
-    this.posts.push({ kind: 'response', method: '(answer to a server request)', status: info.status, contentType: info.contentType })
+    const body = info.messages.length > 0 || (info.text ?? '').trim().length > 0
+    this.posts.push({ kind: 'response', method: '(answer to a server request)', status: info.status, contentType: info.contentType, body })
   }
 }
 

@@ -5,11 +5,10 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { ChildProcess } from 'node:child_process'
-import { descendantsOf, groupGone, groupMembers, groupsSupported, killRecorded, onShutdown, processTable, signalGroup, spawnGroup, stillRunning, type ProcessEntry } from '@mcp-bridge/process'
+import { descendantsOf, groupGone, groupMembers, groupsSupported, killRecorded, onShutdown, type ProcessEntry, processTable, redactSecrets, signalGroup, spawnGroup, stderrExcerpt, stillRunning } from '@mcp-bridge/process'
 import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
-import { redactSecrets, stderrExcerpt } from '@mcp-bridge/plugin'
 import { cut } from '../quote.ts'
 
 export interface StdioTarget {

@@ -4,15 +4,19 @@
  * it (found by wording, on the page the rule cites), or when the sentence's own `checks` name the
  * check; otherwise its `reason` says why not (reasons.ts).
  */
-import { SECTIONS, type Revision, type SpecTopic } from '../../spec.ts'
+import type { Revision } from '../../spec.ts'
+import { topicPath, type Topic } from '../topics.ts'
 import type { CheckDef, Rule } from '../types.ts'
 import { inForce } from '../types.ts'
 import { isReason, REASONS, type ReasonKey } from './reasons.ts'
 import type { Sentence, SentenceFile } from './types.ts'
 
+/** `page#anchor` of a rule's topic ('' for no page); the modern registry resolves its own topics. */
+export type PathOf = (topic: string) => string
+
 /** Topics that are not a page of the spec: the schema, JSON-RPC 2.0, the bridge's own rules. */
-function pageOf(topic: SpecTopic): string | undefined {
-  const path = SECTIONS[topic][0]
+function pageOf(topic: string, pathOf: PathOf): string | undefined {
+  const path = pathOf(topic)
   if (!path) return undefined
   const page = path.split('#')[0]!
   return page === 'basic' ? 'basic/index' : page
@@ -44,13 +48,13 @@ function pieces(quote: string): string[] {
 const KEYWORD = /\b(MUST|SHOULD|REQUIRED|SHALL|RECOMMENDED)\b/
 
 /** Whether a rule's quote is a keyword sentence of a page, which the extract must then hold. */
-export function citesKeywordSentence(rule: Rule): boolean {
-  return pageOf(rule.topic) !== undefined && KEYWORD.test(rule.quote)
+export function citesKeywordSentence(rule: Rule, pathOf: PathOf = legacyPath): boolean {
+  return pageOf(rule.topic, pathOf) !== undefined && KEYWORD.test(rule.quote)
 }
 
 /** The sentences of `file` a rule's quote covers; empty when some piece is found nowhere. */
-export function sentencesQuoted(rule: Rule, file: SentenceFile): Sentence[] {
-  const page = pageOf(rule.topic)
+export function sentencesQuoted(rule: Rule, file: SentenceFile, pathOf: PathOf = legacyPath): Sentence[] {
+  const page = pageOf(rule.topic, pathOf)
   if (!page) return []
   const onPage = file.sentences.filter((s) => s.page === page)
   const found = new Set<Sentence>()
@@ -72,6 +76,8 @@ export interface Coverage {
   judged: number
   notJudgeable: Partial<Record<ReasonKey, number>>
   notYet: number
+  /** Not judged, and not yet classified either way (reasons.ts `unreviewed`). */
+  unreviewed: number
   /** Server-binding sentences with neither a check nor a reason. */
   unaccounted: Sentence[]
   /** Sentences given a reason although a check judges them. */
@@ -84,7 +90,10 @@ export interface Coverage {
   judgedBy: Map<string, string[]>
 }
 
-export function coverage(file: SentenceFile, checks: readonly CheckDef[]): Coverage {
+/** The legacy registry's topics: the spec's sections and the tasks utility's. */
+const legacyPath: PathOf = (topic) => topicPath(topic as Topic)
+
+export function coverage(file: SentenceFile, checks: readonly CheckDef[], pathOf: PathOf = legacyPath): Coverage {
   const revision = file.revision as Revision
   const judgedBy = new Map<string, string[]>()
   const add = (id: string, check: string) => {
@@ -95,8 +104,8 @@ export function coverage(file: SentenceFile, checks: readonly CheckDef[]): Cover
   const missingQuotes: Coverage['missingQuotes'] = []
   for (const def of checks) {
     for (const rule of def.rules) {
-      if (!inForce(rule, revision) || !citesKeywordSentence(rule)) continue
-      const quoted = sentencesQuoted(rule, file)
+      if (!inForce(rule, revision) || !citesKeywordSentence(rule, pathOf)) continue
+      const quoted = sentencesQuoted(rule, file, pathOf)
       if (quoted.length === 0) missingQuotes.push({ check: def.id, quote: rule.quote })
       for (const s of quoted) add(s.id, def.id)
     }
@@ -113,6 +122,7 @@ export function coverage(file: SentenceFile, checks: readonly CheckDef[]): Cover
   const notJudgeable: Coverage['notJudgeable'] = {}
   let judged = 0
   let notYet = 0
+  let unreviewed = 0
   const unaccounted: Sentence[] = []
   const contradicted: Sentence[] = []
   for (const s of bound) {
@@ -120,8 +130,9 @@ export function coverage(file: SentenceFile, checks: readonly CheckDef[]): Cover
     if (by && s.reason) contradicted.push(s)
     if (by) judged++
     else if (isReason(s.reason) && REASONS[s.reason].kind === 'not yet judged') notYet++
+    else if (isReason(s.reason) && REASONS[s.reason].kind === 'not yet reviewed') unreviewed++
     else if (isReason(s.reason)) notJudgeable[s.reason] = (notJudgeable[s.reason] ?? 0) + 1
     else unaccounted.push(s)
   }
-  return { revision, sentences: bound.length, judged, notJudgeable, notYet, unaccounted, contradicted, missingQuotes, unknownChecks, judgedBy }
+  return { revision, sentences: bound.length, judged, notJudgeable, notYet, unreviewed, unaccounted, contradicted, missingQuotes, unknownChecks, judgedBy }
 }

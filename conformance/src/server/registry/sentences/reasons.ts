@@ -4,7 +4,7 @@
  * and is counted apart so the coverage table never passes it off as out of reach.
  */
 export interface Reason {
-  kind: 'not judgeable' | 'not yet judged'
+  kind: 'not judgeable' | 'not yet judged' | 'not yet reviewed'
   /** One line for the docs' coverage table. */
   text: string
 }
@@ -41,6 +41,10 @@ export const REASONS = {
   'not-yet': {
     kind: 'not yet judged',
     text: 'judgeable from outside, but no check judges it yet',
+  },
+  unreviewed: {
+    kind: 'not yet reviewed',
+    text: 'a sentence of a newly extracted revision that no check judges and whose wording no earlier revision states: whether it can be judged from outside is still to be decided',
   },
 } as const satisfies Record<string, Reason>
 

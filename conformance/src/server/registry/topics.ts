@@ -1,0 +1,45 @@
+/**
+ * Pure: the sections a rule may cite. The spec's own list (spec.ts) feeds the client table's
+ * digest and stays as it is; the tasks utility's sections, which only server checks cite, are
+ * listed here and resolved the same way.
+ */
+import { SECTIONS, sectionLabel, sectionUrl, type Revision, type SpecTopic } from '../spec.ts'
+
+const BASE = 'https://modelcontextprotocol.io/specification'
+
+/** basic/utilities/tasks, by section (2025-11-25 on). */
+export const TASK_SECTIONS = {
+  'tasks#capabilities': ['basic/utilities/tasks#capabilities', 'tasks: capabilities'],
+  'tasks#task-support-and-handling': ['basic/utilities/tasks#task-support-and-handling', 'tasks: task support and handling'],
+  'tasks#task-id-requirements': ['basic/utilities/tasks#task-id-requirements', 'tasks: task ID requirements'],
+  'tasks#task-status-lifecycle': ['basic/utilities/tasks#task-status-lifecycle', 'tasks: task status lifecycle'],
+  'tasks#ttl-and-resource-management': ['basic/utilities/tasks#ttl-and-resource-management', 'tasks: TTL and resource management'],
+  'tasks#result-retrieval': ['basic/utilities/tasks#result-retrieval', 'tasks: result retrieval'],
+  'tasks#task-execution-errors': ['basic/utilities/tasks#task-execution-errors', 'tasks: task execution errors'],
+  'tasks#related-task-metadata': ['basic/utilities/tasks#related-task-metadata', 'tasks: related task metadata'],
+  'tasks#associating-task-related-messages': ['basic/utilities/tasks#associating-task-related-messages', 'tasks: associating task-related messages'],
+  'tasks#task-notifications': ['basic/utilities/tasks#task-notifications', 'tasks: task notifications'],
+  'tasks#task-listing': ['basic/utilities/tasks#task-listing', 'tasks: task listing'],
+  'tasks#task-cancellation': ['basic/utilities/tasks#task-cancellation', 'tasks: task cancellation'],
+  'tasks#protocol-errors': ['basic/utilities/tasks#protocol-errors', 'tasks: protocol errors'],
+} as const satisfies Record<string, readonly [path: string, label: string]>
+
+export type TaskTopic = keyof typeof TASK_SECTIONS
+export type Topic = SpecTopic | TaskTopic
+
+function isTaskTopic(topic: Topic): topic is TaskTopic {
+  return Object.hasOwn(TASK_SECTIONS, topic)
+}
+
+/** `page#anchor` of a topic, '' for what is no page of the spec (schema, JSON-RPC, the bridge). */
+export function topicPath(topic: Topic): string {
+  return isTaskTopic(topic) ? TASK_SECTIONS[topic][0] : SECTIONS[topic][0]
+}
+
+export function topicUrl(revision: Revision, topic: Topic): string | undefined {
+  return isTaskTopic(topic) ? `${BASE}/${revision}/${TASK_SECTIONS[topic][0]}` : sectionUrl(revision, topic)
+}
+
+export function topicLabel(revision: Revision, topic: Topic): string {
+  return isTaskTopic(topic) ? `MCP ${revision} ${TASK_SECTIONS[topic][1]}` : sectionLabel(revision, topic)
+}
