@@ -14,7 +14,9 @@ const releaseSignals = handleSignals({
   onSignal: (signal) => void process.stderr.write(`mcp-bridge: ${signal}: stopping every server\n`),
 })
 // `npx` / `npm exec` pass no signal on: when the launcher is gone, stop as if SIGTERM had come.
-watchParent(() => process.kill(process.pid, 'SIGTERM'))
+// Only under npm (it sets npm_command): started any other way, `nohup mcp-bridge watch &` keeps
+// its meaning and outlives the shell that started it.
+if (process.env.npm_command !== undefined) watchParent(() => process.kill(process.pid, 'SIGTERM'))
 
 const io: CliIo = {
   stdout: (text) => void process.stdout.write(text),
