@@ -51,8 +51,8 @@ export const MAPPING = {
   'server-accepts-multiple-post-streams': [],
   'server-sse-streams-functional': [],
   // Every message validated against the revision's schema: ours judges the envelope in jsonrpc/*
-  // and each result's shape in the check of its method.
-  'wire-schema-valid': ['jsonrpc/version', 'jsonrpc/result-or-error', 'jsonrpc/response-ids', 'jsonrpc/error-responses'],
+  // (2026-07-28: resultType and error ids in modern/*) and each result's shape in the check of its method.
+  'wire-schema-valid': ['jsonrpc/version', 'jsonrpc/result-or-error', 'jsonrpc/response-ids', 'jsonrpc/error-responses', 'modern/result-type', 'modern/error-id'],
 
   // 2026-07-28
   'sep-2575-server-implements-discover': ['modern/discover'],
