@@ -63,11 +63,11 @@ export const MAPPING = {
   'sep-2575-server-unsupported-version-error': ['modern/unsupported-version'],
   'sep-2575-http-server-unsupported-version-400': ['modern/unsupported-version'],
   // Ours sends one request without a required _meta field (clientCapabilities); one sentence
-  // (basic/index#meta) governs every missing field. Its HTTP 400 is not judged by ours yet.
+  // (basic/index#meta) governs every missing field, and its HTTP 400.
   'sep-2575-request-meta-invalid-missing-meta': ['modern/meta-required'],
   'sep-2575-request-meta-invalid-missing-protocol-version': ['modern/meta-required'],
   'sep-2575-request-meta-invalid-missing-client-capabilities': ['modern/meta-required'],
-  'sep-2575-http-server-meta-invalid-400': [],
+  'sep-2575-http-server-meta-invalid-400': ['modern/meta-required'],
   'sep-2575-request-meta-client-info-optional': ['modern/client-info-optional'],
   'sep-2575-http-server-header-mismatch-400': ['modern/header-mismatch'],
   'sep-2243-server-reject-invalid-headers': ['modern/header-mismatch'],

@@ -38,6 +38,7 @@ describe('a scripted 2026-07-28 server that breaks one rule gets exactly that ve
     ['no-result-type', 'modern/result-type', 'fail', /^1 of \d+ results have no string resultType: tools\/list$/, 'MUST'],
     ['error-without-id', 'modern/error-id', 'fail', /^5 of \d+ errors do not carry their request's id: ping \(id \d+, answered with id null\)/, 'MUST'],
     ['meta-accepted', 'modern/meta-required', 'fail', /^server\/discover without the required clientCapabilities got a result with HTTP 200, not error -32602/, 'MUST'],
+    ['meta-status-200', 'modern/meta-required', 'fail', /^server\/discover without clientCapabilities got JSON-RPC error -32602 \(Invalid params: required _meta field missing\) with HTTP 200: the right error, not with 400 Bad Request$/, 'MUST'],
     ['method-status-200', 'modern/method-not-found', 'fail', /^ping got JSON-RPC error -32601 \(Method not found\) with HTTP 200: not 404 Not Found with error -32601$/, 'MUST'],
     ['headers-ignored', 'modern/header-mismatch', 'fail', /^server\/discover with Mcp-Method: tools\/list got a result: the request was served, not rejected$/, 'MUST'],
     ['origin-served', 'modern/origin', 'fail', /^server\/discover with Origin http:\/\/evil\.example got HTTP 200 and a result: the foreign origin was served, not 403 Forbidden$/, 'MUST'],

@@ -87,7 +87,6 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
   'MissingRequiredClientCapability',
-  'the HTTP status of a request missing required _meta fields',
   'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
   'tools/call, prompts/get and resources/read of what the lists hold',
   'input_required (multi round-trip) flows and their requestState',

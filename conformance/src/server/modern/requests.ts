@@ -105,7 +105,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   checks.push(
     judgeResultTypes(exchanges),
     judgeErrorIds(exchanges),
-    judgeMetaRequired(metaMissing),
+    judgeMetaRequired(metaMissing, wire.transport),
     judgeClientInfoOptional(noClientInfo),
     judgeMethodsNotFound(unimplemented, wire.transport),
     ...transportChecks,

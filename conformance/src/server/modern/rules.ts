@@ -40,12 +40,17 @@ export const ERROR_ID: ModernCheckDef = {
 export const META_REQUIRED: ModernCheckDef = {
   id: 'modern/meta-required',
   title: 'a request without a required _meta field is rejected with -32602',
-  how: 'server/discover whose _meta has protocolVersion and clientInfo but no clientCapabilities (required): the answer is error -32602 Invalid params',
+  how: 'server/discover whose _meta has protocolVersion and clientInfo but no clientCapabilities (required): the answer is error -32602 Invalid params, over HTTP with status 400',
   rules: [
     { topic: 'basic#meta', keyword: 'MUST', quote: 'A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code -32602 (Invalid params).' },
+    {
+      topic: 'basic#meta',
+      keyword: 'MUST',
+      quote: 'A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code -32602 (Invalid params). On HTTP, the response status MUST be 400 Bad Request.',
+      case: 'http-status',
+    },
     REPLY,
   ],
-  note: 'The HTTP status of that error (400, basic/index#meta) is shown, not judged yet: the same sentence follows MissingRequiredClientCapabilityError on that page, so the inventory cannot tell the two apart.',
 }
 
 export const CLIENT_INFO_OPTIONAL: ModernCheckDef = {

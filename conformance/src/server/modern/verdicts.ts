@@ -55,11 +55,14 @@ export function judgeErrorIds(exchanges: Labelled[]): CheckResult {
   return j.pass(`all ${errors.length} errors carry their request's id (${list(errors.map((e) => e.label))})`)
 }
 
-export function judgeMetaRequired(outcome: RpcOutcome): CheckResult {
+export function judgeMetaRequired(outcome: RpcOutcome, transport: 'stdio' | 'http'): CheckResult {
   const j = modernJudge(META_REQUIRED)
   const observed = { wire: outcome.wire }
   if (unanswered(outcome)) return j.breach(`server/discover without clientCapabilities got ${describeOutcome(outcome)}`, observed, 'reply')
-  if (outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) return j.pass(`server/discover without clientCapabilities got ${withStatus(outcome)}`, observed)
+  if (outcome.kind === 'error' && outcome.error.code === INVALID_PARAMS) {
+    if (transport === 'http' && statusOf(outcome) !== 400) return j.breach(`server/discover without clientCapabilities got ${withStatus(outcome)}: the right error, not with 400 Bad Request`, observed, 'http-status')
+    return j.pass(`server/discover without clientCapabilities got ${withStatus(outcome)}`, observed)
+  }
   return j.breach(`server/discover without the required clientCapabilities got ${withStatus(outcome)}, not error -32602 Invalid params`, observed)
 }
 

@@ -58,13 +58,18 @@ export function sentencesQuoted(rule: Rule, file: SentenceFile, pathOf: PathOf =
   if (!page) return []
   const onPage = file.sentences.filter((s) => s.page === page)
   const found = new Set<Sentence>()
+  let previous: Sentence | undefined
   for (const piece of pieces(rule.quote)) {
-    const hits = onPage.filter((s) => normalise(`${s.lead ?? ''} ${s.text}`).includes(piece))
+    let hits = onPage.filter((s) => normalise(`${s.lead ?? ''} ${s.text}`).includes(piece))
     // A piece without a keyword is context the extract need not hold ("MCP uses JSON-RPC …").
     if (hits.length === 0 && !KEYWORD.test(piece)) continue
     if (hits.length === 0) return []
+    // Wording a page repeats ("On HTTP, the response status MUST be 400") is the one right after the quote's previous sentence.
+    const next = previous ? onPage[onPage.indexOf(previous) + 1] : undefined
+    if (hits.length > 1 && next && hits.includes(next)) hits = [next]
     // A piece too short to be a sentence of its own (an elided lead such as "inputSchema:") only locates.
     if (KEYWORD.test(piece) || hits.length === 1) hits.forEach((s) => found.add(s))
+    if (hits.length === 1) previous = hits[0]
   }
   return [...found]
 }
