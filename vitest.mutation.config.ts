@@ -51,14 +51,13 @@ export default defineConfig({
     conditions,
     alias: [
       { find: /^@mcp-bridge\/plugin$/, replacement: plugin('index.ts') },
-      { find: /^@mcp-bridge\/plugin\/host$/, replacement: plugin('host/index.ts') },
-      { find: /^@mcp-bridge\/plugin\/loader$/, replacement: plugin('loader/index.ts') },
+      { find: /^@mcp-bridge\/plugin\/rules$/, replacement: plugin('rules.ts') },
     ],
   },
   ssr: { resolve: { conditions } },
   test: {
     include,
-    exclude: narrow ? ['plugin/test/cli-bin.test.ts', '**/node_modules/**'] : ['**/node_modules/**'],
+    exclude: narrow ? ['host/test/cli-bin.test.ts', '**/node_modules/**'] : ['**/node_modules/**'],
     testTimeout: narrow ? 30_000 : 120_000,
     hookTimeout: 60_000,
     sequence: { sequencer: CheapTestsFirst },

@@ -11,7 +11,10 @@ export default [
   // Rules over the repository itself (the import graph).
   { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], expect } },
   { test: { name: 'process', include: ['process/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
+  // The benchmark's own bookkeeping (bench/*.test.ts), not its measurements.
+  { test: { name: 'bench', include: ['bench/**/*.test.ts'], expect } },
   { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
+  { test: { name: 'host', include: ['host/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
   {
     test: {
       name: 'fixtures-server',

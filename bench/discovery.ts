@@ -17,7 +17,7 @@ import { formatBytes, formatMs, formatRatio, median, ratio, round } from './stat
 
 const PAGE_SIZE = 500
 const HTTP_SIZES = [1_000, 10_000]
-const HTTP_TRIALS = 5
+const HTTP_TRIALS = 3
 const STDIO_SIZE = 1_000
 const STDIO_TRIALS = 2
 /** 1,000 tools (HTTP, stdio): the first run's target. */
@@ -39,6 +39,7 @@ interface Trial {
 export const discovery: Bench = {
   id: 'discovery',
   title: 'Discovery at scale (start to all registered vs raw listTools loop)',
+  targets: ['discovery.http.1000', 'discovery.http.10000', 'discovery.http.10000.heap', 'discovery.maxTools', 'discovery.stdio.1000'],
   async run(log) {
     const rows: Row[] = []
     const targets: Target[] = []

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import * as bridge from '@mcp-bridge/plugin'
-import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '@mcp-bridge/plugin/host'
+import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '@mcp-bridge/host'
 import { Context, type Fiber } from 'cordis'
 
 export { bridge }

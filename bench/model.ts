@@ -26,13 +26,16 @@ export interface BenchReport {
   /** Every raw figure, for the JSON file. */
   figures: Record<string, unknown>
   notes: string[]
-  /** Set when the benchmark was deliberately not run (e.g. a missing CLI), with the reason. */
-  skipped?: string
 }
 
 export interface Bench {
   id: string
   title: string
+  /**
+   * The ids of the targets it reports on every run. One it does not report, or reports undecided
+   * (holds: null), is a failure of the benchmark (targets.ts), never a silent gap in the table.
+   */
+  targets: readonly string[]
   run(log: (line: string) => void): Promise<BenchReport>
 }
 

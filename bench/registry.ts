@@ -26,6 +26,7 @@ const RESULT = { content: [{ type: 'text', text: '{"text":"hello"}' }] }
 export const registry: Bench = {
   id: 'registry',
   title: 'Reference registry alone (ctx.tools.execute vs the definition called directly)',
+  targets: [],
   async run(log) {
     const host = await startHost()
     const samples: Record<Variant, number[]> = { 'ctx.tools.execute': [], 'handle.execute': [], 'definition.execute': [] }

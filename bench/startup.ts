@@ -4,10 +4,6 @@
  *    bench/tsx-conformance.mjs, the old bin (tsx, every package from its sources).
  *  - a stdio fixture, spawn -> initialize reply (fixtures-server/bench/ready.ts): `node
  *    fixtures-server/dist/cli.js` against the old `node --import tsx/esm fixtures-server/src/cli.ts`.
- *  - the kit's full client run (shared with the kit benchmark), beside the figure from before the
- *    build, which this tree can no longer produce. That baseline is historical and the kit has
- *    grown three-fold since (547 checks then), so it is a figure with no target: targets here are
- *    ratios against a baseline measured in the same run.
  * Samples alternate between the sides (which goes first flips each round) after one unmeasured
  * round that warms the OS file cache and tsx's transform cache for both.
  */
@@ -17,7 +13,6 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { fixtureCommand, type FixtureCommand } from '@mcp-bridge/fixtures-server'
 import { READY_BEHAVIOUR, stdioReady } from '../fixtures-server/bench/ready.ts'
-import { clientRun, describeRun, roundRun } from './kit.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { formatMs, formatRatio, median, ratio, round } from './stats.ts'
 
@@ -26,14 +21,10 @@ const BUILT_CLI = fileURLToPath(new URL('../conformance/bin/mcp-conformance.js',
 const TSX_CLI = fileURLToPath(new URL('./tsx-conformance.mjs', import.meta.url))
 const FIXTURE_SOURCE_CLI = fileURLToPath(new URL('../fixtures-server/src/cli.ts', import.meta.url))
 const BUILD_OUTPUTS = ['../conformance/dist/cli.js', '../fixtures-server/dist/cli.js'].map((path) => fileURLToPath(new URL(path, import.meta.url)))
-/** Measured samples per side (after one warm-up round); medians of 7 ride out a busy neighbour. */
-const REPS = 7
+/** Measured samples per side (after one warm-up round); medians of 5 ride out a busy neighbour. */
+const REPS = 5
 const HELP_CPU_TARGET = 0.5
 const FIXTURE_TARGET = 0.6
-/** `mcp-conformance client`, both transports, with tsx, on this 2-core machine before the build. */
-const CLIENT_BEFORE_MS = 57_000
-/** The checks that historical run reported: 547 pass, 0 fail, 0 error. */
-const CLIENT_BEFORE_CHECKS = 547
 /** /proc/<pid>/stat counts clock ticks; USER_HZ is 100 on Linux. */
 const TICKS_PER_SECOND = 100
 const SPAWN_TIMEOUT_MS = 60_000
@@ -46,6 +37,7 @@ interface CpuSample {
 export const startup: Bench = {
   id: 'startup',
   title: 'Start cost: built CLIs and fixtures against the tsx path',
+  targets: ['startup.help-cpu', 'startup.fixture'],
   async run(log) {
     const missing = BUILD_OUTPUTS.filter((path) => !existsSync(path))
     if (missing.length) throw new Error(`not built (${missing.join(', ')} missing): run \`npm run build\` first`)
@@ -96,24 +88,7 @@ export const startup: Bench = {
       }),
     )
 
-    log('startup: kit client run (all scenarios, stdio and http; shared with the kit benchmark)')
-    const client = await clientRun()
-    // Counted as the historical run was reported: pass, fail and error (it gave no warn or skip count).
-    const checks = client.summary ? client.summary.pass + client.summary.fail + client.summary.error : 0
-    const perCheckRatio = checks > 0 ? ratio(client.ms / checks, CLIENT_BEFORE_MS / CLIENT_BEFORE_CHECKS) : Number.NaN
-    rows.push(
-      row(`kit client run, both transports (${describeRun(client)})`, {
-        bridge: formatMs(client.ms),
-        baseline: `${formatMs(CLIENT_BEFORE_MS)} (historical: tsx, before the build, ${CLIENT_BEFORE_CHECKS} checks)`,
-        ratio: formatRatio(ratio(client.ms, CLIENT_BEFORE_MS)),
-      }),
-      row(`kit client run, per check (${checks} checks)`, {
-        bridge: checks > 0 ? formatMs(client.ms / checks) : 'n/a',
-        baseline: `${formatMs(CLIENT_BEFORE_MS / CLIENT_BEFORE_CHECKS)} (historical)`,
-        ratio: formatRatio(perCheckRatio),
-      }),
-    )
-    notes.push(`the tsx side runs with a warm tsx cache (its best case); the client-run baseline (${CLIENT_BEFORE_MS / 1000} s, ${CLIENT_BEFORE_CHECKS} checks) is historical, not measured in this run, so it carries no target`)
+    notes.push('the tsx side runs with a warm tsx cache (its best case)')
 
     const samples = <T>(values: { built: T[]; tsx: T[] }, pick: (value: T) => number) => ({ built: values.built.map((v) => round(pick(v), 1)), tsx: values.tsx.map((v) => round(pick(v), 1)) })
     const figures = {
@@ -122,9 +97,6 @@ export const startup: Bench = {
       helpWallMs: samples(help, (s) => s.wallMs),
       fixtureReadyMs: samples(fixture, (ms) => ms),
       commands: { fixtureBuilt: builtFixture, fixtureTsx: tsxFixture, helpBuilt: [BUILT_CLI, '--help'], helpTsx: ['--conditions=mcp-bridge-source', TSX_CLI, '--help'] },
-      clientRun: roundRun(client),
-      clientRunBeforeMs: CLIENT_BEFORE_MS,
-      clientRunBeforeChecks: CLIENT_BEFORE_CHECKS,
     }
     return { rows, targets, figures, notes }
   },

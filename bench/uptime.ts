@@ -7,14 +7,14 @@
  * after GC, open file descriptors (/proc/self/fd) and the host's child processes, after a warm-up
  * and at the end of the run, and fds and children again after the host's dispose.
  *
- * The run lasts BENCH_UPTIME_SECONDS (default 60, at most 600). The servers are fixtures in child
+ * The run lasts BENCH_UPTIME_SECONDS (default 15, within the budget of a full bench run; at most 600). The servers are fixtures in child
  * processes, so the heap is the host's alone: the loader, the registry, the plugin and the SDK.
  */
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureCommand, readHttpLog, spawnHttpFixture, type SpawnedHttpFixture } from '@mcp-bridge/fixtures-server'
-import { createFileHost, type FileHost } from '@mcp-bridge/plugin/loader'
+import { createFileHost, type FileHost } from '@mcp-bridge/host/loader'
 import { descendantsOf } from '@mcp-bridge/process'
 import { stringify } from 'yaml'
 import { ECHO } from './behaviours.ts'
@@ -22,10 +22,10 @@ import { bridge, collectGarbage, sleep } from './host.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { formatBytes, formatMs, round } from './stats.ts'
 
-const DEFAULT_SECONDS = 60
+const DEFAULT_SECONDS = 15
 const MAX_SECONDS = 600
 /** Rotations (of the four events) before the first figures: code compiled, pools and buffers at their size. */
-const WARMUP_ROTATIONS = 3
+const WARMUP_ROTATIONS = 2
 /** A server that does not answer this long after an event counts as an error (and the run goes on). */
 const RECOVER_MS = 30_000
 const MAX_GROWTH_BYTES = 5 * 1024 * 1024
@@ -52,6 +52,7 @@ interface Snapshot {
 export const uptime: Bench = {
   id: 'uptime',
   title: 'Uptime (hot reloads, reconnects and token expiries of a 3-server host)',
+  targets: ['uptime.errors', 'uptime.heap', 'uptime.fds', 'uptime.children', 'uptime.disposed.fds', 'uptime.disposed.children'],
   async run(log) {
     const seconds = Math.min(MAX_SECONDS, Math.max(5, Number(process.env.BENCH_UPTIME_SECONDS) || DEFAULT_SECONDS))
     log(`uptime: ${seconds} s of ${ROTATION.join(', ')} in rotation, ${SERVERS.length} servers, after ${WARMUP_ROTATIONS} warm-up rotations`)

@@ -1,7 +1,7 @@
 // Hosting from a cordis.yml file in code: what `mcp-bridge watch` does, minus the signals.
 // From the repository root: node --import tsx examples/host-yaml.ts
 import { fileURLToPath } from 'node:url'
-import { createFileHost } from '@mcp-bridge/plugin/loader'
+import { createFileHost } from '@mcp-bridge/host/loader'
 
 const host = await createFileHost({
   file: fileURLToPath(new URL('cordis.yml', import.meta.url)),

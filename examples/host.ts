@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Context } from 'cordis'
 import * as bridge from '@mcp-bridge/plugin'
-import { attachConsoleLogger, ToolRegistry } from '@mcp-bridge/plugin/host'
+import { attachConsoleLogger, ToolRegistry } from '@mcp-bridge/host'
 
 const require = createRequire(import.meta.url)
 const ctx = new Context()

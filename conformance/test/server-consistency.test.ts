@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CheckResult, SuiteResult } from '../src/model.ts'
+import { normalise } from '../src/server/registry/sentences/coverage.ts'
 import { runServerSuite } from '../src/server/run.ts'
 
 const CANNED = join(import.meta.dirname, 'fixtures/canned/tasks-server.json')
@@ -47,12 +48,25 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-/** The server's messages a check shows as evidence, by their exact text (ids included). */
+/**
+ * The server's messages a check shows as evidence, by their text without the id: the replay gives
+ * every request of a method the same answer, so two connections' initialize answers are one answer.
+ */
 function answersOf(check: CheckResult): string[] {
   return (check.wire ?? []).flatMap((entry) => {
     const e = entry as { dir?: string; message?: unknown }
-    return e.dir === 'server→client' && typeof e.message === 'object' && e.message !== null ? [JSON.stringify(e.message)] : []
+    if (e.dir !== 'server→client' || typeof e.message !== 'object' || e.message === null) return []
+    const { id: _, ...rest } = e.message as Record<string, unknown>
+    return [JSON.stringify(rest)]
   })
+}
+
+/** The keyword sentences a quote states (a check may quote one sentence of a passage another quotes whole). */
+function sentencesOf(quote: string): string[] {
+  return quote
+    .split(/(?<=[.])\s+(?=[A-Z])/)
+    .map(normalise)
+    .filter((piece) => /\b(MUST|SHOULD|REQUIRED)\b/.test(piece))
 }
 
 describe('one canned wire judged by every check', () => {
@@ -61,12 +75,12 @@ describe('one canned wire judged by every check', () => {
     expect(suite.checks.filter((c) => c.id.startsWith('tasks/')).length).toBe(11)
   })
 
-  it('never has two checks pass and fail one answer under the same sentence', () => {
+  it('never has two checks pass and fail one answer under a sentence both quote', () => {
     const contradictions: string[] = []
     const judged = suite.checks.filter((c) => (c.status === 'pass' || c.status === 'fail') && c.spec?.quote)
     for (const [i, a] of judged.entries()) {
       for (const b of judged.slice(i + 1)) {
-        if (a.status === b.status || a.spec!.quote !== b.spec!.quote) continue
+        if (a.status === b.status || !sentencesOf(a.spec!.quote!).some((sentence) => sentencesOf(b.spec!.quote!).includes(sentence))) continue
         const shared = answersOf(a).filter((answer) => answersOf(b).includes(answer))
         if (shared.length) contradictions.push(`${a.id} ${a.status} vs ${b.id} ${b.status} on ${shared[0]}`)
       }

@@ -12,6 +12,7 @@ import type { ImageServices } from './image-admission.ts'
 import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
 import { authSecrets } from './auth.ts'
+import type { Era } from './era.ts'
 import { Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
@@ -64,6 +65,11 @@ export class ServerConnection {
   /** Inherited variables already warned about: a reconnect does not repeat the warning. */
   private readonly warnedEnv = new Set<string>()
   private firstAttempt = true
+  /**
+   * The era the server spoke on the last connection (era.ts): reconnects reuse it, so the server
+   * is probed once per instance; an attempt that fails with it forgets it, and the next probes.
+   */
+  private era?: Era
 
   constructor(private readonly options: ConnectionOptions) {
     this.clock = options.clock ?? systemClock
@@ -151,8 +157,13 @@ export class ServerConnection {
   private async attemptWithin(deadline: AbortSignal): Promise<{ error?: unknown }> {
     const { config } = this.options
     let session: Session | undefined
+    // Forgotten until this attempt's session has answered tools/list: adopting a cached modern
+    // era takes no round trip, so a server replaced by one of another era shows only there, and
+    // the next attempt must find the era out again.
+    const known = this.era
+    this.era = undefined
     try {
-      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact)
+      session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact, known)
     } catch (error) {
       return this.attemptFailed(error)
     }
@@ -163,10 +174,12 @@ export class ServerConnection {
     this.session = session
     try {
       await this.firstSync(deadline)
+      this.era = session.era
     } catch (error) {
       // A bad tool list is the server's data, not its connection: reconnecting cannot fix it,
       // so the session stays up (with no tools) and a later list_changed can repair it.
       const dataError = BridgeError.is(error) && (error.code === 'INVALID_TOOL_LIST' || error.code === 'NAME_CONFLICT')
+      if (dataError) this.era = session.era
       if (dataError && this.session === session) {
         this.log.error('tool list rejected, no tools registered until the server sends list_changed: %s', errorMessage(error))
         this.markConnected(session)

@@ -1,3 +1,4 @@
+import { StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -6,6 +7,7 @@ import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
 import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
+import { isModernRefusal } from './era.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
@@ -17,12 +19,23 @@ export interface HttpTransportOptions {
 }
 
 /**
- * The transport for an HTTP server: Streamable HTTP, legacy HTTP+SSE (2024-11-05), or Streamable
- * HTTP that falls back to legacy SSE when the server refuses the initialize POST, as the spec's
- * backwards-compatibility section describes. Authentication (auth.ts, auth-fetch.ts) is the same
- * for all three, and ends with the transport: closing it aborts a token renewal in flight.
+ * What every HTTP transport to one server shares: the configured headers and credentials, the
+ * response limits, and the fetch that authenticates (auth.ts, auth-fetch.ts), with its token.
+ * The transports of one connection attempt (the era probe's, then perhaps the legacy one) use
+ * one access, so a token is obtained once; `end` aborts a token renewal in flight, once the
+ * session that used it is over.
  */
-export function createHttpTransport(config: HttpConfig, options: HttpTransportOptions): Transport {
+export interface HttpAccess {
+  url: URL
+  headers: Record<string, string>
+  limits: ResponseLimits
+  fetch: typeof fetch
+  /** Why the credentials were refused, when a 401 said no more. */
+  refusal?: () => unknown
+  end(): void
+}
+
+export function httpAccess(config: HttpConfig, options: HttpTransportOptions): HttpAccess {
   const learn = (value: string) => {
     if (value && 'learn' in options.redact) options.redact.learn(value)
   }
@@ -42,14 +55,23 @@ export function createHttpTransport(config: HttpConfig, options: HttpTransportOp
     })
     authorized = authorizingFetch(fetch, renewal)
   }
-  const base = authorized?.fetch ?? fetch
+  return { url: options.url, headers, limits, fetch: authorized?.fetch ?? fetch, refusal: authorized?.refusal, end: () => lifetime.abort() }
+}
+
+/**
+ * The transport for a legacy HTTP server: Streamable HTTP, legacy HTTP+SSE (2024-11-05), or
+ * Streamable HTTP that falls back to legacy SSE when the server refuses the initialize POST, as
+ * the spec's backwards-compatibility section describes.
+ */
+export function createHttpTransport(config: HttpConfig, access: HttpAccess): Transport {
+  const { url, headers, limits, fetch: base, refusal } = access
   const legacy = () =>
-    new SSEClientTransport(options.url, {
+    new SSEClientTransport(url, {
       requestInit: { headers },
       fetch: fetchWithLimits(base, limits),
     })
-  if (config.transport === 'sse') return endingWith(new LegacySseTransport(legacy, authorized?.refusal), lifetime)
-  const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(options.url, {
+  if (config.transport === 'sse') return new LegacySseTransport(legacy, refusal)
+  const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
     fetch: fetchWithLimits(base, {
       ...limits,
@@ -57,17 +79,20 @@ export function createHttpTransport(config: HttpConfig, options: HttpTransportOp
       onOversized: (answer) => streamable.onmessage?.(answer),
     }),
   })
-  return endingWith(config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, authorized?.refusal)) : streamable, lifetime)
+  return config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, refusal)) : streamable
 }
 
-/** `transport`, whose close also aborts `lifetime`: what the connection started ends with it. */
-function endingWith<T extends Transport>(transport: T, lifetime: AbortController): T {
-  const close = transport.close.bind(transport)
-  transport.close = () => {
-    lifetime.abort()
-    return close()
-  }
-  return transport
+/**
+ * The transport for a server of the modern era (MCP 2026-07-28) over Streamable HTTP: the v2
+ * SDK's, which sends the revision's Mcp-Method and Mcp-Name headers and opens a stream per
+ * request, with the same bounded, authenticating fetch as the legacy transports.
+ */
+export function createModernHttpTransport(access: HttpAccess): Transport {
+  const transport: ModernHttpTransport = new ModernHttpTransport(access.url, {
+    requestInit: { headers: access.headers },
+    fetch: fetchWithLimits(access.fetch, { ...access.limits, onOversized: (answer) => transport.onmessage?.(answer) }),
+  })
+  return transport as unknown as Transport
 }
 
 /** `base` with `headers` under each request's own (which win), as the SDK's requestInit merges them. */
@@ -173,7 +198,8 @@ class FallbackTransport implements Transport {
       await this.primary.send(message, options)
       this.settled = true
     } catch (error) {
-      if (!isLegacyRefusal(error) || !('method' in message) || message.method !== 'initialize') throw error
+      // A modern server's refusal (era.ts) is no legacy one: the session moves to 2026-07-28 instead.
+      if (!isLegacyRefusal(error) || isModernRefusal(error) || !('method' in message) || message.method !== 'initialize') throw error
       this.settled = true
       // The primary never got a session, so closing it sends nothing; its close must not end the connection.
       this.primary.onclose = undefined

@@ -1,11 +1,13 @@
+import type { Client as ModernClient } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
+import { legacyEngine, modernEngine, newModernClient, type Engine } from './engine.ts'
+import { isModernRefusal, MODERN_REVISION, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
 import { quoteUntrusted, type Redact, stderrExcerpt } from '@mcp-bridge/process'
@@ -14,7 +16,8 @@ import { UndeliveredMessageError } from './response-limits.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
-import { createTransport, type TransportHandle } from './transport.ts'
+import { InputRequiredError, legacyShaped } from './modern-errors.ts'
+import { dialer, type Dialer, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
 
 /** A refused initialize POST is how a legacy-only server answers (sseFallback is off, or it would have switched). */
@@ -23,8 +26,6 @@ const LEGACY_HINT = 'if the server speaks only the older HTTP+SSE transport (MCP
 /** The largest delay a Node timer takes: the SDK's initialize timer, which the deadline always beats. */
 const NEVER_BEFORE_THE_DEADLINE_MS = 2_147_483_647
 
-/** Results are validated by the bridge itself, so the SDK only checks they are objects. */
-const AnyObject = z.object({}).passthrough()
 /** After the transport's own escalation (EOF, SIGTERM, SIGKILL on the grace clock): a margin. */
 const CLOSE_MARGIN_MS = 2_000
 /** HTTP has no kill grace: the session's DELETE gets as long as a stdio child's default EOF grace. */
@@ -32,6 +33,15 @@ const HTTP_CLOSE_MS = 2_000
 const QUOTE_MARGIN_CHARS = 500
 /** serverInfo's name and version as states show them: a name and a version, not a document. */
 const SERVER_INFO_MAX_CHARS = 200
+
+/** What the steps of one `Session.open` share. */
+interface Opening {
+  dial: Dialer
+  config: Config
+  hooks: SessionHooks
+  deadline: AbortSignal
+  redact: Redact
+}
 
 export interface SessionHooks {
   onToolListChanged(): void
@@ -44,8 +54,10 @@ export interface SessionHooks {
 }
 
 /**
- * One connection generation: a Client bound to one transport for its whole life (the SDK binds a
- * Protocol to a single transport). Reconnecting means opening a new Session.
+ * One connection generation: an SDK client bound to one transport for its whole life (the SDK
+ * binds a Protocol to a single transport). Reconnecting means opening a new Session. A legacy
+ * server is spoken to on the v1 client, a modern one (MCP 2026-07-28) on the v2 client
+ * (engine.ts); which one, `open` finds out, or is told by the era a previous session learned.
  */
 export class Session {
   private closing?: Promise<void>
@@ -59,36 +71,84 @@ export class Session {
   private streamFailure?: string
   /** How often each kind of repeated notice has come up: failed POSTs, dropped replies, invalid requests. */
   private readonly repeats = new Map<string, number>()
+  private learned?: Era
+  /** Ends what the attempt's transports shared (transport.ts): set on the session `open` returns. */
+  private endAccess = () => {}
 
   private constructor(
-    private readonly client: Client,
+    private readonly engine: Engine,
     private readonly handle: TransportHandle,
     private readonly config: Config,
     private readonly hooks: SessionHooks,
     private readonly redact: Redact,
+    /** A legacy session's v1 client, for calls as tasks (an MCP 2025-11-25 feature). */
+    private readonly legacyClient?: Client,
   ) {}
 
-  /** Spawns or dials the server and initializes, all within `connectTimeoutMs`. */
-  static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact): Promise<Session> {
+  /**
+   * Spawns or dials the server and connects, all within `connectTimeoutMs`, in the era `known`
+   * names, or else in the one the server turns out to speak: the legacy `initialize` first (on
+   * stdio and Streamable HTTP alike), and when a server refuses it as a modern one does (an
+   * UnsupportedProtocolVersionError that names 2026-07-28, era.ts), the modern era on a fresh
+   * transport. Not the server/discover probe the spec recommends to a dual-era client ("SHOULD
+   * probe with server/discover first"): a legacy stdio server may never answer an unknown request
+   * before initialize, so the probe's only verdict would be a timeout every legacy server pays;
+   * this way a legacy server sees what it always saw, and a modern-only one costs one refused
+   * initialize per connection instance. A dual-era server is spoken to in the legacy era.
+   * Legacy SSE is of the legacy era (2024-11-05).
+   */
+  static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, known?: Era): Promise<Session> {
+    const dial = dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
+    const opening: Opening = { dial, config, hooks, deadline, redact }
+    try {
+      const session = await Session.inEra(opening, known)
+      session.endAccess = dial.end
+      return session
+    } catch (error) {
+      dial.end()
+      throw error
+    }
+  }
+
+  private static async inEra(opening: Opening, known: Era | undefined): Promise<Session> {
+    if (known?.kind === 'modern') return Session.openModern(opening, known)
+    const legacy = await Session.openLegacy(opening, known === undefined && opening.config.transport !== 'sse')
+    return legacy ?? Session.openModern(opening)
+  }
+
+  /**
+   * On the v2 client at 2026-07-28: adopting the DiscoverResult a previous session learned (no
+   * round trip), or asking the server for it (server/discover) and accepting nothing else.
+   */
+  private static async openModern({ dial, config, hooks, deadline, redact }: Opening, prior?: Era & { kind: 'modern' }): Promise<Session> {
+    const client = newModernClient(MODERN_REVISION, NEVER_BEFORE_THE_DEADLINE_MS, () => hooks.onToolListChanged())
+    const handle = dial.open(true)
+    const session = new Session(modernEngine(client), handle, config, hooks, redact)
+    session.watch(client)
+    try {
+      // Bounded by the deadline as the legacy handshake is (openLegacy); the SDK's own timer never fires first.
+      await untilAborted(
+        client.connect(handle.transport as Parameters<ModernClient['connect']>[0], { timeout: NEVER_BEFORE_THE_DEADLINE_MS, ...(prior ? { prior } : {}) }),
+        deadline,
+        () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
+      )
+    } catch (error) {
+      await session.close()
+      const exit = isConnectionLoss(legacyShaped(error)) ? handle.exitReason?.() : undefined
+      throw session.explain(exit ? new Error(exit) : legacyShaped(error), `connecting at ${MODERN_REVISION} failed`, undefined, true)
+    }
+    session.learned = { kind: 'modern', discover: client.getDiscoverResult()! }
+    return session
+  }
+
+  /** On the v1 client, as before; undefined when `fallForward` and the server refused initialize as a modern one. */
+  private static async openLegacy({ dial, config, hooks, deadline, redact }: Opening, fallForward: boolean): Promise<Session | undefined> {
     const client = new Client({ name: 'mcp-bridge', version: '0.1.0' }, { capabilities: {} })
-    const handle = createTransport(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
-    const session = new Session(client, handle, config, hooks, redact)
+    const handle = dial.open(false)
+    const session = new Session(legacyEngine(client), handle, config, hooks, redact, client)
     // Registered before connect so a list_changed that races the first sync is queued, not lost.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
-    client.onclose = () => {
-      session.transportClosed = true
-      session.reportLost(session.streamFailure ?? 'the connection closed')
-    }
-    // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
-    // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
-    client.onerror = (error) => {
-      if (error instanceof UndeliveredMessageError) session.undelivered(error)
-      else if (isServerGone(error)) session.reportLost(session.quote(errorMessage(error)))
-      // Told before the close it causes (http-transport.ts, LegacySseTransport).
-      else if (error instanceof SseError) session.streamFailure ??= `the event stream failed: ${session.quote(errorMessage(error))}`
-      else if (error instanceof OversizedLineError) hooks.onNotice(error.message)
-      else if (error instanceof InvalidRequestError) session.invalidRequest(error)
-    }
+    session.watch(client)
     try {
       // The deadline bounds the whole handshake, not only the initialize request: the SDK awaits
       // the write of notifications/initialized with no timeout, and a server that dies right
@@ -107,9 +167,35 @@ export class Session {
       // whichever the scheduler shows first: either way what happened is that it exited.
       const exit = isConnectionLoss(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
       await session.close()
+      if (fallForward && !exit && !deadline.aborted && isModernRefusal(error)) return undefined
       throw session.explain(exit ? new Error(exit) : error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined, true)
     }
+    session.learned = { kind: 'legacy' }
     return session
+  }
+
+  /** The era this session speaks: for the next session to the same server to reuse. */
+  get era(): Era | undefined {
+    return this.learned
+  }
+
+  /** What the SDK client tells of its transport: a close, and errors that end or concern no request. */
+  private watch(client: { onclose?: () => void; onerror?: (error: Error) => void }): void {
+    client.onclose = () => {
+      this.transportClosed = true
+      this.reportLost(this.streamFailure ?? 'the connection closed')
+    }
+    // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
+    // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
+    client.onerror = (raw) => {
+      const error = legacyShaped(raw)
+      if (error instanceof UndeliveredMessageError) this.undelivered(error)
+      else if (isServerGone(error)) this.reportLost(this.quote(errorMessage(error)))
+      // Told before the close it causes (http-transport.ts, LegacySseTransport).
+      else if (error instanceof SseError) this.streamFailure ??= `the event stream failed: ${this.quote(errorMessage(error))}`
+      else if (error instanceof OversizedLineError) this.hooks.onNotice(error.message)
+      else if (error instanceof InvalidRequestError) this.invalidRequest(error)
+    }
   }
 
   /** The stdio child's pid; undefined over HTTP. */
@@ -119,7 +205,7 @@ export class Session {
 
   /** What the server says it is, for states and logs: its own words, so redacted and bounded. */
   get serverVersion(): string {
-    const info = this.client.getServerVersion()
+    const info = this.engine.serverInfo()
     return info ? quoteUntrusted(`${info.name} ${info.version}`, SERVER_INFO_MAX_CHARS, this.redact) : 'unknown server'
   }
 
@@ -130,7 +216,7 @@ export class Session {
         drainToolPages(
           (cursor) =>
             withAbortScope([deadline], (signal) =>
-              this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
+              this.engine.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, {
                 signal,
                 timeout: this.config.connectTimeoutMs,
               }),
@@ -147,12 +233,15 @@ export class Session {
 
   /** The server declared the tools capability: without it, tools/list is not for this client to send. */
   get declaresTools(): boolean {
-    return this.client.getServerCapabilities()?.tools !== undefined
+    return this.engine.capabilities()?.tools !== undefined
   }
 
-  /** The server declared task-augmented tools/call (MCP 2025-11-25 capabilities.tasks.requests.tools.call). */
+  /**
+   * The server declared task-augmented tools/call (MCP 2025-11-25 capabilities.tasks.requests.tools.call).
+   * Only a legacy session: 2026-07-28 moved tasks into an extension the bridge does not speak.
+   */
   get supportsToolTasks(): boolean {
-    return declaresToolTasks(this.client.getServerCapabilities())
+    return this.legacyClient !== undefined && declaresToolTasks(this.legacyClient.getServerCapabilities())
   }
 
   /**
@@ -166,7 +255,7 @@ export class Session {
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
     const scope = new CallScope(exec.signal, maxTotalTimeoutMs, `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`)
     try {
-      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
+      return await this.engine.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, {
         signal: scope.signal,
         timeout: toolCallTimeoutMs,
         resetTimeoutOnProgress: true,
@@ -192,6 +281,7 @@ export class Session {
    */
   private callFailure(error: unknown, rawName: string, timeoutsSent: readonly number[]): BridgeError {
     const cause = safeCause(error, this.redact)
+    if (error instanceof InputRequiredError) return new BridgeError(`${rawName} failed: ${error.message}; the call was not retried`, 'TOOL_ERROR', { cause })
     switch (classifyFailure(error, { transportClosed: this.transportClosed, timeoutsSent })) {
       case 'auth':
         return new BridgeError(`${rawName} was refused by the server (HTTP ${(error as { code: number }).code}): check the configured headers or auth`, 'UNAUTHORIZED', { cause })
@@ -218,7 +308,7 @@ export class Session {
   private async callTask(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
     const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
     try {
-      return await callToolAsTask(this.client, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
+      return await callToolAsTask(this.legacyClient!, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
     } catch (error) {
       // task-call.ts has already named an abort and the ceiling; a request's own timeout is
       // told apart here, like a plain call's (tasks/result may wait up to maxTotalTimeoutMs).
@@ -239,7 +329,8 @@ export class Session {
     const grace = this.config.transport === 'stdio' ? this.config.killGraceMs : HTTP_CLOSE_MS
     await waitAtMost(this.handle.terminate(), grace)
     // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.
-    await waitAtMost(this.client.close(), 2 * grace + CLOSE_MARGIN_MS)
+    await waitAtMost(this.engine.close(), 2 * grace + CLOSE_MARGIN_MS)
+    this.endAccess()
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { Config } from './config.ts'
+import type { Config, StdioConfig } from './config.ts'
 import { childEnvironment } from './env.ts'
-import { createHttpTransport } from './http-transport.ts'
+import { createHttpTransport, createModernHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { ENVELOPE_BYTES } from './response-limits.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
@@ -26,35 +26,58 @@ export interface TransportOptions {
   onSecretLookingEnv(names: string[]): void
 }
 
-export function createTransport(config: Config, options: TransportOptions): TransportHandle {
-  if (config.transport === 'stdio') {
-    const { env, secretLooking } = childEnvironment(process.env, config.inheritEnv, config.env)
-    if (secretLooking.length) options.onSecretLookingEnv(secretLooking)
-    const transport = new StdioChildTransport({
-      command: config.command,
-      args: config.args,
-      env,
-      cwd: config.cwd || undefined,
-      killGraceMs: config.killGraceMs,
-      // Room for the largest result the bridge accepts, plus the JSON-RPC envelope.
-      maxMessageBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
-      // A request is rarely large; a server that left this much unread is not reading.
-      maxPendingWriteBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
-      onStderrLine: options.onStderrLine,
-      redact: options.redact,
-    })
-    return {
-      transport,
-      stderrTail: () => transport.stderr.tail(),
-      exitReason: () => transport.exitReason,
-      terminate: async () => {},
-      get pid() {
-        return transport.pid
-      },
-    }
-  }
+/**
+ * Opens transports to the configured server for one connection attempt, and ends what they
+ * shared once the session is over (`end`: over HTTP, the access with its token; see
+ * http-transport.ts). `open(modern)`: over HTTP, the transport the modern era (MCP 2026-07-28)
+ * needs; stdio is a new child on the same kind of pipe for either era.
+ */
+export interface Dialer {
+  open(modern: boolean): TransportHandle
+  end(): void
+}
+
+export function dialer(config: Config, options: TransportOptions): Dialer {
+  if (config.transport === 'stdio') return { open: () => stdioTransport(config, options), end: () => {} }
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
-  const transport = createHttpTransport(config, { url, headers, redact: options.redact })
+  let access: HttpAccess | undefined
+  return {
+    open: (modern) => {
+      access ??= httpAccess(config, { url, headers, redact: options.redact })
+      return httpHandle(modern && config.transport === 'streamable-http' ? createModernHttpTransport(access) : createHttpTransport(config, access))
+    },
+    end: () => access?.end(),
+  }
+}
+
+function stdioTransport(config: StdioConfig, options: TransportOptions): TransportHandle {
+  const { env, secretLooking } = childEnvironment(process.env, config.inheritEnv, config.env)
+  if (secretLooking.length) options.onSecretLookingEnv(secretLooking)
+  const transport = new StdioChildTransport({
+    command: config.command,
+    args: config.args,
+    env,
+    cwd: config.cwd || undefined,
+    killGraceMs: config.killGraceMs,
+    // Room for the largest result the bridge accepts, plus the JSON-RPC envelope.
+    maxMessageBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
+    // A request is rarely large; a server that left this much unread is not reading.
+    maxPendingWriteBytes: config.limits.maxResultBytes + ENVELOPE_BYTES,
+    onStderrLine: options.onStderrLine,
+    redact: options.redact,
+  })
+  return {
+    transport,
+    stderrTail: () => transport.stderr.tail(),
+    exitReason: () => transport.exitReason,
+    terminate: async () => {},
+    get pid() {
+      return transport.pid
+    },
+  }
+}
+
+function httpHandle(transport: Transport): TransportHandle {
   return {
     transport,
     stderrTail: () => [],

@@ -3,14 +3,14 @@ import { truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { createFileHost } from '../src/loader/index.ts'
+import { createFileHost } from '@mcp-bridge/host/loader'
 import { tempDir } from './support/cleanup.ts'
 
 /**
  * A cordis.yml that is a FIFO (the read would block forever), a device, a directory, or a file far
  * beyond any real config (a 120 MB one took over 120 s and 3.4 GB) is refused with one line, at once.
  */
-const bin = fileURLToPath(new URL('../bin/mcp-bridge.js', import.meta.url))
+const bin = fileURLToPath(new URL('../../host/bin/mcp-bridge.js', import.meta.url))
 
 function files() {
   const dir = tempDir('bridge-inputs-')

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import * as z from 'zod'
 import { Config } from '../src/index.ts'
-import { createFileHost } from '../src/loader/host.ts'
+import { createFileHost } from '@mcp-bridge/host/loader'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const hosting = fileURLToPath(new URL('../docs/HOSTING.md', import.meta.url))
@@ -81,14 +81,14 @@ describe('plugin/docs/HOSTING.md', () => {
   })
 
   it('examples/cordis.yml works with the documented command from the repository root', async () => {
-    const run = await runFromRoot(['plugin/bin/mcp-bridge.js', '--config', 'examples/cordis.yml', 'tools', '--json'])
+    const run = await runFromRoot(['host/bin/mcp-bridge.js', '--config', 'examples/cordis.yml', 'tools', '--json'])
     expect(run.code, run.stderr).toBe(0)
     const names = (JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name)
     expect(names.some((name) => name.startsWith('mcp__everything__'))).toBe(true)
     expect(names.some((name) => name.startsWith('mcp__fs__'))).toBe(true)
     expect(names.every((name) => /^mcp__(everything|fs)__/.test(name))).toBe(true)
 
-    const call = await runFromRoot(['plugin/bin/mcp-bridge.js', '--config', 'examples/cordis.yml', 'call', 'mcp__fs__read_text_file', '{"path":"README.txt"}'])
+    const call = await runFromRoot(['host/bin/mcp-bridge.js', '--config', 'examples/cordis.yml', 'call', 'mcp__fs__read_text_file', '{"path":"README.txt"}'])
     expect(call.code, call.stderr).toBe(0)
     expect(call.stdout).toContain('This directory is the only one the example filesystem server')
     expect([...taggedPids(run.tag), ...taggedPids(call.tag)]).toEqual([])

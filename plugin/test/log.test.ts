@@ -1,6 +1,6 @@
 import { Context, type Logger } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { attachConsoleLogger } from '../src/host/index.ts'
+import { attachConsoleLogger } from '@mcp-bridge/host'
 import { createRedactor, escapeControls, redactSecrets } from '@mcp-bridge/process'
 import { redactingLog } from '../src/log.ts'
 

@@ -159,7 +159,7 @@ describe('mcp-bridge call against a silent authorization server', () => {
     const config = join(tempDir('oauth-slow-'), 'cordis.yml')
     const entry = { serverName: 'slow', transport: 'streamable-http', url: as.url, auth: grant(as.origin), connectTimeoutMs: CONNECT_TIMEOUT_MS, reconnect: { enabled: false } }
     await writeFile(config, stringify([{ id: 'slow', name: '@mcp-bridge/plugin', config: entry }]))
-    const bin = fileURLToPath(new URL('../bin/mcp-bridge.js', import.meta.url))
+    const bin = fileURLToPath(new URL('../../host/bin/mcp-bridge.js', import.meta.url))
     const child = spawn(process.execPath, [bin, '--config', config, 'call', 'mcp__slow__echo'], {
       env: { ...process.env, MCP_TEST_CLIENT_SECRET: SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],

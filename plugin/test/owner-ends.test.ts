@@ -111,7 +111,7 @@ describe('a custom host with no signal handling of its own', () => {
 })
 
 describe('mcp-bridge watch as owner', () => {
-  const bin = fileURLToPath(new URL('../bin/mcp-bridge.js', import.meta.url))
+  const bin = fileURLToPath(new URL('../../host/bin/mcp-bridge.js', import.meta.url))
   const endings: Ending[] = [
     { name: 'SIGTERM', end: signal('SIGTERM'), exit: { code: 143, signal: null } },
     { name: 'SIGINT', end: signal('SIGINT'), exit: { code: 130, signal: null } },

@@ -1,7 +1,8 @@
 import { Context, Service } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import * as bridge from '../src/index.ts'
-import { ConnectionStatus, createHost, ToolRegistry, type McpStateEvent } from '../src/host/index.ts'
+import type { McpStateEvent } from '../src/index.ts'
+import { ConnectionStatus, createHost, ToolRegistry } from '@mcp-bridge/host'
 import { afterTest } from './support/cleanup.ts'
 import { rawServerScript } from './support/raw-server.ts'
 

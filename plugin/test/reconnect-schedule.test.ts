@@ -4,7 +4,7 @@ import { backoffDelay } from '../src/backoff.ts'
 import { Config, type Config as ConfigType } from '../src/config.ts'
 import { ServerConnection } from '../src/connection.ts'
 import { Debouncer } from '../src/debounce.ts'
-import { attachConsoleLogger, ToolRegistry } from '../src/host/index.ts'
+import { attachConsoleLogger, ToolRegistry } from '@mcp-bridge/host'
 import { ToolSet } from '../src/tool-set.ts'
 import { ManualClock } from './support/manual-clock.ts'
 

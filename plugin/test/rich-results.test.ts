@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AttachmentStore, ModelCatalog } from '../src/host/index.ts'
+import { AttachmentStore, ModelCatalog } from '@mcp-bridge/host'
 import type { ContentBlock, ImageRef } from '../src/index.ts'
 import { tempDir } from './support/cleanup.ts'
 import { serveHttp, type InProcessServer } from './support/http-server.ts'

@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { ToolRegistry } from '../src/host/index.ts'
+import { ToolRegistry } from '@mcp-bridge/host'
 import type { ToolDefinition } from '../src/index.ts'
 import { ToolSet, type GenerationEntry } from '../src/tool-set.ts'
 

@@ -13,7 +13,7 @@ describe('a bin whose reader has closed its output ends as it would have', () =>
   it.each([
     ['mcp-conformance list', bin('conformance/bin/mcp-conformance.js'), ['list']],
     ['mcp-fixture --help', bin('fixtures-server/bin/mcp-fixture.js'), ['--help']],
-    ['mcp-bridge --help', bin('plugin/bin/mcp-bridge.js'), ['--help']],
+    ['mcp-bridge --help', bin('host/bin/mcp-bridge.js'), ['--help']],
   ])('%s: exit 0, nothing on stderr', async (_, path, args) => {
     const child = spawn(process.execPath, [path, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout.destroy()

@@ -2,7 +2,7 @@
  * The kit judges the plugin inside the DeepSeek harness too: hosts/dsh/kit.mjs runs every client
  * scenario, over both transports, with the plugin hosted by dsh-tools' ToolRuntime
  * (conformance's createDshAdapter) instead of the reference registry, under Node 22 in a temp
- * project where hosts/dsh and the three packed workspaces are installed. The run must end as
+ * project where hosts/dsh and the packed workspaces it needs are installed. The run must end as
  * hosts/dsh/kit.baseline.yaml says: every failure listed there (a difference of the host, each
  * with its reason), no other failure, no listed check passing again.
  */
@@ -24,7 +24,7 @@ let installed: DshProject | undefined
 const timings: Array<{ what: string; ms: number }> = []
 
 beforeAll(async () => {
-  installed = await installDshProject(['plugin', 'fixtures-server', 'conformance'])
+  installed = await installDshProject(['plugin', 'host', 'fixtures-server', 'conformance'])
   timings.push(...installed.timings)
 })
 

@@ -1,7 +1,7 @@
 /**
  * The package test: what a user gets from the registry, checked the way a user would use it.
  *
- * `npm pack`s the four workspaces (from the dist/ that `npm run build` wrote; the root `pretest`
+ * `npm pack`s the five workspaces (from the dist/ that `npm run build` wrote; the root `pretest`
  * script builds), installs the tarballs into a fresh project in the OS temp directory (no parent
  * node_modules, no repository bins on PATH) next to the pinned server-everything, cordis, typescript
  * and @types/node, then proves with plain `node` (no tsx, no loader) that a JavaScript host runs the
@@ -23,6 +23,7 @@ const PROJECT_FILES = fileURLToPath(new URL('./project/', import.meta.url))
 const WORKSPACES = [
   { dir: 'process', name: '@mcp-bridge/process' },
   { dir: 'plugin', name: '@mcp-bridge/plugin' },
+  { dir: 'host', name: '@mcp-bridge/host' },
   { dir: 'fixtures-server', name: '@mcp-bridge/fixtures-server' },
   { dir: 'conformance', name: '@mcp-bridge/conformance' },
 ] as const
@@ -122,7 +123,7 @@ beforeAll(async () => {
 
   writeFileSync(join(state.project, 'package.json'), JSON.stringify({ name: 'mcp-bridge-package-test', private: true, type: 'module' }, null, 2) + '\n')
   const install = timed(
-    'npm install (4 tarballs + pinned packages)',
+    'npm install (5 tarballs + pinned packages)',
     await run(
       'npm',
       [
@@ -242,13 +243,15 @@ describe('the packed tarballs', () => {
     const line = readme.split('\n').find((text) => /^npm (install|i) .*@mcp-bridge\/plugin(\s|$)/.test(text))
     expect(line, 'plugin/README.md has no `npm install @mcp-bridge/plugin ...` line').toBeDefined()
     const specs = line!.replace(/#.*$/, '').trim().split(/\s+/).slice(2)
-    const plugin = join(state.root, 'tarballs', tarball('@mcp-bridge/plugin').filename)
     const project = join(state.root, 'readme-project')
     mkdirSync(project)
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'readme-install', private: true, type: 'module' }) + '\n')
-    // The registry would bring the plugin's own dependency @mcp-bridge/process; its tarball stands in.
-    const processPackage = join(state.root, 'tarballs', tarball('@mcp-bridge/process').filename)
-    const args = [...specs.map((spec) => (spec === '@mcp-bridge/plugin' ? plugin : spec)), processPackage]
+    // The registry would bring the workspaces the line names and their own dependency
+    // @mcp-bridge/process (and the host's @mcp-bridge/plugin); their tarballs stand in.
+    const workspace = (name: string) => join(state.root, 'tarballs', tarball(name).filename)
+    const named = specs.filter((spec) => spec.startsWith('@mcp-bridge/'))
+    const alongside = ['@mcp-bridge/process', '@mcp-bridge/plugin'].filter((name) => !named.includes(name))
+    const args = [...specs.map((spec) => (spec.startsWith('@mcp-bridge/') ? workspace(spec) : spec)), ...alongside.map(workspace)]
     const install = timed(
       'npm install, as plugin/README.md says',
       await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...args], { cwd: project, env: childEnv(process.execPath), timeoutMs: 300_000 }),
@@ -279,12 +282,12 @@ describe('the packed tarballs', () => {
       expect(resolveFrom(name, 'cordis'), `${name} resolves its own copy of cordis`).toBe(cordis)
     }
     // One registry of process groups and one exit hook for the whole host (@mcp-bridge/process).
-    for (const name of ['@mcp-bridge/plugin', '@mcp-bridge/fixtures-server', '@mcp-bridge/conformance']) {
+    for (const name of ['@mcp-bridge/plugin', '@mcp-bridge/host', '@mcp-bridge/fixtures-server', '@mcp-bridge/conformance']) {
       expect(resolveFrom(name, '@mcp-bridge/process'), `${name} resolves its own copy of @mcp-bridge/process`).toBe(fromProject.resolve('@mcp-bridge/process'))
     }
-    expect(resolveFrom('@mcp-bridge/conformance', '@mcp-bridge/plugin'), 'conformance resolves its own copy of the plugin').toBe(
-      fromProject.resolve('@mcp-bridge/plugin'),
-    )
+    for (const name of ['@mcp-bridge/host', '@mcp-bridge/conformance']) {
+      expect(resolveFrom(name, '@mcp-bridge/plugin'), `${name} resolves its own copy of the plugin`).toBe(fromProject.resolve('@mcp-bridge/plugin'))
+    }
     expect(isInside(cordis, state.project) && isInside(state.everything, state.project), 'packages resolve from the temp project').toBe(true)
   })
 })

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest'
 // No import circles in any package's src: a module and the modules it imports form a tree that a
 // reader can take one file at a time. Type-only imports count (they tie the files together for a
 // reader just the same), and so do dynamic imports and re-exports. A package is reached through
-// its entry (`@mcp-bridge/<name>` is `<name>/src/index.ts`).
+// its entries (`@mcp-bridge/<name>[/<subpath>]` is the source its package.json exports names).
 
 const ROOT = resolve(import.meta.dirname, '../..')
-const PACKAGES = ['process', 'plugin', 'fixtures-server', 'conformance']
+const PACKAGES = ['process', 'plugin', 'host', 'fixtures-server', 'conformance']
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -26,11 +26,13 @@ function specifiers(text: string): string[] {
 }
 
 function resolveSpecifier(from: string, specifier: string): string | undefined {
-  const workspace = /^@mcp-bridge\/([\w-]+)$/.exec(specifier)
+  const workspace = /^@mcp-bridge\/([\w-]+)(\/[\w-]+)?$/.exec(specifier)
   if (workspace) {
-    const name = workspace[1] === 'fixtures-server' ? 'fixtures-server' : workspace[1]!
-    const entry = join(ROOT, name, 'src/index.ts')
-    return existsSync(entry) ? entry : undefined
+    const manifest = join(ROOT, workspace[1]!, 'package.json')
+    if (!existsSync(manifest)) return undefined
+    const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { 'mcp-bridge-source'?: string }> }).exports ?? {}
+    const source = exports[`.${workspace[2] ?? ''}`]?.['mcp-bridge-source']
+    return source ? join(ROOT, workspace[1]!, source) : undefined
   }
   if (!specifier.startsWith('.')) return undefined
   const base = resolve(dirname(from), specifier)

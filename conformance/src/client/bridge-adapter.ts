@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { configSecrets, createRedactor, makeTempDir, type TempDir } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
-import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/plugin/host'
+import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/host'
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'

@@ -5,7 +5,7 @@
  * neither end that line nor start a new one, so it can never forge a line of its own.
  *
  * - Control characters, line breaks included, are written as their escapes by the plugin's rule
- *   (`escapeControls`, plugin/src/controls.ts): `\n`, `\x1b`, `\u202e` show instead of acting.
+ *   (`escapeControls`, process/src/controls.ts): `\n`, `\x1b`, `\u202e` show instead of acting.
  * - GitHub workflow commands are defused: the runner reads `::name …::` at the start of a line
  *   (after spaces) and the older `##[name]` anywhere in a line. `##[` is written `#\x23[`, and a
  *   `:` that would open a command at the start of an item `\x3a`, escapes in the same style.

@@ -1,5 +1,5 @@
 /**
- * Redaction of the report model. The rule itself is the plugin's (`@mcp-bridge/plugin`): this
+ * Redaction of the report model. The rule itself is the one the plugin applies (`@mcp-bridge/process`): this
  * only walks the model, so that everything a server said (wire excerpts, messages, details,
  * stderr) is redacted once, where it enters a suite, and every formatter (JSON, JUnit, HTML,
  * the console progress line) shows the same clean text. A check's citation (`spec`) is the kit's

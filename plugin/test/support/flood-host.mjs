@@ -2,7 +2,7 @@
 // Usage: node --expose-gc flood-host.mjs <url> <maxResultBytes> <tool>
 // Prints one JSON line: the call's outcome, and how far the host's memory grew during it.
 import * as bridge from '@mcp-bridge/plugin'
-import { ToolRegistry } from '@mcp-bridge/plugin/host'
+import { ToolRegistry } from '@mcp-bridge/host'
 import { setInterval, clearInterval } from 'node:timers'
 import { Context } from 'cordis'
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { Context, type Fiber } from 'cordis'
 import * as bridge from '../../src/index.ts'
 import type { ConnectionState } from '../../src/index.ts'
-import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '../../src/host/index.ts'
+import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '@mcp-bridge/host'
 import { afterTest } from './cleanup.ts'
 
 const require = createRequire(import.meta.url)

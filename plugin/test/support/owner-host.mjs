@@ -8,7 +8,7 @@
 import { setInterval } from 'node:timers'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
 import * as bridge from '@mcp-bridge/plugin'
-import { createHost, ToolRegistry } from '@mcp-bridge/plugin/host'
+import { createHost, ToolRegistry } from '@mcp-bridge/host'
 import { Context } from 'cordis'
 
 const stubborn = { tools: [{ name: 'echo' }], stdio: { ignoreEof: true, ignoreSigterm: true, outliveParent: true, grandchild: true } }

@@ -3,7 +3,7 @@
 // of its own started with --expose-gc, and prints the heap after GC before and after.
 // Usage: node --expose-gc resync-heap.mjs <rounds> <tools>
 import * as bridge from '@mcp-bridge/plugin'
-import { ToolRegistry } from '@mcp-bridge/plugin/host'
+import { ToolRegistry } from '@mcp-bridge/host'
 import { Context } from 'cordis'
 import { PlannedTool } from '../../dist/definition.js'
 import { SchemaCompiler } from '../../dist/json-schema.js'

@@ -6,7 +6,7 @@
 import { Context } from 'cordis'
 import * as bridge from '@mcp-bridge/plugin'
 import type { ToolResult } from '@mcp-bridge/plugin'
-import { ToolRegistry } from '@mcp-bridge/plugin/host'
+import { ToolRegistry } from '@mcp-bridge/host'
 
 export async function echo(entry: string): Promise<string> {
   const ctx = new Context()

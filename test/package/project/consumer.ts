@@ -5,8 +5,8 @@
 // own declarations do not resolve (consumer-cordis.ts, bundler only, covers that side).
 import * as bridge from '@mcp-bridge/plugin'
 import { BridgeError, publicToolName, type BridgeErrorCode, type StdioConfig, type ToolDefinition, type ToolResult, type ToolsService } from '@mcp-bridge/plugin'
-import { AttachmentStore, ModelCatalog, ToolRegistry, attachConsoleLogger, createHost, type Host } from '@mcp-bridge/plugin/host'
-import { createFileHost, createLoader, type FileHost, type LoaderIssue, type ReloadResult } from '@mcp-bridge/plugin/loader'
+import { AttachmentStore, ModelCatalog, ToolRegistry, attachConsoleLogger, createHost, type Host } from '@mcp-bridge/host'
+import { createFileHost, createLoader, type FileHost, type LoaderIssue, type ReloadResult } from '@mcp-bridge/host/loader'
 import { fixtureCommand, parseBehaviour, type Behaviour, type FixtureCommand } from '@mcp-bridge/fixtures-server'
 import { EXIT, countStatuses, listScenarios, loadBaseline, runServerSuite, writeReports, type CheckStatus, type RunReport, type SuiteResult } from '@mcp-bridge/conformance'
 

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import { Context } from 'cordis'
 import * as bridge from '@mcp-bridge/plugin'
-import { ToolRegistry } from '@mcp-bridge/plugin/host'
+import { ToolRegistry } from '@mcp-bridge/host'
 
 const ECHO = 'mcp__everything__echo'
 const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js')

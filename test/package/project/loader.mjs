@@ -1,8 +1,8 @@
 // The cordis.yml route, in plain JavaScript: `node loader.mjs <cordis.yml>` loads the file with
-// createFileHost from `@mcp-bridge/plugin/loader` (the file names the plugin by its package name,
+// createFileHost from `@mcp-bridge/host/loader` (the file names the plugin by its package name,
 // which the loader imports from the installed package) and prints one JSON line:
 // { node, added, errors, ok, tools }.
-import { createFileHost } from '@mcp-bridge/plugin/loader'
+import { createFileHost } from '@mcp-bridge/host/loader'
 
 const file = process.argv[2]
 if (!file) throw new Error('usage: node loader.mjs <cordis.yml>')

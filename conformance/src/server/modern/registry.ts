@@ -5,34 +5,10 @@
  * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
  * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
  */
-import type { Keyword } from '../registry/types.ts'
-import type { ModernTopic } from '../spec.ts'
+import { REPLY, REQUEST_CHECKS } from './rules.ts'
+import type { ModernCheckDef } from './types.ts'
 
-export interface ModernRule {
-  topic: ModernTopic
-  keyword: Keyword
-  /** The sentence as 2026-07-28 states it (emphasis and link markup removed). */
-  quote: string
-  /** Which outcome of the check this sentence governs, when one check judges more than one. */
-  case?: string
-}
-
-export interface ModernCheckDef {
-  id: string
-  title: string
-  how: string
-  /** Empty only for the check that names what the kit does not judge yet (a skip, never a verdict). */
-  rules: ModernRule[]
-  note?: string
-}
-
-/** A request that gets no answer at all (JSON-RPC 2.0, which every MCP message follows). */
-const REPLY: ModernRule = {
-  topic: 'jsonrpc#response-object',
-  keyword: 'MUST',
-  quote: 'When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.',
-  case: 'reply',
-}
+export type { ModernCheckDef, ModernRule } from './types.ts'
 
 export const INITIALIZE_REFUSAL: ModernCheckDef = {
   id: 'modern/initialize-refusal',
@@ -110,16 +86,15 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'required _meta fields (-32602 when missing)',
   'MissingRequiredClientCapability',
-  'resultType on other results',
-  'the Mcp-Method/Mcp-Name headers and HeaderMismatch',
-  'tools, resources and prompts',
-  'input_required (multi round-trip) flows',
-  'subscriptions/listen',
-  'cache hints on list and read results',
+  'the HTTP status of a request missing required _meta fields',
+  'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
+  'tools/call, prompts/get and resources/read of what the lists hold',
+  'input_required (multi round-trip) flows and their requestState',
+  'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
+  'cache hints on resources/read and resources/templates/list results',
   'the JSON-RPC envelope and stdio rules as 2026-07-28 states them',
 ]
 
 /** In the order the docs list them. */
-export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, NOT_YET_JUDGED]
+export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, ...REQUEST_CHECKS, NOT_YET_JUDGED]

@@ -9,6 +9,7 @@ import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { eraOf, modernSignal, type Era } from './detect.ts'
+import { runRequests } from './requests.ts'
 import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
 /** The per-request _meta of 2026-07-28 (its required fields, and clientInfo, which it says clients SHOULD send). */
@@ -63,7 +64,9 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
   const answer = detection.discover ?? (await discover(wire, era.revision, timeoutMs))
   checks.push(judgeDiscover(answer), judgeDiscoverServerInfo(answer))
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
-  checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), notYetJudged(era.revision))
+  checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport))
+  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs)))
+  checks.push(notYetJudged(era.revision))
   return checks
 }
 
@@ -78,5 +81,6 @@ export async function runPinnedModern(wire: Wire, revision: ModernRevision, time
   const spoken = answer.kind === 'result' && (modernSignal(answer) ?? []).includes(revision)
   if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
-  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), notYetJudged(revision)], spoken }
+  const requests = await runRequests(wire, revision, answer, refused, timeoutMs)
+  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, notYetJudged(revision)], spoken }
 }

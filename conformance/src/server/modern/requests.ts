@@ -1,0 +1,118 @@
+/**
+ * The modern run past server/discover: one request per rule of rules.ts, each bounded by the run's
+ * request timeout, judged in verdicts.ts. Never throws. Over HTTP the probes that must send other
+ * headers than a well-behaved client go through a second wire to the same endpoint.
+ */
+import type { CheckResult } from '../../model.ts'
+import { CLIENT_INFO } from '../client-info.ts'
+import { isObject } from '../check.ts'
+import type { ModernRevision } from '../spec.ts'
+import { HttpWire } from '../wire/http.ts'
+import type { RpcOutcome, Wire } from '../wire/types.ts'
+import { listen } from './listen.ts'
+import { judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeListen, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
+
+const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities'
+const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo'
+/** Methods 2026-07-28 removed ("ping and logging/setLevel removed"; resources/subscribe gave way to subscriptions/listen), with params they once took. */
+const REMOVED: [string, Record<string, unknown>][] = [
+  ['ping', {}],
+  ['logging/setLevel', { level: 'info' }],
+  ['resources/subscribe', { uri: 'mcp-conformance://missing/subscribe' }],
+  ['resources/unsubscribe', { uri: 'mcp-conformance://missing/subscribe' }],
+]
+const FEATURES: Feature[] = ['tools', 'prompts', 'resources']
+const FOREIGN_ORIGIN = 'http://evil.example'
+const MISSING_URI = 'mcp-conformance://missing/resource'
+/** A revision the header names while the body names another: both published, so neither is made up. */
+const OTHER_REVISION = '2025-11-25'
+
+function meta(revision: string, omit?: string): Record<string, unknown> {
+  const full: Record<string, unknown> = { [PROTOCOL_VERSION]: revision, [CLIENT_INFO_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES]: {} }
+  if (omit) delete full[omit]
+  return full
+}
+
+/** A second wire to the same HTTP endpoint that sends `headers` on every request (after the defaults). */
+function variant(wire: HttpWire, revision: string, headers: Record<string, string>, timeoutMs: number, methodHeader = true): HttpWire {
+  const other = new HttpWire({ url: wire.target.url, headers: { ...wire.target.headers, ...headers } }, timeoutMs)
+  other.protocolVersion = revision
+  other.methodHeader = methodHeader
+  return other
+}
+
+function declared(discover: RpcOutcome): Record<string, unknown> {
+  return discover.kind === 'result' && isObject(discover.result) && isObject(discover.result.capabilities) ? discover.result.capabilities : {}
+}
+
+/** The checks of rules.ts, given the run's DiscoverResult (`discover`) and its unsupported-version probe (`refused`). */
+export async function runRequests(wire: Wire, revision: ModernRevision, discover: RpcOutcome, refused: RpcOutcome, timeoutMs: number): Promise<CheckResult[]> {
+  const exchanges: Labelled[] = [
+    { label: 'server/discover', outcome: discover },
+    { label: 'server/discover for an unsupported version', outcome: refused },
+  ]
+  const send = async (label: string, method: string, params: Record<string, unknown>, via: Wire = wire) => {
+    const outcome = await via.request(method, params, timeoutMs)
+    exchanges.push({ label, outcome })
+    return outcome
+  }
+  const capabilities = declared(discover)
+  // The unsupported-version probe left its made-up revision in the wire's header.
+  if (wire instanceof HttpWire) {
+    wire.protocolVersion = revision
+    wire.methodHeader = true
+  }
+
+  const metaMissing = await send('server/discover without clientCapabilities', 'server/discover', { _meta: meta(revision, CLIENT_CAPABILITIES) })
+  const noClientInfo = await send('server/discover without clientInfo', 'server/discover', { _meta: meta(revision, CLIENT_INFO_KEY) })
+
+  const lists: (Labelled & { feature: Feature })[] = []
+  for (const feature of FEATURES.filter((f) => isObject(capabilities[f]))) {
+    const label = `${feature}/list`
+    lists.push({ label, feature, outcome: await send(label, label, { _meta: meta(revision) }) })
+  }
+
+  const unimplemented: Labelled[] = []
+  const undeclared = FEATURES.filter((f) => !(f in capabilities)).map((f): [string, Record<string, unknown>] => [`${f}/list`, {}])
+  for (const [method, params] of [...REMOVED, ...undeclared]) {
+    unimplemented.push({ label: method, outcome: await send(method, method, { ...params, _meta: meta(revision) }) })
+  }
+
+  let missingResource: RpcOutcome | undefined
+  if (isObject(capabilities.resources)) {
+    // Mcp-Name mirrors params.uri for resources/read over HTTP.
+    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': MISSING_URI }, timeoutMs) : wire
+    missingResource = await send(`resources/read of ${MISSING_URI}`, 'resources/read', { uri: MISSING_URI, _meta: meta(revision) }, via)
+  }
+
+  const checks: CheckResult[] = []
+  const transportChecks: CheckResult[] = []
+  if (wire instanceof HttpWire) {
+    const method = variant(wire, revision, { 'mcp-method': 'tools/list' }, timeoutMs, false)
+    const version = variant(wire, OTHER_REVISION, {}, timeoutMs)
+    const mismatches = [
+      { kind: 'method' as const, label: 'server/discover with Mcp-Method: tools/list', outcome: await send('server/discover with Mcp-Method: tools/list', 'server/discover', { _meta: meta(revision) }, method) },
+      { kind: 'version' as const, label: `server/discover with MCP-Protocol-Version: ${OTHER_REVISION} (body ${revision})`, outcome: await send(`server/discover with MCP-Protocol-Version: ${OTHER_REVISION}`, 'server/discover', { _meta: meta(revision) }, version) },
+    ]
+    // Not in `exchanges`: a 403 body may be an error without an id (streamable-http, Security & Endpoint).
+    const origin = await variant(wire, revision, { origin: FOREIGN_ORIGIN }, timeoutMs).request('server/discover', { _meta: meta(revision) }, timeoutMs)
+    transportChecks.push(judgeHeaderMismatch(mismatches), judgeOrigin(origin))
+  }
+  const listened = wire instanceof HttpWire ? await listen(wire, meta(revision), timeoutMs) : undefined
+
+  const tools = lists.find((l) => l.feature === 'tools')?.outcome
+  checks.push(
+    judgeResultTypes(exchanges),
+    judgeErrorIds(exchanges),
+    judgeMetaRequired(metaMissing),
+    judgeClientInfoOptional(noClientInfo),
+    judgeMethodsNotFound(unimplemented, wire.transport),
+    ...transportChecks,
+    judgeLists(lists),
+    judgeToolNames(tools),
+    judgeResourceMissing(missingResource, MISSING_URI),
+    judgeListen(listened, wire.transport),
+  )
+  return checks
+}

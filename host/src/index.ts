@@ -1,0 +1,6 @@
+export { ToolRegistry } from './tools.ts'
+export { ConnectionStatus } from './status.ts'
+export { attachConsoleLogger, type ConsoleLoggerOptions, type LogLevel } from './logging.ts'
+export { createHost, type Host, type HostOptions } from './host.ts'
+export { AttachmentStore, AttachmentError, type AttachmentStoreConfig, type AttachmentErrorCode, type SaveImage } from './attachments.ts'
+export { ModelCatalog, type ModelCatalogConfig, type ModelInfo, type Modality } from './models.ts'

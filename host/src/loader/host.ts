@@ -1,0 +1,46 @@
+import type { SignalOptions } from '@mcp-bridge/process'
+import * as bridge from '@mcp-bridge/plugin'
+import { createHost, stopOnSignals, type Host } from '../host.ts'
+import type { ConsoleLoggerOptions } from '../logging.ts'
+import { createLoader, type ConfigLoader, type LoaderOptions } from './loader.ts'
+import { BRIDGE_PACKAGE } from './names.ts'
+import type { ReloadResult } from './types.ts'
+
+export interface FileHostOptions extends LoaderOptions {
+  /** Console logging (stderr by default); `false` attaches none. */
+  logging?: ConsoleLoggerOptions | false
+  /** As in createHost: SIGINT/SIGTERM dispose the host and exit 130/143, unless `false`. */
+  signals?: SignalOptions | false
+}
+
+export interface FileHost extends Host {
+  loader: ConfigLoader
+  /** The result of the first load. */
+  loaded: ReloadResult
+}
+
+/**
+ * A Cordis root with the reference `tools` service, running the entries of a cordis.yml file.
+ * Entries need not list the `tools` service: the host provides it before any entry starts.
+ */
+export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
+  // Signals are taken below, once the entries are part of what a signal disposes.
+  const host = await createHost({ logging: options.logging, signals: false })
+  // The bridge is handed over as this very module instance, so that the host and the entries it
+  // runs share one copy of the plugin whatever the resolver would pick for the package name.
+  const loader = createLoader(host.ctx, { ...options, plugins: { [BRIDGE_PACKAGE]: bridge, ...options.plugins } })
+  const loaded = await loader.ready
+  return stopOnSignals(
+    {
+      ...host,
+      loader,
+      loaded,
+      // Entries first, while the tools service they registered on still exists.
+      dispose: async () => {
+        await loader.dispose()
+        await host.dispose()
+      },
+    },
+    options.signals,
+  )
+}

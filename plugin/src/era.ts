@@ -1,0 +1,50 @@
+import type { DiscoverResult } from '@modelcontextprotocol/client'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
+
+/**
+ * Which era of MCP a server speaks, as a connection learned it: legacy (the `initialize`
+ * handshake, MCP 2025-11-25 and before) or modern (2026-07-28: `server/discover`, per-request
+ * `_meta`), with the DiscoverResult a reconnect adopts without asking again. "Clients SHOULD
+ * cache the era determination per server" (2026-07-28 basic/lifecycle, Backward Compatibility):
+ * a connection keeps it for its life, and forgets it when a connection made with it fails.
+ */
+export type Era = { kind: 'legacy' } | { kind: 'modern'; discover: DiscoverResult }
+
+/** The revision the bridge speaks to modern servers. */
+export const MODERN_REVISION = '2026-07-28'
+
+/** UnsupportedProtocolVersionError's code (2026-07-28 schema). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+/**
+ * Pure. A refused `initialize` that identifies a modern server: "a recognized modern JSON-RPC
+ * error (such as UnsupportedProtocolVersionError) identifies a modern server" (2026-07-28
+ * basic/versioning, Backward Compatibility), and its `data.supported` names the modern revision
+ * the bridge speaks. Over stdio the v1 client hands it over as an McpError; over Streamable HTTP
+ * it is the body of the POST's 400 answer, which the v1 transport quotes in its error. Anything
+ * else (another code, no list, only other revisions) is not a reason to change era: the refusal
+ * stays the connection's error.
+ */
+export function isModernRefusal(error: unknown): boolean {
+  if (error instanceof McpError) return error.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(error.data)
+  if (!(error instanceof StreamableHTTPError) || error.code !== 400) return false
+  const body = jsonIn(error.message) as { error?: { code?: unknown; data?: unknown } } | undefined
+  return body?.error?.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(body.error.data)
+}
+
+function namesModern(data: unknown): boolean {
+  const supported = (data as { supported?: unknown } | null | undefined)?.supported
+  return Array.isArray(supported) && supported.includes(MODERN_REVISION)
+}
+
+/** The JSON object an error message ends with ("… Error POSTing to endpoint: {…}"), if it parses. */
+function jsonIn(message: string): unknown {
+  const start = message.indexOf('{')
+  if (start < 0) return undefined
+  try {
+    return JSON.parse(message.slice(start)) as unknown
+  } catch {
+    return undefined
+  }
+}
