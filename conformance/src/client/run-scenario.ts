@@ -226,6 +226,12 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   // For the report's diagram (redactSuite below covers it like the checks).
   const text = session ? transcriptText(scenario, label, events, fixture.wire()) : ''
   const transcript = buildTranscript(observed, text, transport)
+  // A driven client that spoke only the legacy era to a modern-only fixture cannot reach it, which
+  // says nothing of its conformance: MCP 2026-07-28 (basic/versioning, Terminology) lets an
+  // implementation be legacy. Judged at the modern era only once it speaks 2026-07-28.
+  if (era === 'modern' && kind === 'client' && !notApplicable && !checks.some((c) => c.status === 'error') && !clientEras(fixture.wire()).includes('modern')) {
+    checks.splice(0, checks.length, { id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: 'not applicable: the client spoke only the legacy era (MCP 2025-11-25 and before), and this run\'s server speaks only 2026-07-28' })
+  }
   fixture.removeFiles()
   // A client is judged only on what holds for every MCP client: the rest is a skip that says why.
   const judged = verdictsFor(scenario, kind, checks, revision)
