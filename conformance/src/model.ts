@@ -47,6 +47,10 @@ export interface SuiteResult {
   /** What was judged: the client adapter's name, or the server command / URL. */
   target: string
   transport?: 'stdio' | 'http'
+  /** Client runs: the fixture's protocol era, when not legacy (the scenario's `eras`). */
+  era?: 'modern' | 'dual'
+  /** Client runs: the protocol eras the client spoke, read from the wire (client/eras.ts clientEras). */
+  spoke?: Array<'legacy' | 'modern'>
   checks: CheckResult[]
   durationMs: number
   /** Client runs: what happened on the wire and around it, for the report's sequence diagram. */

@@ -13,7 +13,7 @@ describe('scenario discovery and format', () => {
   })
 
   it('has a snapshot for every scenario transport, and no snapshot without a scenario', () => {
-    const expected = loadScenarios().flatMap(({ scenario }) => scenario.transports.map((t) => `${scenario.id}.${t}.snap`))
+    const expected = loadScenarios().flatMap(({ scenario }) => scenario.transports.flatMap((t) => scenario.eras.map((era) => `${scenario.id}.${era === 'legacy' ? t : `${t}.${era}`}.snap`)))
     const present = readdirSync(SCENARIO_DIR).filter((name) => name.endsWith('.snap'))
     expect(present.sort()).toEqual(expected.sort())
   })

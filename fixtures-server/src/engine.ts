@@ -17,6 +17,8 @@ import {
   type ServerRequest,
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { admit, META, modernResult, supportedVersions, type Refusal } from './era.ts'
 import { renderResult, type CancellationRecord, type FixtureStatus } from './content.ts'
 import { paginate } from './pagination.ts'
 import type { Behaviour, ToolSpec } from './schema.ts'
@@ -56,7 +58,15 @@ interface Session {
   server: Server
   requests: Map<string | number, RequestRecord>
   initialized: boolean
+  /** Opened with initialize: server-initiated messages (ping, list_changed) may go to it; never to a modern client. */
+  legacy: boolean
+  /** Requests served at the modern era: their results carry `resultType` and the server's identity. */
+  modern: Set<string | number>
+  tap?: TapTransport
 }
+
+/** server/discover (2026-07-28 server/discover.mdx): the SDK v1 Server routes it by this schema. */
+const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.optional(z.object({}).loose()) })
 
 /** A JSON-RPC error with exactly this code and message (McpError would prefix the message). */
 class ScriptedError extends Error {
@@ -132,11 +142,12 @@ export class FixtureEngine {
         instructions,
       },
     )
-    const session: Session = { server, requests: new Map(), initialized: false }
+    const session: Session = { server, requests: new Map(), initialized: false, legacy: false, modern: new Set() }
     const tap = new TapTransport(
       transport,
       {
         received: (message) => this.received(session, message),
+        outgoing: (message) => this.outgoing(session, message),
         sending: (message) => this.options.wire?.record('send', message),
         sent: (message) => this.sent(session, message),
       },
@@ -144,12 +155,13 @@ export class FixtureEngine {
     )
     // Server refuses tools handlers without the capability; declareTools: false serves them anyway.
     if (!declareTools) Object.assign(server, { assertRequestHandlerCapability: () => {} })
-    server.setRequestHandler(ListToolsRequestSchema, (request) => this.listTools(request.params?.cursor))
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.listTools(request.params?.cursor, session.modern.has(extra.requestId)))
     // Server checks tools/call results against the SDK schema; registering on Protocol directly
     // lets a script send invalid base64 or unknown block types exactly as written.
     Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request: CallToolRequest, extra: Extra) =>
       this.callTool(request, extra, server),
     )
+    if (this.behaviour.era !== 'legacy') server.setRequestHandler(DiscoverRequestSchema, () => this.discover() as ServerResult)
     if (this.tasks) this.serveTasks(server, this.tasks)
     // Without the capability, a task-augmented request MUST be processed normally, its `task`
     // ignored (§Task Support and Handling); the SDK would refuse it with -32603 instead.
@@ -158,6 +170,7 @@ export class FixtureEngine {
     server.oninitialized = () => this.initialized(session)
     server.onclose = () => this.sessions.delete(session)
     server.onerror = (error) => this.options.host.stderr(`[mcp-fixture] ${error.message}`)
+    session.tap = tap
     this.sessions.add(session)
     await server.connect(tap)
     return tap
@@ -193,18 +206,89 @@ export class FixtureEngine {
     this.options.wire?.recordInvalid(sent, reason, raw)
   }
 
+  /**
+   * A request the HTTP edge refused before any session saw it (era.ts: a wrong version, a missing
+   * header): logged both ways, as if the server had answered it.
+   */
+  refused(message: JSONRPCMessage, refusal: Refusal): void {
+    this.options.wire?.record('recv', message)
+    if ('id' in message && 'method' in message) this.options.wire?.record('send', refusalMessage(message.id, refusal))
+  }
+
+  /** A notification a modern HTTP client posted (no session to hand it to): logged, a cancellation counted. */
+  heard(message: JSONRPCMessage): void {
+    this.options.wire?.record('recv', message)
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const { requestId, reason } = (message.params ?? {}) as { requestId: string | number; reason?: string }
+      this.cancelled(requestId, reason)
+    }
+  }
+
+  /**
+   * A request cancelled: by notifications/cancelled, or (modern HTTP) by the client closing its
+   * response stream before the answer, which the server MUST treat as cancellation (streamable-http "Cancellation").
+   */
+  cancelled(requestId: string | number, reason: string | undefined, only?: 'unanswered'): void {
+    const record = [...this.sessions].map((session) => session.requests.get(requestId)).find((found) => found !== undefined)
+    if (only === 'unanswered' && (!record || record.answered)) return
+    this.cancellations.push({ requestId, reason, method: record?.method, tool: record?.tool, answered: record?.answered ?? false })
+  }
+
   private received(session: Session, message: JSONRPCMessage): boolean {
     this.options.wire?.record('recv', message)
     if ('method' in message && 'id' in message) {
       const tool = message.method === 'tools/call' ? String(message.params?.name) : undefined
       session.requests.set(message.id, { method: message.method, tool, answered: false })
       if (this.misbehaving && this.behaviour.crash?.hangOn.includes(message.method)) return false
+      const verdict = admit(this.behaviour.era, message)
+      if ('refuse' in verdict) {
+        void session.tap?.send(refusalMessage(message.id, verdict.refuse)).catch(() => {})
+        return false
+      }
+      if (verdict.serve === 'modern') {
+        session.modern.add(message.id)
+        this.firstContact(session)
+      }
     } else if ('method' in message && message.method === 'notifications/cancelled') {
       const { requestId, reason } = (message.params ?? {}) as { requestId: string | number; reason?: string }
       const record = session.requests.get(requestId)
       this.cancellations.push({ requestId, reason, method: record?.method, tool: record?.tool, answered: record?.answered ?? false })
     }
     return true
+  }
+
+  /** A modern request's result gets what 2026-07-28 requires of every result (era.ts). */
+  private outgoing(session: Session, message: JSONRPCMessage): JSONRPCMessage {
+    if (!('result' in message) || !session.modern.has(message.id)) return message
+    const { result } = message
+    // A scripted unusable result (rawResult: an array, a string) stays as unusable as written.
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) return message
+    const { name, version } = this.behaviour
+    return { ...message, result: modernResult(result, { name, version }) as typeof result }
+  }
+
+  /** What server/discover answers: the versions, the capabilities a legacy client would see, the identity. */
+  private discover(): Record<string, unknown> {
+    const { name, version, instructions, listChanged, declareTools } = this.behaviour
+    return {
+      supportedVersions: supportedVersions(this.behaviour.era),
+      capabilities: { ...(declareTools && { tools: listChanged?.capability ? { listChanged: true } : {} }), ...(this.tasks && { tasks: TASKS_CAPABILITY }) },
+      ...(instructions !== undefined && { instructions }),
+      // The fixture's answers change with its script: nothing is worth caching.
+      ttlMs: 0,
+      cacheScope: 'public',
+      _meta: { [META.serverInfo]: { name, version } },
+    }
+  }
+
+  /**
+   * A modern client has no initialized notification: its first served request is the moment a
+   * legacy one would have sent it, so timed scripts (the list_changed timeline) start there too.
+   */
+  private firstContact(session: Session): void {
+    if (session.initialized) return
+    session.initialized = true
+    this.armTimeline()
   }
 
   private sent(session: Session, message: JSONRPCMessage): void {
@@ -217,7 +301,7 @@ export class FixtureEngine {
 
   private callAnswered(tool: string | undefined, session: Session): void {
     this.answeredCalls++
-    if (this.behaviour.ping?.afterCalls === this.answeredCalls) void session.server.ping().catch(() => {})
+    if (this.behaviour.ping?.afterCalls === this.answeredCalls && session.legacy) void session.server.ping().catch(() => {})
     const { listChanged, crash } = this.behaviour
     if (listChanged && (listChanged.afterCalls === this.answeredCalls || (tool !== undefined && listChanged.onTool === tool))) {
       this.startTimeline()
@@ -233,9 +317,15 @@ export class FixtureEngine {
 
   private initialized(session: Session): void {
     session.initialized = true
+    session.legacy = true
     // The client's answer (or its silence) is in the wire log; the fixture only asks.
     const ping = this.behaviour.ping
     if (ping && ping.afterCalls === undefined) this.timers.schedule(ping.afterMs ?? 0, () => void session.server.ping().catch(() => {}))
+    this.armTimeline()
+  }
+
+  /** The first client to be ready starts the list_changed timeline's clock (its default trigger). */
+  private armTimeline(): void {
     const listChanged = this.behaviour.listChanged
     if (this.anyInitialized || !listChanged) return
     this.anyInitialized = true
@@ -267,19 +357,22 @@ export class FixtureEngine {
   private notifyListChanged(): void {
     const meta = this.behaviour.listChanged?.generation ? { params: { _meta: { [GENERATION_META_KEY]: this.tools.generation } } } : {}
     for (const session of this.sessions) {
-      if (!session.initialized) continue
+      // 2026-07-28 delivers list_changed on a subscriptions/listen stream, which the fixture does not serve yet.
+      if (!session.legacy) continue
       session.server
         .notification({ method: 'notifications/tools/list_changed', ...meta })
         .catch((error: Error) => this.options.host.stderr(`[mcp-fixture] list_changed not sent: ${error.message}`))
     }
   }
 
-  private listTools(cursor: string | undefined): ServerResult {
+  private listTools(cursor: string | undefined, modern: boolean): ServerResult {
     const result = paginate(this.tools.list(), this.behaviour.pagination, cursor, this.behaviour.seed)
     if (!result.ok) throw new ScriptedError(-32602, result.message)
     const { items, nextCursor } = result.page
     const meta = this.behaviour.listChanged?.generation ? { _meta: { [GENERATION_META_KEY]: this.tools.generation } } : {}
-    return { tools: items, ...(nextCursor !== undefined && { nextCursor }), ...meta } as ServerResult
+    // A modern tools/list is a cacheable result (schema: ListToolsResult); a scripted list changes, so never fresh.
+    const cache = modern ? { ttlMs: 0, cacheScope: 'public' } : {}
+    return { tools: items, ...(nextCursor !== undefined && { nextCursor }), ...meta, ...cache } as ServerResult
   }
 
   private serveTasks(server: Server, tasks: TaskBoard): void {
@@ -345,4 +438,9 @@ export class FixtureEngine {
       }
     }
   }
+}
+
+function refusalMessage(id: string | number, refusal: Refusal): JSONRPCMessage {
+  const { code, message, data } = refusal
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } } as JSONRPCMessage
 }

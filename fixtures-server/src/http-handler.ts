@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { FixtureEngine } from './engine.ts'
+import { admit, requestedVersion } from './era.ts'
 import { failure, flood, jsonError, quoteHeaders } from './http-answers.ts'
 import { LegacySseEdge } from './legacy-sse.ts'
 import { OAuthServer } from './oauth-server.ts'
@@ -75,6 +76,10 @@ export class FixtureHttpHandler {
     if (this.legacy) return { response: await this.legacy.handle(request, body), log }
     if (text !== undefined) this.logRejected(text, body)
     const { method, tool } = firstCall(body)
+    if (this.speaksModern(body)) {
+      const outcome = await this.serveModern(request, text, body, method, tool)
+      return 'drop' in outcome ? outcome : { ...outcome, log }
+    }
     const sessionId = request.headers.get('mcp-session-id')
     let session = sessionId ? this.sessions.get(sessionId) : undefined
     if (sessionId && !session) return { response: jsonError(404, -32001, 'Session not found') }
@@ -84,11 +89,8 @@ export class FixtureHttpHandler {
       return { response: jsonError(404, -32001, 'Session not found') }
     }
     if (request.method === 'POST') {
-      const fault = this.matchFault(++this.posts, method, tool)
-      if (fault?.action === 'fail') return { response: failure(fault, request) }
-      if (fault?.action === 'flood') return { response: flood(fault, requestId(body)) }
-      if (fault?.action === 'drop') return { drop: true }
-      if (fault?.action === 'never') return new Promise((resolve) => this.parked.add(() => resolve({ drop: true })))
+      const faulted = this.fault(request, body, method, tool)
+      if (faulted) return faulted
     }
     if (!session) {
       if (method !== 'initialize') return { response: jsonError(400, -32000, 'Bad Request: No valid session ID provided') }
@@ -101,6 +103,66 @@ export class FixtureHttpHandler {
     if (session.transport.sessionId === undefined) await session.transport.close().catch(() => {})
     if (request.method === 'GET' && response.ok && response.body) return { response: this.watchStream(session, response), log }
     return { response, log }
+  }
+
+  /** A POST's scripted HTTP fault, when one matches: the outcome that replaces serving it. */
+  private fault(request: Request, body: unknown, method: string | undefined, tool: string | undefined): HttpOutcome | Promise<HttpOutcome> | undefined {
+    const fault = this.matchFault(++this.posts, method, tool)
+    if (fault?.action === 'fail') return { response: failure(fault, request) }
+    if (fault?.action === 'flood') return { response: flood(fault, requestId(body)) }
+    if (fault?.action === 'drop') return { drop: true }
+    if (fault?.action === 'never') return new Promise((resolve) => this.parked.add(() => resolve({ drop: true })))
+    return undefined
+  }
+
+  /**
+   * Whether a request is the modern era's (era.ts): everything that reaches a modern-only fixture,
+   * and at a dual-era one every request whose `_meta` names a protocol version. The rest (initialize,
+   * a session's requests, its GET stream and DELETE) takes the legacy path.
+   */
+  private speaksModern(body: unknown): boolean {
+    const era = this.engine.behaviour.era
+    return era === 'modern' || (era === 'dual' && !Array.isArray(body) && requestedVersion(body) !== undefined)
+  }
+
+  /**
+   * 2026-07-28 Streamable HTTP: every POST stands alone (no session, no `Mcp-Session-Id`, which is
+   * ignored), served by a fresh stateless SDK transport; refusals carry the status the binding gives them.
+   */
+  private async serveModern(request: Request, text: string | undefined, body: unknown, method: string | undefined, tool: string | undefined): Promise<HttpOutcome> {
+    // streamable-http "Earlier Streamable HTTP Revisions": GET or DELETE to a modern-only endpoint SHOULD answer 405.
+    if (request.method !== 'POST') return { response: jsonError(405, -32000, `Method Not Allowed: ${request.method} has no meaning in 2026-07-28`, { allow: 'POST' }) }
+    const faulted = this.fault(request, body, method, tool)
+    if (faulted) return faulted
+    if (body === undefined) return { response: jsonError(400, -32700, 'Parse error: the body is not JSON') }
+    if (Array.isArray(body) || typeof body !== 'object' || body === null) return { response: jsonError(400, -32600, 'Invalid Request: the body must be a single JSON-RPC message') }
+    const message = body as { id?: string | number; method?: unknown }
+    if (typeof message.method !== 'string' || message.id === undefined) {
+      // A notification (or a stray response): nothing to answer, nothing to serve statelessly.
+      this.engine.heard(body as JSONRPCMessage)
+      return { response: new Response(null, { status: 202 }) }
+    }
+    const verdict = admit(this.engine.behaviour.era, message as { method: string }, (name) => request.headers.get(name))
+    if ('refuse' in verdict) {
+      this.engine.refused(body as JSONRPCMessage, verdict.refuse)
+      const { status, code, message: text, data } = verdict.refuse
+      const answer = { jsonrpc: '2.0', id: message.id, error: { code, message: text, ...(data !== undefined && { data }) } }
+      return { response: new Response(JSON.stringify(answer), { status, headers: { 'content-type': 'application/json' } }) }
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+    await this.engine.connect(transport)
+    // The SDK v1 transport knows no modern version header; era.ts has checked it already.
+    const headers = new Headers(request.headers)
+    headers.delete('mcp-protocol-version')
+    headers.delete('mcp-session-id')
+    const response = await transport.handleRequest(new Request(request.url, { method: 'POST', headers, body: text }), { parsedBody: body })
+    const id = message.id
+    return {
+      response: closeWhenDone(response, (early) => {
+        if (early) this.engine.cancelled(id, 'response stream closed', 'unanswered')
+        void transport.close().catch(() => {})
+      }),
+    }
   }
 
   /** Ends every session and releases requests parked by `never` faults (their sockets are dropped). */
@@ -182,6 +244,28 @@ export class FixtureHttpHandler {
     void session.tap.streamOpened()
     return new Response(body, { status: response.status, headers: response.headers })
   }
+}
+
+/** The response as is, with `done` called once its body has been read to the end, or (`early`) dropped before. */
+function closeWhenDone(response: Response, done: (early: boolean) => void): Response {
+  if (!response.body) {
+    done(false)
+    return response
+  }
+  const reader = response.body.getReader()
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done: ended, value } = await reader.read()
+      if (!ended) return controller.enqueue(value)
+      controller.close()
+      done(false)
+    },
+    cancel(reason) {
+      done(true)
+      return reader.cancel(reason)
+    },
+  })
+  return new Response(body, { status: response.status, headers: response.headers })
 }
 
 export function parseJson(text: string): unknown {

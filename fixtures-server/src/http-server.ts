@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import type { FixtureStatus } from './content.ts'
 import { FixtureEngine } from './engine.ts'
+import { requestedVersion } from './era.ts'
 import { FixtureHttpHandler, firstCall, parseJson } from './http-handler.ts'
 import { parseBehaviour } from './parse.ts'
 import { prepareRuntime, type RuntimeOptions } from './runtime.ts'
@@ -83,7 +84,12 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
       return void res.writeHead(404).end()
     }
     const request = await toRequest(req, url)
-    const rpc = request.method === 'POST' ? firstCall(parseJson(await request.clone().text())).method : undefined
+    const body = request.method === 'POST' ? parseJson(await request.clone().text()) : undefined
+    const rpc = request.method === 'POST' ? firstCall(body).method : undefined
+    // What a 2026-07-28 request carries besides (era.ts judges it; the kit's client rules read it here).
+    const metaVersion = Array.isArray(body) ? undefined : requestedVersion(body)
+    const mcpMethod = req.headers['mcp-method']
+    const mcpName = req.headers['mcp-name']
     const outcome = await handler.handle(request)
     const session = req.headers['mcp-session-id']
     const protocolVersion = req.headers['mcp-protocol-version']
@@ -98,6 +104,9 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
         ...(typeof session === 'string' ? { session } : {}),
         ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
         ...(typeof accept === 'string' ? { accept } : {}),
+        ...(metaVersion !== undefined ? { metaVersion: metaVersion.slice(0, 64) } : {}),
+        ...(typeof mcpMethod === 'string' ? { mcpMethod: mcpMethod.slice(0, 256) } : {}),
+        ...(typeof mcpName === 'string' ? { mcpName: mcpName.slice(0, 256) } : {}),
         ...(newSession && newSession !== session && answered ? { newSession } : {}),
         // OAuth: the credential an endpoint request carried, or a token request and its outcome.
         ...('response' in outcome ? outcome.log : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ERAS } from './era.ts'
 
 /**
  * The behaviour format: everything a fixture does is data validated here. Objects are strict, so
@@ -310,6 +311,12 @@ const StdioSchema = z.strictObject({
 export const BehaviourSchema = z.strictObject({
   name: z.string().default('mcp-fixture'),
   version: z.string().default('0.0.0'),
+  /**
+   * Which protocol era the fixture speaks (era.ts): legacy (an `initialize` handshake, up to
+   * 2025-11-25), modern (2026-07-28: `_meta` on every request, server/discover, no sessions;
+   * initialize is refused) or dual (both, chosen by how each client opens).
+   */
+  era: z.enum(ERAS).default('legacy'),
   description: z.string().optional(),
   instructions: z.string().optional(),
   /**

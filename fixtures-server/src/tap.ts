@@ -4,6 +4,8 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 export interface TapHooks {
   /** Sees every incoming message first; returning false swallows it (the server never hears it). */
   received(message: JSONRPCMessage): boolean
+  /** May replace an outgoing message before anything else sees it (a modern answer's `resultType`). */
+  outgoing?(message: JSONRPCMessage): JSONRPCMessage
   /** Sees every outgoing message just before the transport gets it. */
   sending(message: JSONRPCMessage): void
   /** After the transport accepted an outgoing message. */
@@ -47,7 +49,8 @@ export class TapTransport implements Transport {
     await this.inner.start()
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(original: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const message = this.hooks.outgoing?.(original) ?? original
     const standalone = options?.relatedRequestId === undefined && !('result' in message || 'error' in message)
     const deliver = async () => {
       this.hooks.sending(message)

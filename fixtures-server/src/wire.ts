@@ -46,6 +46,11 @@ export interface HttpEntry {
      * began: an initialize never answered establishes no session, whatever its headers said.
      */
     newSession?: string
+    /** 2026-07-28: the protocol version the POST body's `_meta` declared (a modern request), if any. */
+    metaVersion?: string
+    /** 2026-07-28: the Mcp-Method and Mcp-Name headers the client sent, if any (bounded). */
+    mcpMethod?: string
+    mcpName?: string
     /** The JSON-RPC method of a POST (the first message of a batch), read even when the request is refused. */
     rpc?: string
     /** OAuth (`http.oauth`): what credential a request to the MCP endpoint carried. */

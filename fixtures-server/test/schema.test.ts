@@ -16,7 +16,7 @@ const problems = (value: unknown): string[] => {
 
 describe('behaviour schema', () => {
   it('fills defaults for an empty document', () => {
-    expect(parseBehaviour({})).toEqual({ name: 'mcp-fixture', version: '0.0.0', seed: 1, declareTools: true, tools: [] })
+    expect(parseBehaviour({})).toEqual({ name: 'mcp-fixture', version: '0.0.0', era: 'legacy', seed: 1, declareTools: true, tools: [] })
   })
 
   it.each(readdirSync(example('')).filter((file) => /\.(ya?ml|json)$/.test(file)))('loads examples/%s', (file) => {

@@ -20,10 +20,16 @@ export class FixtureHandle {
   /** Told when the HTTP listener starts or ends, for the run's timeline (stdio processes are the client's). */
   onLifecycle?: (what: 'start' | 'exit', text: string) => void
 
+  private readonly behaviour: Behaviour
+
   constructor(
-    private readonly behaviour: Behaviour,
+    behaviour: Behaviour,
     readonly transport: 'stdio' | 'http',
-  ) {}
+    /** The run's protocol era (the scenario's `eras`): the fixture is started speaking it. */
+    era: Behaviour['era'] = 'legacy',
+  ) {
+    this.behaviour = { ...behaviour, era }
+  }
 
   async target(): Promise<ServerTarget> {
     if (this.transport === 'stdio') {

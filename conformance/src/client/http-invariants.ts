@@ -1,6 +1,7 @@
 import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult } from '../model.ts'
 import { LATEST_REVISION } from '../server/spec.ts'
+import { FIRST_MODERN } from './eras.ts'
 import { clientRule, clientSpec, firstRevision, knownRevision, type ClientRuleKey } from './rules.ts'
 
 type Http = HttpEntry['http']
@@ -11,10 +12,15 @@ type Http = HttpEntry['http']
  * (`revision`, rules.ts runRevision; else the last negotiated version, else the newest): the
  * Accept and session rules are Streamable HTTP's, which 2024-11-05 does not have.
  */
-export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean; negotiated?: string[]; revision?: string } = {}): CheckResult[] {
+export function checkHttpInvariants(http: Http[], options: { serverGone?: boolean; negotiated?: string[]; revision?: string; spokeLegacy?: boolean } = {}): CheckResult[] {
   const revision = options.revision ?? knownRevision(options.negotiated?.at(-1)) ?? LATEST_REVISION
-  return [sessionHeader(http, revision), sessionDelete(http, options.serverGone ?? false, revision), protocolVersionHeader(http, options.negotiated ?? [], revision), acceptHeader(http, revision)]
+  const legacy = [sessionHeader(http, revision), sessionDelete(http, options.serverGone ?? false, revision), protocolVersionHeader(http, options.negotiated ?? [], revision)]
+  // A client that spoke only 2026-07-28 opened no session: the session rules are not its (modern-invariants.ts judges its headers).
+  const judged = options.spokeLegacy === false ? legacy.map((check) => ({ ...check, status: 'skip' as const, message: `not judged: ${MODERN_ONLY}` })) : legacy
+  return [...judged, acceptHeader(http, revision)]
 }
+
+const MODERN_ONLY = 'the client spoke MCP 2026-07-28 only (no initialize), which has no sessions, no Mcp-Session-Id and no DELETE (basic/transports/streamable-http, "Earlier Streamable HTTP Revisions")'
 
 /** A skip for a rule the revision judged does not state. */
 function notInRevision(id: string, title: string, key: ClientRuleKey, revision: string): CheckResult | undefined {
@@ -129,6 +135,8 @@ function sessionUse(http: Http[]): { problems: string[]; taken: number } {
       taken = false
       continue
     }
+    // A modern request (its body's _meta names 2026-07-28 or later) belongs to no session.
+    if (request.metaVersion !== undefined && request.metaVersion >= FIRST_MODERN) continue
     if (request.rpc === 'initialize' || request.rpc === 'server/discover') {
       if (request.rpc === 'initialize') offered = taken = false
       continue

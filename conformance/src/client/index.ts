@@ -3,8 +3,9 @@ import type { ClientAdapter } from './adapter.ts'
 import { bridgeAdapter } from './bridge-adapter.ts'
 import { driverAdapter } from './driver/adapter.ts'
 import { loadScenarios, SCENARIO_DIR, type LoadedScenario } from './load.ts'
+import type { RunEra } from './eras.ts'
 import { runPool } from './pool.ts'
-import { runScenario } from './run-scenario.ts'
+import { runLabel, runScenario } from './run-scenario.ts'
 
 export type { ClientAdapter, ClientSession, ServerTarget, ToolView, CallOutcome } from './adapter.ts'
 export { bridgeAdapter } from './bridge-adapter.ts'
@@ -27,7 +28,7 @@ export interface ClientRunOptions {
   jobs?: number
   onProgress?: (line: string) => void
   /** Told as each scenario run starts (no suite yet) and ends, with its place among them all. */
-  onRun?: (run: { id: string; transport: 'stdio' | 'http'; index: number; total: number; suite?: SuiteResult }) => void
+  onRun?: (run: { id: string; transport: 'stdio' | 'http'; era: RunEra; index: number; total: number; suite?: SuiteResult }) => void
   /** The client under test; our plugin by default. */
   adapter?: ClientAdapter
   /** A driver program's command line (FORMAT.md §Driver protocol): the client under test is the one it drives. */
@@ -44,20 +45,27 @@ export function selectScenarios(all: LoadedScenario[], ids: string[], shard?: { 
   return shard ? chosen.filter((_, i) => i % shard.count === shard.index - 1) : chosen
 }
 
+/** Pure: every run of the selection, each scenario over each transport (the caller's too) and each era it lists. */
+export function expandRuns(selected: LoadedScenario[], transports: Array<'stdio' | 'http'>): Array<{ loaded: LoadedScenario; transport: 'stdio' | 'http'; era: RunEra }> {
+  return selected.flatMap((loaded) =>
+    loaded.scenario.transports.filter((t) => transports.includes(t)).flatMap((transport) => loaded.scenario.eras.map((era) => ({ loaded, transport, era }))),
+  )
+}
+
 /** Runs the client scenarios, each over every transport it and the caller allow, `jobs` at a time. */
 export async function runClientScenarios(options: ClientRunOptions): Promise<SuiteResult[]> {
   // A CI run that rewrote its snapshots would pass whatever the client did.
   if (options.updateSnapshots && process.env.CI === 'true') throw new Error('--update-snapshots is refused when CI=true: update snapshots locally and commit them')
   const adapter = options.adapter ?? (options.driver !== undefined ? driverAdapter(options.driver) : bridgeAdapter)
   const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
-  const runs = selected.flatMap((loaded) => loaded.scenario.transports.filter((t) => options.transports.includes(t)).map((transport) => ({ loaded, transport })))
-  return runPool(runs, options.jobs ?? 1, ({ loaded }) => runsAlone(loaded), async ({ loaded, transport }, index) => {
-    const place = { id: loaded.scenario.id, transport, index, total: runs.length }
+  const runs = expandRuns(selected, options.transports)
+  return runPool(runs, options.jobs ?? 1, ({ loaded }) => runsAlone(loaded), async ({ loaded, transport, era }, index) => {
+    const place = { id: loaded.scenario.id, transport, era, index, total: runs.length }
     options.onRun?.(place)
-    const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots })
+    const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots, era })
     options.onRun?.({ ...place, suite: result })
     const failed = result.checks.filter((c) => c.status === 'fail' || c.status === 'error')
-    options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${transport}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
+    options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${runLabel(transport, era)}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
     return result
   })
 }

@@ -3,6 +3,7 @@ import type { CheckResult, SpecRef } from '../model.ts'
 import type { ToolView } from './adapter.ts'
 import { checkCancellations } from './cancellation.ts'
 import { BRIDGE_RULES, clientSpec, runRevision, type ClientRuleKey } from './rules.ts'
+import { isModernRequest } from './eras.ts'
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 const SEED = { ref: 'seed 000 §Naming invariants' }
@@ -203,7 +204,7 @@ export function handshakeProblems(wire: WireEntry[]): HandshakeProblem[] {
     } else if (m.method.startsWith('notifications/') && m.id !== undefined) {
       // A notification method with an id: invariant/jsonrpc reports it; it is not the initialized notification.
       if (m.method === 'notifications/initialized') notificationWithId = true
-    } else if (isRequest(m) && !BEFORE_INITIALIZE.has(m.method) && phase !== 'ready') {
+    } else if (isRequest(m) && !BEFORE_INITIALIZE.has(m.method) && phase !== 'ready' && !isModernRequest(m)) {
       if (phase === 'none') problems.push({ level: 'must', rule: 'first', text: `${m.method} was sent before initialize` })
       else if (phase === 'initializing') problems.push({ level: 'should', rule: 'early', text: `${m.method} was sent before the server had answered initialize` })
       else earlyBeforeNotification.push(m.method)
@@ -225,6 +226,10 @@ function handshake(run: RunObservations, revision: string): CheckResult {
   const title = 'Each session starts with initialize, then the client\'s notifications/initialized; no request but ping before the initialize answer'
   const initializes = run.wire.filter(({ dir, msg, invalid }) => !invalid && dir === 'recv' && (msg as { method?: string }).method === 'initialize').length
   const requests = run.wire.filter(({ dir, msg, invalid }) => !invalid && dir === 'recv' && 'method' in msg).length
+  // A client that spoke 2026-07-28 only has no handshake to keep (basic/versioning: "There is no negotiation handshake").
+  if (!initializes && run.wire.some(({ dir, msg, invalid }) => !invalid && dir === 'recv' && isModernRequest(msg))) {
+    return { id, title, status: 'skip', message: 'not judged: the client spoke MCP 2026-07-28 only, which has no initialize handshake', spec: handshakeSpec('first', revision) }
+  }
   const problems = handshakeProblems(run.wire)
   const list = (items: HandshakeProblem[]) => items.slice(0, 5).map((p) => p.text).join('; ') + (items.length > 5 ? ` (+${items.length - 5} more)` : '')
   const info = problems.filter((p) => p.level === 'info')
@@ -315,6 +320,11 @@ export function checkEnvelope(wire: WireEntry[], revision: string = runRevision(
       continue
     }
     if (method === undefined || !('id' in message)) continue
+    // 2026-07-28 has no session to be unique in (basic/index: an id "MUST NOT match the ID of any
+    // other request the sender has issued and not yet received a response for"); the wire marks
+    // no connection boundary (a respawned server) to judge that by, so a modern request's id is
+    // not judged here.
+    if (isModernRequest(message)) continue
     if (method === 'initialize') used = new Set()
     const key = JSON.stringify(message.id)
     if (used.has(key)) problems.push({ rule: 'reused', text: `${where}: request ${method} reused id ${key}, already used in this session` })

@@ -13,7 +13,9 @@ import { FixtureHandle } from './fixture.ts'
 import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkPings } from './ping.ts'
 import { evaluateDuration, type Duration } from './durations.ts'
+import { clientEras, type RunEra } from './eras.ts'
 import { checkInvariants } from './invariants.ts'
+import { checkModernInvariants } from './modern-invariants.ts'
 import type { LoadedScenario } from './load.ts'
 import { Observer } from './observe.ts'
 import { checkShutdown, reportedProcesses, survivors } from './processes.ts'
@@ -32,6 +34,8 @@ import { checkExpectationsFor, INFORMATION, verdictsFor } from './verdicts.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
+  /** The fixture's protocol era for this run (one of the scenario's `eras`); legacy by default. */
+  era?: RunEra
   /** Replaces the outer bound derived from the scenario (run-bound.ts); for the kit's own tests. */
   outerBoundMs?: number
 }
@@ -50,7 +54,10 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   const started = performance.now()
   const checks: CheckResult[] = []
   const events: ModelEvent[] = []
-  const fixture = new FixtureHandle(scenario.server, transport)
+  const era = options.era ?? 'legacy'
+  // The run's name in messages and files: the transport, and the era when it is not legacy.
+  const label = runLabel(transport, era)
+  const fixture = new FixtureHandle(scenario.server, transport, era)
   // Checks, wire excerpts and snapshots never show what the scenario configured as a secret.
   const redact = scenarioRedactor(scenario)
   const observer = new Observer()
@@ -162,14 +169,14 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   restoreEnv()
   if (!finished) {
     cut = true
-    checks.push({ id: 'harness/bound', title: 'The scenario run ends within its outer bound', status: 'error', message: boundMessage(scenario.id, transport, bound, at) })
+    checks.push({ id: 'harness/bound', title: 'The scenario run ends within its outer bound', status: 'error', message: boundMessage(scenario.id, label, bound, at) })
   }
 
   const disposeAt = performance.now()
   const disposedInStep = disposed
   // Bounded too: a dispose that never ends must not hold the run (nor the next one) either.
   const disposing = session ? await withinDeadline(dispose().catch(() => []), bound.disposeMs) : { value: [] }
-  if (!disposing) checks.push({ id: 'harness/bound', title: 'The client is disposed within its bound', status: 'error', message: `scenario ${scenario.id} [${transport}]: the client's dispose did not end within ${bound.disposeMs} ms; its processes were stopped` })
+  if (!disposing) checks.push({ id: 'harness/bound', title: 'The client is disposed within its bound', status: 'error', message: `scenario ${scenario.id} [${label}]: the client's dispose did not end within ${bound.disposeMs} ms; its processes were stopped` })
   const afterDispose = disposing?.value ?? []
   if (session && !disposedInStep) {
     measured.disposeMs = session.closeMs?.() ?? Math.round(performance.now() - disposeAt)
@@ -195,6 +202,7 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
   if (harnessBroken) checks.splice(0, checks.length, ...checks.filter((check) => check.status === 'error'))
   // Every verdict cites the revision the client negotiated (rules.ts), and only its rules are judged.
   const revision = runRevision(fixture.wire())
+  const spoke = session ? clientEras(fixture.wire()) : []
   if (session && !notApplicable && !harnessBroken) {
     const wire = fixture.wire()
     checks.push(...checkTimings(scenario, measured))
@@ -205,16 +213,25 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
     // Only where the server pinged.
     checks.push(...checkPings(wire, revision))
     if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans, revision))
-    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose, negotiated: negotiatedVersions(wire), revision }))
-    checks.push(snapshotCheck(file, scenario, transport, events, wire, options, redact))
+    // Session rules are the legacy era's: a client that spoke only 2026-07-28 has no session to keep.
+    const spokeLegacy = era === 'legacy' || clientEras(wire).includes('legacy')
+    if (transport === 'http') checks.push(...checkHttpInvariants(readHttpLog(fixture.wireFile), { serverGone: goneAtClose, negotiated: negotiatedVersions(wire), revision, spokeLegacy }))
+    if (era !== 'legacy') checks.push(...checkModernInvariants(wire, transport === 'http' ? readHttpLog(fixture.wireFile) : undefined, era))
+    checks.push(snapshotCheck(file, scenario, label, events, wire, options, redact))
   }
   if (violations.length) checks.push({ id: 'harness/driver', title: 'The driver speaks the driver protocol', status: 'error', message: violations.slice(0, 3).join('; ') })
   if (leftoverNames.length) {
     checks.push({ id: 'harness/leftover-processes', title: 'The driver leaves no process behind', status: 'skip', message: `Information: the driver's process tree left ${leftoverNames.length} process(es) running after it ended, which the kit stopped: ${leftoverNames.join('; ')}` })
   }
   // For the report's diagram (redactSuite below covers it like the checks).
-  const text = session ? transcriptText(scenario, transport, events, fixture.wire()) : ''
+  const text = session ? transcriptText(scenario, label, events, fixture.wire()) : ''
   const transcript = buildTranscript(observed, text, transport)
+  // A driven client that spoke only the legacy era to a modern-only fixture cannot reach it, which
+  // says nothing of its conformance: MCP 2026-07-28 (basic/versioning, Terminology) lets an
+  // implementation be legacy. Judged at the modern era only once it speaks 2026-07-28.
+  if (era === 'modern' && kind === 'client' && !notApplicable && !checks.some((c) => c.status === 'error') && !clientEras(fixture.wire()).includes('modern')) {
+    checks.splice(0, checks.length, { id: 'applies/scenario', title: 'The scenario applies to this client', status: 'skip', message: 'not applicable: the client spoke only the legacy era (MCP 2025-11-25 and before), and this run\'s server speaks only 2026-07-28' })
+  }
   fixture.removeFiles()
   // A client is judged only on what holds for every MCP client: the rest is a skip that says why.
   const judged = verdictsFor(scenario, kind, checks, revision)
@@ -225,6 +242,8 @@ export async function runScenario({ file, scenario }: LoadedScenario, transport:
       kind: 'client',
       target: adapter.name,
       transport,
+      ...(era !== 'legacy' && { era }),
+      ...(spoke.length > 0 && { spoke }),
       checks: judged,
       durationMs: Math.round(performance.now() - started),
       transcript,
@@ -421,6 +440,11 @@ function setEnv(vars: Record<string, string>): () => void {
       else process.env[key] = value
     }
   }
+}
+
+/** `stdio`, or `stdio.modern` for a run at another era than legacy: the run's label and its snapshot's middle name. */
+export function runLabel(transport: 'stdio' | 'http', era: RunEra): string {
+  return era === 'legacy' ? transport : `${transport}.${era}`
 }
 
 function snapshotCheck(

@@ -2,6 +2,7 @@ import { BehaviourSchema } from '@mcp-bridge/fixtures-server'
 import { z } from 'zod'
 import { KNOWN_REVISIONS } from '../server/spec.ts'
 import { evaluateDuration } from './durations.ts'
+import { RUN_ERAS } from './eras.ts'
 
 /**
  * The scenario format (conformance/FORMAT.md). Strict objects everywhere: a typo is an error that
@@ -193,6 +194,11 @@ const ScenarioBase = z.strictObject({
   /** The spec sections or seed passages the scenario enforces. */
   spec: z.array(z.strictObject({ ref: z.string(), url: z.url().optional() })).min(1),
   transports: z.array(z.enum(['stdio', 'http'])).min(1).default(['stdio', 'http']),
+  /**
+   * The protocol eras the fixture is run at, each a run of its own (like a transport): legacy (the
+   * initialize handshake), modern (MCP 2026-07-28 only), dual (both). Default: legacy only.
+   */
+  eras: z.array(z.enum(RUN_ERAS)).min(1).default(['legacy']),
   /** The fixture's behaviour (fixtures-server/README.md). */
   server: BehaviourSchema,
   /** Client configuration on top of the adapter's defaults (for our plugin: its Config fields). */
@@ -235,6 +241,9 @@ export function scenarioDurations(scenario: z.output<typeof ScenarioBase>): Arra
 }
 
 export const ScenarioSchema = ScenarioBase.superRefine((scenario, ctx) => {
+  // One place says a scenario's eras: its runs set the fixture's era, so server.era would be overridden.
+  if (scenario.server.era !== 'legacy') ctx.addIssue({ code: 'custom', path: ['server', 'era'], message: 'a scenario runs its fixture at the eras it lists: remove server.era and write eras: [...] at the top' })
+  if (new Set(scenario.eras).size !== scenario.eras.length) ctx.addIssue({ code: 'custom', path: ['eras'], message: 'an era is listed twice; list each once' })
   for (const { path, value } of scenarioDurations(scenario)) {
     const result = evaluateDuration(value, scenario.client)
     if ('error' in result) ctx.addIssue({ code: 'custom', path, message: `duration ${JSON.stringify(value)}: ${result.error}` })

@@ -1,4 +1,5 @@
 import type { CheckResult, SuiteResult } from '../model.ts'
+import type { ClientEra } from './eras.ts'
 
 /** A client run's verdict in the published clients table (clients/table.ts renders it). */
 export type Cell = 'pass' | 'fail' | 'warn' | 'n/a' | 'error'
@@ -15,4 +16,16 @@ export function cellOf(suite: SuiteResult | undefined): Cell | undefined {
   if (has('fail')) return 'fail'
   if (has('warn')) return 'warn'
   return 'pass'
+}
+
+/**
+ * Pure: the eras a client speaks, for the table's era column: the union of what its runs show
+ * (each suite's `spoke`, eras.ts clientEras). A dual-era client initializes with a legacy fixture
+ * and speaks 2026-07-28 to a modern or dual-era one: `dual`. A legacy-only client initializes
+ * everywhere, a modern-only one never does. `—` when no run shows either (no request sent).
+ */
+export function erasOf(suites: readonly SuiteResult[]): 'legacy' | 'modern' | 'dual' | '—' {
+  const spoken = new Set<ClientEra>(suites.flatMap((suite) => suite.spoke ?? []))
+  if (spoken.has('legacy') && spoken.has('modern')) return 'dual'
+  return spoken.has('modern') ? 'modern' : spoken.has('legacy') ? 'legacy' : '—'
 }
