@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { bridgeAdapter } from '../conformance/src/client/bridge-adapter.ts'
 import { driverAdapter } from '../conformance/src/client/driver/adapter.ts'
 import { runClientScenarios } from '../conformance/src/client/index.ts'
+import { erasOf } from '../conformance/src/client/table.ts'
 // @ts-expect-error: a plain ES module without declarations
 import { ensureNode22, NODE22_VERSION } from '../scripts/node22.mjs'
 import { packagesOf, provenance } from '../scripts/provenance.mjs'
@@ -40,6 +41,7 @@ interface Client {
 const CLIENTS: Client[] = [
   { id: 'mcp-bridge', name: 'mcp-bridge (ours)', packages: ['@mcp-bridge/plugin'], about: 'this repository\'s plugin, in-process (the built-in adapter), judged as a bridge: every expectation applies' },
   { id: 'sdk', name: '@modelcontextprotocol/sdk', packages: ['@modelcontextprotocol/sdk'], driver: 'conformance/drivers/sdk-client.mjs', about: 'raw `Client` with `listChanged.tools` (debounced re-list, pages followed, a repeated cursor ends discovery), `callTool` with `timeout` and `signal`; StdioClientTransport\'s default environment' },
+  { id: 'sdk-v2', name: '@modelcontextprotocol/client', packages: ['@modelcontextprotocol/client'], driver: 'conformance/drivers/sdk-v2-client.mjs', about: 'the SDK\'s v2 `Client` with `versionNegotiation: { mode: \'auto\' }` (a `server/discover` probe, then 2026-07-28 or the legacy handshake), `listTools()`, `callTool` with `timeout` and `signal`' },
   { id: 'ai-sdk', name: '@ai-sdk/mcp', packages: ['@ai-sdk/mcp'], driver: 'clients/drivers/ai-sdk.mjs', node22: true, about: '`createMCPClient` (HTTP transport config, or `Experimental_StdioMCPTransport`), `tools()` and each tool\'s `execute` with `abortSignal`; no per-call timeout setting and no list_changed: its defaults' },
   { id: 'langchain', name: '@langchain/mcp-adapters', packages: ['@langchain/mcp-adapters'], driver: 'clients/drivers/langchain.mjs', node22: true, about: '`MultiServerMCPClient` (`useStandardContentBlocks`, `defaultToolTimeout`), `getTools()`, `tool.invoke(args, { signal })`; no list_changed' },
   { id: 'openai-agents', name: '@openai/agents', packages: ['@openai/agents', '@openai/agents-core'], driver: 'clients/drivers/openai-agents.mjs', node22: true, about: '`MCPServerStdio` / `MCPServerStreamableHttp` with `timeout`, `listTools()`, `callTool(name, args, undefined, { signal })`; no list_changed' },
@@ -55,14 +57,18 @@ const argv = process.argv.slice(2)
 const wanted: string[] = []
 const scenarioIds: string[] = []
 let transports: Array<'stdio' | 'http'> = ['stdio', 'http']
+// Scenario runs side by side within each client (the kit's --jobs); verdicts are the serial run's.
+let jobs = 1
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--scenario') scenarioIds.push(argv[++i]!)
+  else if (argv[i] === '--jobs') jobs = Number(argv[++i])
   else if (argv[i] === '--transport') transports = [argv[++i] as 'stdio' | 'http']
   else wanted.push(argv[i]!)
 }
 const unknown = wanted.filter((id) => !CLIENTS.some((c) => c.id === id))
-if (unknown.length || transports.some((t) => t !== 'stdio' && t !== 'http')) {
-  process.stderr.write(`clients: ${unknown.length ? `unknown client ${unknown.map((id) => `"${id}"`).join(', ')}` : '--transport takes stdio or http'}; the clients are ${CLIENTS.map((c) => c.id).join(', ')}\n`)
+if (unknown.length || transports.some((t) => t !== 'stdio' && t !== 'http') || !(Number.isInteger(jobs) && jobs >= 1)) {
+  const problem = unknown.length ? `unknown client ${unknown.map((id) => `"${id}"`).join(', ')}` : !(Number.isInteger(jobs) && jobs >= 1) ? '--jobs takes a whole number of 1 or more' : '--transport takes stdio or http'
+  process.stderr.write(`clients: ${problem}; the clients are ${CLIENTS.map((c) => c.id).join(', ')}\n`)
   process.exit(2)
 }
 const partial = scenarioIds.length > 0 || transports.length < 2
@@ -79,7 +85,7 @@ for (const client of CLIENTS.filter((c) => !wanted.length || wanted.includes(c.i
   const packages = [...new Set(client.packages.flatMap((name) => packagesOf(name, dirname(driverFile ?? join(REPO_ROOT, 'conformance/package.json')))))]
   process.stderr.write(`clients: ${client.name} (${packages.join(', ')})\n`)
   const adapter = driverFile ? driverAdapter(`${client.node22 ? node22 : process.execPath} ${driverFile}`, client.name) : bridgeAdapter
-  const suites = await runClientScenarios({ transports, scenarioIds, updateSnapshots: false, adapter, onProgress: (line) => process.stderr.write(`  ${line}\n`) })
+  const suites = await runClientScenarios({ transports, scenarioIds, updateSnapshots: false, adapter, jobs, onProgress: (line) => process.stderr.write(`  ${line}\n`) })
   const runs = runsOf(suites)
   harnessErrors += runs.filter((run) => run.cell === 'error').length
   records.push({
@@ -88,6 +94,7 @@ for (const client of CLIENTS.filter((c) => !wanted.length || wanted.includes(c.i
     about: `${client.about}.${client.driver ? ` Driver: \`${client.driver}\`.` : ''}`,
     ...(client.driver ? { driver: `${client.node22 ? '$(node scripts/node22.mjs)' : 'node'} ${client.driver}` } : {}),
     revisions: revisionsOf(suites),
+    era: erasOf(suites),
     provenance: { row: client.id, packages, node: client.node22 ? `v${NODE22_VERSION as string}` : process.version, ...judgedBy },
     runs,
   })

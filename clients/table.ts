@@ -19,6 +19,8 @@ export interface ClientRecord {
   driver?: string
   /** The protocol revisions the client asked for in its initialize requests. */
   revisions: string[]
+  /** The protocol eras it spoke across its runs (conformance/src/client/table.ts erasOf); absent in records made before eras. */
+  era?: string
   provenance: RowProvenance
   runs: RunRecord[]
 }
@@ -75,8 +77,8 @@ export function formatClients(records: ClientRecord[], text: { intro: string; fi
   const find = (record: ClientRecord, row: string) => record.runs.find((run) => key(run) === row)
   const lines = [text.intro.trimEnd(), '', ...renderProvenance(records.map((r) => r.provenance), text.table)]
 
-  lines.push('', '## Clients', '', '| client | revision asked for | package and configuration |', '| --- | --- | --- |')
-  for (const r of records) lines.push(`| ${r.name} | ${revisions(r)} | ${tableCell(r.about, 2000)} |`)
+  lines.push('', '## Clients', '', '| client | era spoken | revision asked for | package and configuration |', '| --- | --- | --- | --- |')
+  for (const r of records) lines.push(`| ${r.name} | ${r.era ?? '—'} | ${revisions(r)} | ${tableCell(r.about, 2000)} |`)
 
   const cells = Object.keys(SYMBOL) as Cell[]
   lines.push('', '## Totals', '', `| client | ${cells.join(' | ')} |`, `| --- | ${cells.map(() => '---:').join(' | ')} |`)

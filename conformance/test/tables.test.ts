@@ -13,6 +13,7 @@ import { renderCompatibility, transportRecord, type ServerRecord } from '../../c
 import { reproduction as serverReproduction } from '../../compat/repro.mjs'
 import { mergeRecords, readProvenance, recordsJson, renderProvenance, sentence, shellWord, type RowProvenance } from '../../scripts/table-evidence.mjs'
 import { digestOf, REPO_ROOT, TABLES, verdictDigest, type TableName } from '../../scripts/verdict-digest.mjs'
+import { erasOf } from '../src/client/table.ts'
 import type { CheckResult, SuiteResult } from '../src/model.ts'
 
 /** Which published table is stale against the verdict code, and the command that fixes it (empty: none). */
@@ -151,6 +152,7 @@ const suite = (id: string, transport: 'stdio' | 'http', checks: CheckResult[], a
   checks,
   durationMs: 1,
   ...(asked ? { transcript: { text: '', events: [{ at: 0, kind: 'message', from: 'client', message: { id: 'c1', jsonrpc: '2.0', method: 'initialize', params: { protocolVersion: asked } } }] } } : {}),
+  ...(asked ? { spoke: ['legacy' as const] } : {}),
 })
 const MUST = { ref: 'MCP 2025-11-25 §basic/lifecycle: "It MUST be first."', url: 'https://spec/lifecycle', keyword: 'MUST', quote: 'It MUST be first.' }
 
@@ -166,6 +168,7 @@ describe('conformance/docs/CLIENTS.md (clients/table.ts)', () => {
     about: 'driver | pinned',
     ...(driver ? { driver } : {}),
     revisions: revisionsOf(suites),
+    era: erasOf(suites),
     provenance: provenanceOf(id),
     runs: runsOf(suites),
   })
@@ -193,7 +196,8 @@ describe('conformance/docs/CLIENTS.md (clients/table.ts)', () => {
     expect(text).toContain('- <a id="n1"></a>**1** · warn · s2 [http]: `npx mcp-conformance client --scenario s2 --transport http`')
     expect(text).toContain('- <a id="n2"></a>**2** · fail · s1 [stdio]: `npx mcp-conformance client --driver "node clients/drivers/x.mjs" --scenario s1 --transport stdio`')
     expect(text).toContain('  - fail `expect/call-1`: expected an error, got \\| success “It MUST be first.” ([MCP 2025-11-25 §basic/lifecycle](https://spec/lifecycle))')
-    expect(text).toContain('| @x/client | 2025-06-18, 2025-11-25 | driver \\| pinned |')
+    // The era a client spoke: legacy here, as it initialized in every run.
+    expect(text).toContain('| @x/client | legacy | 2025-06-18, 2025-11-25 | driver \\| pinned |')
     expect(text).toContain('| theirs | `theirs@1.0.0`, `@modelcontextprotocol/sdk@1.32.2` | v22.23.5 | 2026-01-02 03:04 | 0.1.0 | `0123456789ab` | `abcdef0123456789` |')
     expect(text).toContain('| @x/client | 1 | 1 | 0 | 1 | 0 |')
     expect(text).toContain('- s2: bridge only: names')
