@@ -1,4 +1,8 @@
-import { StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client'
+import {
+  StreamableHTTPClientTransport as ModernHttpTransport,
+  type JSONRPCMessage as ModernMessage,
+  type TransportSendOptions as ModernSendOptions,
+} from '@modelcontextprotocol/client'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -8,6 +12,7 @@ import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
 import { isModernRefusal } from './era.ts'
+import { STREAM_ENDED_MARK } from './modern-errors.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
@@ -85,14 +90,95 @@ export function createHttpTransport(config: HttpConfig, access: HttpAccess): Tra
 /**
  * The transport for a server of the modern era (MCP 2026-07-28) over Streamable HTTP: the v2
  * SDK's, which sends the revision's Mcp-Method and Mcp-Name headers and opens a stream per
- * request, with the same bounded, authenticating fetch as the legacy transports.
+ * request, with the same bounded, authenticating fetch as the legacy transports, and every
+ * request answered even when its stream ends first (AnsweredRequests).
  */
 export function createModernHttpTransport(access: HttpAccess): Transport {
   const transport: ModernHttpTransport = new ModernHttpTransport(access.url, {
     requestInit: { headers: access.headers },
     fetch: fetchWithLimits(access.fetch, { ...access.limits, onOversized: (answer) => transport.onmessage?.(answer) }),
   })
-  return transport as unknown as Transport
+  return new AnsweredRequests(transport) as unknown as Transport
+}
+
+/**
+ * The v2 transport with no request left unanswered by a stream that ended. It POSTs each request
+ * and reads the answer from the event stream the POST opened; when that stream ends or breaks
+ * before the answer and cannot be resumed (the server died mid-call, or cut the stream), it tells
+ * only a request that asked (onRequestStreamEnd), and the client's requests do not ask: the call
+ * would wait its whole timeout and end TOOL_TIMEOUT, where a legacy call fails at once as a lost
+ * connection. Here such a request is answered in its place with a JSON-RPC error marked
+ * STREAM_ENDED_MARK, which modern-errors.ts turns into the loss it is. A request cancelled on
+ * purpose (its stream aborted) is not answered, and a stream the SDK resumes (after a priming
+ * event id) ends only once resuming has failed.
+ */
+class AnsweredRequests {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: ModernMessage) => void
+  /** The client's 2026-07-28 requests are cancelled by aborting their stream: it checks this. */
+  readonly hasPerRequestStream = true
+  /** Requests sent and not yet answered, nor cancelled. */
+  private readonly waiting = new Set<string | number>()
+
+  constructor(private readonly inner: ModernHttpTransport) {
+    inner.onmessage = (message: ModernMessage) => {
+      if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) this.waiting.delete(message.id)
+      this.onmessage?.(message)
+    }
+    inner.onerror = (error) => this.onerror?.(error)
+    inner.onclose = () => this.onclose?.()
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.inner.protocolVersion
+  }
+
+  start(): Promise<void> {
+    return this.inner.start()
+  }
+
+  async send(message: ModernMessage, options?: ModernSendOptions): Promise<void> {
+    // A request that watches its own stream (subscriptions/listen) is left to do so.
+    if (!('method' in message) || !('id' in message) || options?.onRequestStreamEnd) return this.inner.send(message, options)
+    const { id } = message
+    this.waiting.add(id)
+    options?.requestSignal?.addEventListener('abort', () => this.waiting.delete(id), { once: true })
+    try {
+      await this.inner.send(message, { ...options, onRequestStreamEnd: () => this.streamEnded(id) })
+    } catch (error) {
+      // The send's own failure fails the request (a refused connection: "fetch failed").
+      this.waiting.delete(id)
+      throw error
+    }
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion(version)
+  }
+
+  terminateSession(): Promise<void> {
+    return this.inner.terminateSession()
+  }
+
+  close(): Promise<void> {
+    this.waiting.clear()
+    return this.inner.close()
+  }
+
+  /** After everything the stream carried was delivered: a request still waiting gets no answer from it. */
+  private streamEnded(id: string | number): void {
+    if (!this.waiting.delete(id)) return
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32000, message: 'the event stream carrying the answer ended before the answer came', data: { [STREAM_ENDED_MARK]: true } },
+    })
+  }
 }
 
 /** `base` with `headers` under each request's own (which win), as the SDK's requestInit merges them. */

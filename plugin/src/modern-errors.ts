@@ -7,10 +7,13 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
  * tells them apart once, for both eras): a server's JSON-RPC error and the SDK's own timeout and
  * closed verdicts become the v1 McpError with the same code and data, an HTTP refusal the v1
  * StreamableHTTPError with its status. A probe that could not reach the server at all says so
- * with the network's own error, as a legacy connection's would. Anything else passes unchanged.
+ * with the network's own error, as a legacy connection's would. The answer the modern HTTP
+ * transport puts in place of one that can no longer come is the AnswerLostError it stands for.
+ * Anything else passes unchanged.
  */
 export function legacyShaped(error: unknown): unknown {
-  if (error instanceof InputRequiredError) return error
+  if (error instanceof InputRequiredError || error instanceof AnswerLostError) return error
+  if (error instanceof ProtocolError && isStreamEnded(error.data)) return new AnswerLostError(stripPrefix(error.message))
   if (error instanceof ProtocolError) return new McpError(error.code, stripPrefix(error.message), error.data)
   if (!(error instanceof SdkError)) return error
   const status = (error.data as { status?: unknown } | undefined)?.status
@@ -39,6 +42,26 @@ export class InputRequiredError extends Error {
   constructor() {
     super('the server asked for input (an input_required result), which the bridge cannot give: it declares no elicitation, sampling or roots capability')
     this.name = 'InputRequiredError'
+  }
+}
+
+/** Marks the JSON-RPC error the modern HTTP transport answers a request with when its stream ended unanswered (http-transport.ts). */
+export const STREAM_ENDED_MARK = 'mcp-bridge/stream-ended'
+
+function isStreamEnded(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as Record<string, unknown>)[STREAM_ENDED_MARK] === true
+}
+
+/**
+ * A modern request's answer can no longer come: the event stream its POST opened ended or broke
+ * before the answer, and could not be resumed. Over Streamable HTTP at 2026-07-28 each request has
+ * a stream of its own, so this is how a server that died mid-call shows: a lost connection, as a
+ * legacy connection's broken POST is (request-failure.ts).
+ */
+export class AnswerLostError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'AnswerLostError'
   }
 }
 

@@ -4,6 +4,7 @@ import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { BridgeError, errorMessage } from './errors.ts'
 import { MALFORMED_MARK } from './json-rpc-message.ts'
+import { AnswerLostError } from './modern-errors.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 
 /**
@@ -85,6 +86,7 @@ export function isServerGone(error: unknown): boolean {
 
 /** Failures that mean the server is gone rather than that one request went wrong (a -32000 only by its code: see classifyFailure). */
 export function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof AnswerLostError) return true
   if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === undefined
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed
   if (error instanceof TypeError) return /fetch failed|Failed to fetch|terminated/i.test(error.message)
