@@ -92,6 +92,7 @@ export const MAPPING = {
   'sep-2575-server-tags-subscription-id': ['modern/subscriptions-listen'],
   // Ours: no result of the requests it sends (none may ask for input) is "input_required".
   'sep-2322-not-on-unsupported-requests': ['modern/result-type'],
+  'sep-2322-respect-client-capabilities': ['modern/input-required'],
 }
 
 /**

@@ -10,8 +10,8 @@ import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
 
-const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000 }
-const JUDGED = ['modern/result-type', 'modern/error-id', 'modern/meta-required', 'modern/client-info-optional', 'modern/method-not-found', 'modern/header-mismatch', 'modern/origin', 'modern/lists', 'modern/tool-names', 'modern/resource-missing', 'modern/subscriptions-listen']
+const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
+const JUDGED = ['modern/result-type', 'modern/error-id', 'modern/meta-required', 'modern/client-info-optional', 'modern/method-not-found', 'modern/header-mismatch', 'modern/origin', 'modern/lists', 'modern/tool-names', 'modern/resource-missing', 'modern/subscriptions-listen', 'modern/input-required']
 
 async function run(breach?: string, revision?: ServerRunOptions['revision']): Promise<SuiteResult> {
   const server = await startModernServer(breach ? { breach } : {})
@@ -39,6 +39,8 @@ describe('a scripted 2026-07-28 server that breaks one rule gets exactly that ve
     ['error-without-id', 'modern/error-id', 'fail', /^5 of \d+ errors do not carry their request's id: ping \(id \d+, answered with id null\)/, 'MUST'],
     ['meta-accepted', 'modern/meta-required', 'fail', /^server\/discover without the required clientCapabilities got a result with HTTP 200, not error -32602/, 'MUST'],
     ['meta-status-200', 'modern/meta-required', 'fail', /^server\/discover without clientCapabilities got JSON-RPC error -32602 \(Invalid params: required _meta field missing\) with HTTP 200: the right error, not with 400 Bad Request$/, 'MUST'],
+    ['input-asks-undeclared', 'modern/input-required', 'fail', /^tools\/call of echo answered input_required asking for "confirm", though the request's clientCapabilities declare nothing$/, 'MUST NOT'],
+    ['input-empty', 'modern/input-required', 'fail', /^tools\/call of echo answered input_required with neither inputRequests nor requestState$/, 'MUST'],
     ['method-status-200', 'modern/method-not-found', 'fail', /^ping got JSON-RPC error -32601 \(Method not found\) with HTTP 200: not 404 Not Found with error -32601$/, 'MUST'],
     ['headers-ignored', 'modern/header-mismatch', 'fail', /^server\/discover with Mcp-Method: tools\/list got a result: the request was served, not rejected$/, 'MUST'],
     ['origin-served', 'modern/origin', 'fail', /^server\/discover with Origin http:\/\/evil\.example got HTTP 200 and a result: the foreign origin was served, not 403 Forbidden$/, 'MUST'],

@@ -110,7 +110,7 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     if (isModernRevision(options.revision)) {
       // Pinned to a modern revision: no initialize; its server/discover decides (modern/run.ts).
       modernOnly = true
-      const { checks, spoken } = await runPinnedModern(wire, options.revision, options.requestTimeoutMs)
+      const { checks, spoken } = await runPinnedModern(wire, options.revision, options.requestTimeoutMs, options.calls)
       emit(...checks)
       if (!spoken) negotiation.stopped = `the server does not speak ${options.revision}`
       return negotiation
@@ -127,7 +127,7 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       const { era } = detection
       if (era.era === 'modern-only') {
         modernOnly = true
-        if (options.revision === undefined) emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs)))
+        if (options.revision === undefined) emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs, options.calls)))
         else {
           // Pinned to a legacy revision the server does not speak: nothing of it to judge.
           emit(initializeNotJudged(requested, era.supported, init))

@@ -53,6 +53,7 @@ export const SECTIONS = {
   'resources#error-handling': ['server/resources#error-handling', 'resources: error handling'],
   'subscriptions#acknowledgment': ['basic/patterns/subscriptions#acknowledgment', 'subscriptions: acknowledgment'],
   'mrtr#supported-requests': ['basic/patterns/mrtr#supported-requests', 'multi round-trip requests: supported requests'],
+  'mrtr#server-requirements': ['basic/patterns/mrtr#server-requirements-basic-workflow', 'multi round-trip requests: server requirements'],
   'caching#cacheable-results': ['server/utilities/caching#cacheable-results', 'caching: cacheable results'],
   'caching#ttl': ['server/utilities/caching#time-to-live-ttl-field', 'caching: time-to-live (TTL) field'],
   'prompts#capabilities': ['server/prompts#capabilities', 'prompts: capabilities'],
@@ -158,6 +159,7 @@ export const MODERN_SECTIONS = {
   'resources#error-handling': ['server/resources#error-handling', 'resources: error handling'],
   'subscriptions#acknowledgment': ['basic/patterns/subscriptions#acknowledgment', 'subscriptions: acknowledgment'],
   'mrtr#supported-requests': ['basic/patterns/mrtr#supported-requests', 'multi round-trip requests: supported requests'],
+  'mrtr#server-requirements': ['basic/patterns/mrtr#server-requirements-basic-workflow', 'multi round-trip requests: server requirements'],
   'caching#cacheable-results': ['server/utilities/caching#cacheable-results', 'caching: cacheable results'],
   'caching#ttl': ['server/utilities/caching#time-to-live-ttl-field', 'caching: time-to-live (TTL) field'],
   /** The revision's schema.ts. */

@@ -89,7 +89,7 @@ export const NOT_YET_JUDGED_AREAS = [
   'MissingRequiredClientCapability',
   'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
   'tools/call, prompts/get and resources/read of what the lists hold',
-  'input_required (multi round-trip) flows and their requestState',
+  'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'cache hints on resources/read and resources/templates/list results',
   'the JSON-RPC envelope and stdio rules as 2026-07-28 states them',

@@ -6,11 +6,12 @@
 import type { CheckResult } from '../../model.ts'
 import { CLIENT_INFO } from '../client-info.ts'
 import { isObject } from '../check.ts'
+import type { ToolCall } from '../probe/tools.ts'
 import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { listen } from './listen.ts'
-import { judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeListen, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
+import { MAY_ASK_FOR_INPUT, judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeInputRequired, judgeListen, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
 
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities'
@@ -47,14 +48,14 @@ function declared(discover: RpcOutcome): Record<string, unknown> {
 }
 
 /** The checks of rules.ts, given the run's DiscoverResult (`discover`) and its unsupported-version probe (`refused`). */
-export async function runRequests(wire: Wire, revision: ModernRevision, discover: RpcOutcome, refused: RpcOutcome, timeoutMs: number): Promise<CheckResult[]> {
+export async function runRequests(wire: Wire, revision: ModernRevision, discover: RpcOutcome, refused: RpcOutcome, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<CheckResult[]> {
   const exchanges: Labelled[] = [
     { label: 'server/discover', outcome: discover },
     { label: 'server/discover for an unsupported version', outcome: refused },
   ]
   const send = async (label: string, method: string, params: Record<string, unknown>, via: Wire = wire) => {
     const outcome = await via.request(method, params, timeoutMs)
-    exchanges.push({ label, outcome })
+    exchanges.push({ label, outcome, ...(MAY_ASK_FOR_INPUT.includes(method) ? { mayAskForInput: true } : {}) })
     return outcome
   }
   const capabilities = declared(discover)
@@ -86,6 +87,14 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     missingResource = await send(`resources/read of ${MISSING_URI}`, 'resources/read', { uri: MISSING_URI, _meta: meta(revision) }, via)
   }
 
+  // Only the calls the run was allowed to make (--call), as for a legacy server: a tool may act on the world.
+  const called: Labelled[] = []
+  for (const call of calls) {
+    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': call.name }, timeoutMs) : wire
+    const label = `tools/call of ${call.name}`
+    called.push({ label, outcome: await send(label, 'tools/call', { name: call.name, arguments: call.arguments, _meta: meta(revision) }, via) })
+  }
+
   const checks: CheckResult[] = []
   const transportChecks: CheckResult[] = []
   if (wire instanceof HttpWire) {
@@ -113,6 +122,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeToolNames(tools),
     judgeResourceMissing(missingResource, MISSING_URI),
     judgeListen(listened, wire.transport),
+    judgeInputRequired(called),
   )
   return checks
 }

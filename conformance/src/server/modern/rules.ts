@@ -190,5 +190,16 @@ export const RESOURCE_MISSING: ModernCheckDef = {
   ],
 }
 
+export const INPUT_REQUIRED: ModernCheckDef = {
+  id: 'modern/input-required',
+  title: 'an InputRequiredResult carries what the retry needs, and asks only for what the client declared',
+  how: 'each tool call the run may make (--call), the modern way (over HTTP with Mcp-Name); when the answer is resultType "input_required": it has inputRequests or requestState, and no inputRequests at all, since the kit’s clientCapabilities declare nothing. Never retried: the kit answers no input',
+  rules: [
+    { topic: 'mrtr#server-requirements', keyword: 'MUST NOT', quote: 'Servers MUST NOT send an inputRequests that the client has not declared support for in its capabilities.' },
+    { topic: 'mrtr#server-requirements', keyword: 'MUST', quote: 'Servers MUST include at least one of inputRequests or requestState in every InputRequiredResult response.', case: 'empty' },
+    REPLY,
+  ],
+}
+
 /** In the order the docs list them. */
-export const REQUEST_CHECKS: readonly ModernCheckDef[] = [RESULT_TYPE, ERROR_ID, META_REQUIRED, CLIENT_INFO_OPTIONAL, METHOD_NOT_FOUND, HEADER_MISMATCH, ORIGIN, LISTS, TOOL_NAMES, RESOURCE_MISSING, LISTEN]
+export const REQUEST_CHECKS: readonly ModernCheckDef[] = [RESULT_TYPE, ERROR_ID, META_REQUIRED, CLIENT_INFO_OPTIONAL, METHOD_NOT_FOUND, HEADER_MISMATCH, ORIGIN, LISTS, TOOL_NAMES, RESOURCE_MISSING, LISTEN, INPUT_REQUIRED]

@@ -5,6 +5,7 @@
  */
 import type { CheckResult } from '../../model.ts'
 import { CLIENT_INFO } from '../client-info.ts'
+import type { ToolCall } from '../probe/tools.ts'
 import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
@@ -56,7 +57,7 @@ export async function detectEra(wire: Wire, initialize: RpcOutcome, revision: st
 }
 
 /** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
-export async function runModern(detection: Detection & { era: Extract<Era, { era: 'modern-only' }> }, initialize: Extract<RpcOutcome, { kind: 'error' }>, requested: string, timeoutMs: number): Promise<CheckResult[]> {
+export async function runModern(detection: Detection & { era: Extract<Era, { era: 'modern-only' }> }, initialize: Extract<RpcOutcome, { kind: 'error' }>, requested: string, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<CheckResult[]> {
   const { era, wire } = detection
   const checks = [initializeNotJudged(requested, era.supported, initialize), judgeInitializeRefusal(initialize, era.supported)]
   if (!era.revision) return [...checks, revisionNotJudged(era.supported)]
@@ -65,7 +66,7 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
   checks.push(judgeDiscover(answer), judgeDiscoverServerInfo(answer))
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport))
-  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs)))
+  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)))
   checks.push(notYetJudged(era.revision))
   return checks
 }
@@ -76,11 +77,11 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
  * modern or dual-era one) is judged by the revision's checks; any other answer marks a server that
  * does not speak it, which is then judged by nothing of it.
  */
-export async function runPinnedModern(wire: Wire, revision: ModernRevision, timeoutMs: number): Promise<{ checks: CheckResult[]; spoken: boolean }> {
+export async function runPinnedModern(wire: Wire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<{ checks: CheckResult[]; spoken: boolean }> {
   const answer = await discover(wire, revision, timeoutMs)
   const spoken = answer.kind === 'result' && (modernSignal(answer) ?? []).includes(revision)
   if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
-  const requests = await runRequests(wire, revision, answer, refused, timeoutMs)
+  const requests = await runRequests(wire, revision, answer, refused, timeoutMs, calls)
   return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, notYetJudged(revision)], spoken }
 }

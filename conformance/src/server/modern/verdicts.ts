@@ -4,7 +4,7 @@ import { isObject, list, show } from '../check.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 import { UNSUPPORTED_PROTOCOL_VERSION } from './detect.ts'
 import { modernJudge } from './judge.ts'
-import { CLIENT_INFO_OPTIONAL, ERROR_ID, HEADER_MISMATCH, LISTEN, LISTS, META_REQUIRED, METHOD_NOT_FOUND, ORIGIN, RESOURCE_MISSING, RESULT_TYPE, TOOL_NAMES } from './rules.ts'
+import { CLIENT_INFO_OPTIONAL, ERROR_ID, HEADER_MISMATCH, INPUT_REQUIRED, LISTEN, LISTS, META_REQUIRED, METHOD_NOT_FOUND, ORIGIN, RESOURCE_MISSING, RESULT_TYPE, TOOL_NAMES } from './rules.ts'
 
 const INVALID_PARAMS = -32602
 const METHOD_NOT_FOUND_CODE = -32601
@@ -15,7 +15,12 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/
 export interface Labelled {
   label: string
   outcome: RpcOutcome
+  /** A request that may be answered input_required (tools/call, prompts/get, resources/read). */
+  mayAskForInput?: boolean
 }
+
+/** The requests an InputRequiredResult may answer (2026-07-28 basic/patterns/mrtr, Supported Requests). */
+export const MAY_ASK_FOR_INPUT: readonly string[] = ['prompts/get', 'resources/read', 'tools/call']
 
 const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
 const statusOf = (outcome: RpcOutcome) => outcome.http?.status
@@ -27,7 +32,7 @@ export function judgeResultTypes(exchanges: Labelled[]): CheckResult {
   if (results.length === 0) return j.skip('Not testable: no request of the modern run got a result')
   const missing = results.filter((e) => !isObject((e.outcome as { result: unknown }).result) || typeof ((e.outcome as { result: Record<string, unknown> }).result.resultType) !== 'string')
   if (missing.length) return j.breach(`${missing.length} of ${results.length} results have no string resultType: ${list(missing.map((e) => e.label))}`, { wire: missing[0]!.outcome.wire })
-  const asking = results.filter((e) => (e.outcome as { result: Record<string, unknown> }).result.resultType === 'input_required')
+  const asking = results.filter((e) => !e.mayAskForInput && (e.outcome as { result: Record<string, unknown> }).result.resultType === 'input_required')
   if (asking.length) return j.breach(`${list(asking.map((e) => e.label))} answered resultType "input_required", which only tools/call, prompts/get and resources/read may`, { wire: asking[0]!.outcome.wire }, 'input-required')
   return j.pass(`all ${results.length} results carry resultType (${list(results.map((e) => e.label))})`)
 }
@@ -194,4 +199,21 @@ export function judgeListen(outcome: ListenOutcome | undefined, transport: 'stdi
   if (id !== outcome.id) return j.breach(`the acknowledgement's _meta["${SUBSCRIPTION_ID}"] is ${id === undefined ? 'absent' : show(id)}, not the request's id ${show(outcome.id)}`, observed, 'id')
   const agreed = isObject(first.params) && isObject(first.params.notifications) ? Object.keys(first.params.notifications) : []
   return j.pass(`acknowledged first, under subscription id ${show(outcome.id)}${agreed.length ? `; agreed to ${list(agreed.map((k) => show(k)))}` : '; agreed to no notification type'}`, observed)
+}
+
+/** The tool calls the run was allowed to make, each answered (`calls` empty: none was allowed). */
+export function judgeInputRequired(calls: Labelled[]): CheckResult {
+  const j = modernJudge(INPUT_REQUIRED)
+  if (calls.length === 0) return j.skip('Not testable: no tool call allowed (--call)')
+  const silent = calls.find((c) => unanswered(c.outcome))
+  if (silent) return j.breach(`${silent.label} got ${describeOutcome(silent.outcome)}`, { wire: silent.outcome.wire }, 'reply')
+  const asking = calls.filter((c) => c.outcome.kind === 'result' && isObject(c.outcome.result) && c.outcome.result.resultType === 'input_required')
+  for (const { label, outcome } of asking) {
+    const result = (outcome as { result: Record<string, unknown> }).result
+    const requests = isObject(result.inputRequests) ? Object.keys(result.inputRequests) : []
+    if (requests.length) return j.breach(`${label} answered input_required asking for ${list(requests.map((k) => show(k, 40)))}, though the request's clientCapabilities declare nothing`, { wire: outcome.wire })
+    if (!('inputRequests' in result) && typeof result.requestState !== 'string') return j.breach(`${label} answered input_required with neither inputRequests nor requestState`, { wire: outcome.wire }, 'empty')
+  }
+  const answered = calls.map((c) => `${c.label}: ${c.outcome.kind === 'result' && isObject(c.outcome.result) ? `resultType ${show(c.outcome.result.resultType)}` : withStatus(c.outcome)}`)
+  return j.pass(list(answered, 5))
 }
