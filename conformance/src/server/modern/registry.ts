@@ -88,7 +88,7 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 export const NOT_YET_JUDGED_AREAS = [
   'MissingRequiredClientCapability',
   'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
-  'tools/call, prompts/get and resources/read of what the lists hold',
+  'prompts/get and resources/read of what the lists hold, and what a tool call returns beyond input_required',
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'cache hints on resources/read and resources/templates/list results',
