@@ -106,6 +106,20 @@ export interface RunReport {
 
 export const EXIT = { pass: 0, failures: 1, usage: 2 } as const
 
+/**
+ * A client run's name beside its scenario: its transport, and its protocol era when not legacy
+ * ("stdio.modern"). Every report names runs this way, so two eras of one scenario never share a
+ * cell, a row or a comparison key.
+ */
+export function runLabel(transport: string, era?: string): string {
+  return era === undefined || era === 'legacy' ? transport : `${transport}.${era}`
+}
+
+/** A suite's run label (runLabel); undefined for a suite with no transport. */
+export function suiteRunLabel(suite: Pick<SuiteResult, 'transport' | 'era'>): string | undefined {
+  return suite.transport === undefined ? undefined : runLabel(suite.transport, suite.era)
+}
+
 export function countStatuses(suites: SuiteResult[]): StatusCounts {
   const counts: StatusCounts = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 }
   for (const suite of suites) for (const check of suite.checks) counts[check.status]++

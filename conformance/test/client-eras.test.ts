@@ -10,7 +10,9 @@ import { expandRuns } from '../src/client/index.ts'
 import { checkWireInvariants, handshakeProblems } from '../src/client/invariants.ts'
 import { loadScenarios, parseScenario } from '../src/client/load.ts'
 import { checkModernInvariants } from '../src/client/modern-invariants.ts'
-import { runLabel, runScenario } from '../src/client/run-scenario.ts'
+import { runScenario } from '../src/client/run-scenario.ts'
+import { runLabel } from '../src/model.ts'
+import { suiteLabel } from '../src/report/compare.ts'
 import { erasOf } from '../src/client/table.ts'
 import { verdictsFor } from '../src/client/verdicts.ts'
 import type { SuiteResult } from '../src/model.ts'
@@ -122,6 +124,8 @@ describe('eras in the scenario format', () => {
     const runs = expandRuns([{ file: '/s/x.yaml', scenario }], ['stdio', 'http'])
     expect(runs.map((r) => runLabel(r.transport, r.era))).toEqual(['stdio', 'stdio.modern', 'http', 'http.modern'])
     expect(expandRuns([{ file: '/s/x.yaml', scenario }], ['http']).map((r) => runLabel(r.transport, r.era))).toEqual(['http', 'http.modern'])
+    // Reports name a suite the same way, so the two eras of a run never share a comparison key.
+    expect([suiteLabel({ id: 'x', transport: 'stdio' }), suiteLabel({ id: 'x', transport: 'stdio', era: 'modern' })]).toEqual(['x [stdio]', 'x [stdio.modern]'])
   })
 })
 

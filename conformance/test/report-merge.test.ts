@@ -25,13 +25,13 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-/** Writes a variant of the other run and merges it into a run of clean-discovery. */
+/** Writes a variant of the other run and merges it into a run of dotted-names (one era, one transport: one suite). */
 async function mergeVariant(name: string, change: (report: RunReport) => void): Promise<{ code: number; report: RunReport; io: ReturnType<typeof capture> }> {
   const variant = structuredClone(other)
   change(variant)
   await writeFile(join(dir, `${name}.json`), JSON.stringify(variant))
   const io = capture(dir)
-  const code = await main(['client', '--scenario', 'clean-discovery', '--transport', 'stdio', '--report-dir', name, '--merge', `dsh=${name}.json`], io)
+  const code = await main(['client', '--scenario', 'dotted-names', '--transport', 'stdio', '--report-dir', name, '--merge', `dsh=${name}.json`], io)
   const report = code === 2 && !io.err.includes('wrote') ? (undefined as unknown as RunReport) : (JSON.parse(await readFile(join(dir, name, 'results.json'), 'utf8')) as RunReport)
   return { code, report, io }
 }
@@ -49,7 +49,7 @@ describe('--merge', () => {
   it('puts the other run\'s suites beside this run\'s, labelled, in results.json and report.html', async () => {
     const { code, report } = await mergeVariant('plain', () => {})
     expect(code).toBe(0)
-    expect(report.suites.map((s) => s.id)).toEqual(['clean-discovery', 'dsh/dotted-names'])
+    expect(report.suites.map((s) => s.id)).toEqual(['dotted-names', 'dsh/dotted-names'])
     expect(report.suites[1]?.checks).toEqual(other.suites[0]?.checks)
     const html = await readFile(join(dir, 'plain', 'report.html'), 'utf8')
     expect(html).toContain('dsh/dotted-names')

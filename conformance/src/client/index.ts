@@ -1,11 +1,11 @@
-import type { SuiteResult } from '../model.ts'
+import { runLabel, type SuiteResult } from '../model.ts'
 import type { ClientAdapter } from './adapter.ts'
 import { bridgeAdapter } from './bridge-adapter.ts'
 import { driverAdapter } from './driver/adapter.ts'
 import { loadScenarios, SCENARIO_DIR, type LoadedScenario } from './load.ts'
 import type { RunEra } from './eras.ts'
 import { runPool } from './pool.ts'
-import { runLabel, runScenario } from './run-scenario.ts'
+import { runScenario } from './run-scenario.ts'
 
 export type { ClientAdapter, ClientSession, ServerTarget, ToolView, CallOutcome } from './adapter.ts'
 export { bridgeAdapter } from './bridge-adapter.ts'

@@ -10,7 +10,7 @@ import { RunState, type RunOptions } from './run/state.ts'
 import { assembleSuite } from './run/suite.ts'
 import { tearDown } from './run/teardown.ts'
 
-export { boundDefaults, runLabel } from './run/settings.ts'
+export { boundDefaults } from './run/settings.ts'
 export type { RunOptions } from './run/state.ts'
 
 /**

@@ -4,14 +4,14 @@
  * not run and stale baseline entries are errors; warnings are warnings; failures the baseline
  * expects are notices, so they stay visible without looking like news.
  */
-import type { RunReport } from '../model.ts'
+import { suiteRunLabel, type RunReport } from '../model.ts'
 import { inline } from './line.ts'
 
 /** One line per annotation, each ending in a newline; '' when there is nothing to say. */
 export function formatGithubAnnotations(report: RunReport, maxMessage = 2000): string {
   const lines: string[] = []
   for (const suite of report.suites) {
-    const over = suite.kind === 'client' && suite.transport ? ` over ${suite.transport}` : ''
+    const over = suite.kind === 'client' && suite.transport ? ` over ${suiteRunLabel(suite)}` : ''
     for (const check of suite.checks) {
       const title = `mcp-conformance ${bound(suite.id, MAX_ID)}:${bound(check.id, MAX_ID)}${over}`
       const message = bound(check.message, maxMessage)

@@ -3,7 +3,7 @@
  * by its suite (a client scenario once per transport) and its id; it "fails" when its status is
  * fail or error, whether or not the baseline expects it.
  */
-import { CHECK_STATUSES, type CheckResult, type CheckStatus, type RunReport, type SuiteResult } from '../model.ts'
+import { CHECK_STATUSES, suiteRunLabel, type CheckResult, type CheckStatus, type RunReport, type SuiteResult } from '../model.ts'
 import { cut } from '../server/quote.ts'
 import { oneLine } from './line.ts'
 
@@ -57,8 +57,9 @@ export function compareRuns(previous: RunReport, current: RunReport, against: st
   return comparison
 }
 
-export function suiteLabel(suite: Pick<SuiteResult, 'id' | 'transport'>): string {
-  return suite.transport ? `${suite.id} [${suite.transport}]` : suite.id
+export function suiteLabel(suite: Pick<SuiteResult, 'id' | 'transport' | 'era'>): string {
+  const run = suiteRunLabel(suite)
+  return run ? `${suite.id} [${run}]` : suite.id
 }
 
 export function hasChanges(comparison: Comparison): boolean {

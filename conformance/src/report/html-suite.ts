@@ -3,7 +3,7 @@
  * listed; passing ones are folded into one line. A client run shows its wire diagram with the
  * plain-text transcript one click further; a server suite is grouped by area like its matrix.
  */
-import type { CheckResult, SuiteResult } from '../model.ts'
+import { suiteRunLabel, type CheckResult, type SuiteResult } from '../model.ts'
 import { cut, failuresByStep, formatDiagram, type StepFailure } from './diagram.ts'
 import { escapeHtml, safeUrl } from './escape.ts'
 import { TONE_WORD } from './html-overview.ts'
@@ -16,7 +16,7 @@ export function formatSuite(suite: SuiteResult, index: number): string {
   const id = `suite-${index}`
   const counts = tally(suite.checks)
   const summary = TONES.filter((t) => counts[t] > 0).map((t) => `${counts[t]} ${TONE_WORD[t]}`).join(', ')
-  const info = [suite.kind === 'client' ? suite.id : '', suite.kind, suite.transport, `${suite.durationMs} ms`, summary].filter(Boolean).map((x) => escapeHtml(String(x)))
+  const info = [suite.kind === 'client' ? suite.id : '', suite.kind, suiteRunLabel(suite), `${suite.durationMs} ms`, summary].filter(Boolean).map((x) => escapeHtml(String(x)))
   const target = suite.title.includes(suite.target) ? [] : [escapeHtml(suite.target)]
   const failures = suite.transcript ? failuresByStep(suite.transcript.events, suite.checks) : []
   const stepOf = (check: CheckResult) => failures.find((f) => f.check === check)

@@ -42,6 +42,7 @@ function formatSuite(suite: SuiteResult): string {
     ['kind', suite.kind],
     ['target', suite.target],
     ...(suite.transport ? [['transport', suite.transport]] : []),
+    ...(suite.era ? [['era', suite.era]] : []),
     ...revisionProperties(suite),
   ]
     .map(([name, value]) => `      <property ${attributes({ name: name ?? '', value: value ?? '' })}/>\n`)

@@ -5,7 +5,7 @@
  * flattened to one line, truncated and kept literal, ids as code spans, messages with only the
  * characters escaped that could start Markdown or HTML.
  */
-import type { CheckResult, CheckStatus, RunReport } from '../model.ts'
+import { suiteRunLabel, type CheckResult, type CheckStatus, type RunReport } from '../model.ts'
 import { exitMeaning } from './headline.ts'
 import { revisionsOf, revisionVerdictText } from './revisions.ts'
 
@@ -56,7 +56,7 @@ export function formatMarkdownSummary(report: RunReport, options: MarkdownOption
   if (rows.length) {
     lines.push('', '### Checks that need a look', '', '| status | check | message |', '| --- | --- | --- |')
     for (const { suite, check } of rows.slice(0, maxRows)) {
-      const over = suite.kind === 'client' && suite.transport ? ` (${suite.transport})` : ''
+      const over = suite.kind === 'client' && suite.transport ? ` (${suiteRunLabel(suite)})` : ''
       lines.push(`| ${statusWords(check)} | ${codeSpan(`${suite.id}:${check.id}`, maxMessage)}${over} | ${escapeMarkdown(check.message, maxMessage)} |`)
     }
     if (rows.length > maxRows) lines.push('', `…and ${rows.length - maxRows} more; report.html lists every check.`)

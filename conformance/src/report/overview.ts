@@ -4,7 +4,7 @@
  * checks are grouped by area as rows, one column per server suite, headed by the spec revision it
  * was judged by (one per revision of a `--spec-version all` run, side by side).
  */
-import type { CheckResult, RunReport, SuiteResult } from '../model.ts'
+import { suiteRunLabel, type CheckResult, type RunReport, type SuiteResult } from '../model.ts'
 import { revisionOfSuite, revisionSummaries, revisionVerdictText } from './revisions.ts'
 
 /** A check's colour: its status, except that a failure the baseline expects has its own. */
@@ -63,7 +63,7 @@ export function clientMatrix(report: RunReport): Matrix | undefined {
   if (suites.length === 0) return undefined
   const targets = new Set(suites.map(({ suite }) => suite.target))
   const columnOf = (suite: SuiteResult) => {
-    const transport = suite.transport ?? 'no transport'
+    const transport = suiteRunLabel(suite) ?? 'no transport'
     return targets.size > 1 ? `${suite.target} · ${transport}` : transport
   }
   const columns = [...new Set(suites.map(({ suite }) => columnOf(suite)))].sort(byTransport)
@@ -76,9 +76,12 @@ export function clientMatrix(report: RunReport): Matrix | undefined {
   return { columns, rows: [...rows.values()] }
 }
 
-/** stdio before http, whatever else the column says. */
+/** stdio before http, each transport's legacy run before its other era, whatever else the column says. */
 function byTransport(a: string, b: string): number {
-  const rank = (column: string) => (column.endsWith('stdio') ? 0 : column.endsWith('http') ? 1 : 2)
+  const rank = (column: string) => {
+    const [transport, era] = column.split(' · ').at(-1)!.split('.')
+    return (transport === 'stdio' ? 0 : transport === 'http' ? 2 : 4) + (era ? 1 : 0)
+  }
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)
 }
 

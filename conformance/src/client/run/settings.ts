@@ -1,6 +1,5 @@
 import { Config, type StdioConfig } from '@mcp-bridge/plugin'
 import type { Scenario } from '../scenario.ts'
-import type { RunEra } from '../eras.ts'
 import { scenarioBound, type BoundSettings, type RunBound } from '../run-bound.ts'
 import { driverBounds } from '../timing.ts'
 
@@ -26,10 +25,6 @@ export function runBound(scenario: Scenario, kind: 'bridge' | 'client', outerBou
   return outerBoundMs === undefined ? derived : { ...derived, ms: outerBoundMs, terms: 'set by the caller' }
 }
 
-/** `stdio`, or `stdio.modern` for a run at another era than legacy: the run's label and its snapshot's middle name. */
-export function runLabel(transport: 'stdio' | 'http', era: RunEra): string {
-  return era === 'legacy' ? transport : `${transport}.${era}`
-}
 
 /** Plants the scenario's host environment; the function returned puts back what was there. */
 export function setEnv(vars: Record<string, string>): () => void {

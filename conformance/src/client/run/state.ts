@@ -1,5 +1,5 @@
 import { configSecrets, createRedactor, type Redact } from '@mcp-bridge/process'
-import type { CheckResult } from '../../model.ts'
+import { runLabel, type CheckResult } from '../../model.ts'
 import type { ModelEvent } from '../../transcript/format.ts'
 import type { ClientAdapter, ClientSession, ToolView } from '../adapter.ts'
 import type { RunEra } from '../eras.ts'
@@ -9,7 +9,6 @@ import { Observer } from '../observe.ts'
 import type { Scenario } from '../scenario.ts'
 import { TimelineRecorder } from '../timeline.ts'
 import type { Measured } from '../timing.ts'
-import { runLabel } from './settings.ts'
 
 export interface RunOptions {
   updateSnapshots: boolean
