@@ -59,8 +59,12 @@ const scenarioIds: string[] = []
 let transports: Array<'stdio' | 'http'> = ['stdio', 'http']
 // Scenario runs side by side within each client (the kit's --jobs); verdicts are the serial run's.
 let jobs = 1
+// --render: no client runs; conformance/docs/CLIENTS.md is rendered again from the stored records
+// (after a change to clients/table.ts), each row keeping the provenance it was judged with.
+let renderOnly = false
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--scenario') scenarioIds.push(argv[++i]!)
+  else if (argv[i] === '--render') renderOnly = true
   else if (argv[i] === '--jobs') jobs = Number(argv[++i])
   else if (argv[i] === '--transport') transports = [argv[++i] as 'stdio' | 'http']
   else wanted.push(argv[i]!)
@@ -79,7 +83,7 @@ const started = performance.now()
 const judgedBy = provenance('clients')
 const records: ClientRecord[] = []
 let harnessErrors = 0
-for (const client of CLIENTS.filter((c) => !wanted.length || wanted.includes(c.id))) {
+for (const client of renderOnly ? [] : CLIENTS.filter((c) => !wanted.length || wanted.includes(c.id))) {
   const driverFile = client.driver ? join(REPO_ROOT, client.driver) : undefined
   // Resolved as the driver (or, for the built-in adapter, the kit) loads them.
   const packages = [...new Set(client.packages.flatMap((name) => packagesOf(name, dirname(driverFile ?? join(REPO_ROOT, 'conformance/package.json')))))]

@@ -5,7 +5,7 @@
  * that is not a pass is numbered and followed, under the matrix, by the one-line command that
  * reproduces it against that client alone and each sentence it breached, quoted.
  */
-import type { CheckResult, SpecRef, SuiteResult } from '../conformance/src/model.ts'
+import { runLabel, type CheckResult, type SpecRef, type SuiteResult } from '../conformance/src/model.ts'
 import { CELL_SYMBOLS as SYMBOL, cellOf, type Cell } from '../conformance/src/client/table.ts'
 import { cell as tableCell, code, renderProvenance, sentence, type RowProvenance, type TableEntry } from '../scripts/table-evidence.mjs'
 
@@ -28,6 +28,8 @@ export interface ClientRecord {
 export interface RunRecord {
   scenario: string
   transport: 'stdio' | 'http'
+  /** The fixture's protocol era when not legacy (a scenario's `eras`). */
+  era?: 'modern' | 'dual'
   cell: Cell
   /** The checks that did not hold (fail, warn, error), as the kit reported them. */
   notes: Array<{ status: CheckResult['status']; id: string; message: string; spec?: SpecRef }>
@@ -44,6 +46,7 @@ export function runsOf(suites: SuiteResult[]): RunRecord[] {
     return {
       scenario: suite.id,
       transport: suite.transport ?? 'stdio',
+      ...(suite.era ? { era: suite.era } : {}),
       cell: cellOf(suite)!,
       notes: suite.checks.filter((c) => NOTED.has(c.status)).map((c) => ({ status: c.status, id: c.id, message: c.message, ...(c.spec ? { spec: c.spec } : {}) })),
       ...(na ? { na: na.message.replace(/^not applicable: /, '') } : {}),
@@ -69,7 +72,7 @@ export function reproduction(record: Pick<ClientRecord, 'driver'>, run: Pick<Run
   return `npx mcp-conformance client${driver} --scenario ${run.scenario} --transport ${run.transport}`
 }
 
-const key = (run: Pick<RunRecord, 'scenario' | 'transport'>) => `${run.scenario} [${run.transport}]`
+const key = (run: Pick<RunRecord, 'scenario' | 'transport' | 'era'>) => `${run.scenario} [${runLabel(run.transport, run.era)}]`
 const revisions = (record: ClientRecord) => (record.revisions.length ? record.revisions.join(', ') : '—')
 
 export function formatClients(records: ClientRecord[], text: { intro: string; findings: string; table: TableEntry }): string {

@@ -181,6 +181,17 @@ describe('conformance/docs/CLIENTS.md (clients/table.ts)', () => {
     expect(revisionsOf(theirs)).toEqual(['2025-06-18', '2025-11-25'])
   })
 
+  it('gives a run at another era its own row: the era joins the transport', () => {
+    const legacy = suite('s1', 'stdio', [check('x', 'pass')], '2025-11-25')
+    const modern = { ...suite('s1', 'stdio', [check('x', 'warn', 'slow')]), era: 'modern' as const, spoke: ['modern' as const] }
+    const runs = runsOf([legacy, modern])
+    expect(runs.map((run) => run.era)).toEqual([undefined, 'modern'])
+    const text = formatClients([record('theirs', [legacy, modern], 'node clients/drivers/x.mjs')], { intro: '# Title', findings: '', table: TABLES.clients })
+    expect(text).toContain('| s1 [stdio] | ✅ pass |')
+    expect(text).toMatch(/\| s1 \[stdio\.modern\] \| ⚠️ warn \[1\]/)
+    expect(text).toContain('| @x/client | dual |')
+  })
+
   it('reproduces a cell against that client alone: its driver, or the built-in adapter', () => {
     expect(clientReproduction({ driver: '$(node scripts/node22.mjs) clients/drivers/x.mjs' }, { scenario: 's1', transport: 'stdio' })).toBe(
       'npx mcp-conformance client --driver "$(node scripts/node22.mjs) clients/drivers/x.mjs" --scenario s1 --transport stdio',
