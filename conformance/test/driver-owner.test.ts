@@ -30,7 +30,7 @@ const endings = OWNER_ENDINGS.filter((ending) => ['SIGTERM', 'SIGINT', 'SIGKILL'
 describe('mcp-conformance client --driver as owner', () => {
   it.each(endings)('ended by $name: the driver, which ignores it, and its setsid grandchild are gone within the kill grace', async (ending) => {
     const temp = mkdtempSync(join(work, 'tmp-'))
-    const args = [BIN, 'client', '--driver', `node ${DRIVER} stubborn-tree`, '--scenario', 'clean-discovery', '--transport', 'stdio', '--report-dir', join(temp, 'reports')]
+    const args = [BIN, 'client', '--driver', `node ${DRIVER} stubborn-tree`, '--scenario', 'dotted-names', '--transport', 'stdio', '--report-dir', join(temp, 'reports')]
     const kit = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
     running.add(kit)
     let stderr = ''
