@@ -40,7 +40,7 @@ beforeAll(() => {
   const modules = join(root.path, 'node_modules')
   mkdirSync(join(modules, '@mcp-bridge'), { recursive: true })
   for (const name of readdirSync(join(repo, 'node_modules'))) if (name !== '@mcp-bridge') symlinkSync(join(repo, 'node_modules', name), join(modules, name))
-  for (const name of ['plugin', 'process', 'fixtures-server']) symlinkSync(join(repo, name), join(modules, '@mcp-bridge', name))
+  for (const name of ['plugin', 'process', 'host', 'fixtures-server']) symlinkSync(join(repo, name), join(modules, '@mcp-bridge', name))
   const kit = join(modules, '@mcp-bridge', 'conformance')
   for (const part of ['package.json', 'bin', 'dist', 'examples']) cpSync(join(repo, 'conformance', part), join(kit, part), { recursive: true })
   scenarios = join(kit, 'scenarios')
