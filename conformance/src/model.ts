@@ -116,7 +116,7 @@ export function runLabel(transport: string, era?: string): string {
 }
 
 /** A suite's run label (runLabel); undefined for a suite with no transport. */
-export function suiteRunLabel(suite: Pick<SuiteResult, 'transport' | 'era'>): string | undefined {
+export function suiteRunLabel(suite: { transport?: string; era?: string }): string | undefined {
   return suite.transport === undefined ? undefined : runLabel(suite.transport, suite.era)
 }
 

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { runLabel, suiteRunLabel } from '../../conformance/src/model.ts'
 import { HOST_DIR, installDshProject, type DshProject } from '../support/dsh-project.ts'
 import { childEnv, explain, killGroup, REPO, run, running } from '../support/processes.ts'
 
@@ -52,10 +53,10 @@ describe('the kit with the plugin hosted by dsh-tools (hosts/dsh/kit.mjs)', () =
     // Every scenario of the repository ran, each over the transports it declares, in this host.
     const scenarios = readdirSync(join(REPO, 'scenarios')).filter((file) => file.endsWith('.yaml') && !file.startsWith('_'))
     const runs = scenarios.flatMap((file) => {
-      const { id, transports } = parse(readFileSync(join(REPO, 'scenarios', file), 'utf8')) as { id: string; transports?: string[] }
-      return (transports ?? ['stdio', 'http']).map((transport) => `${id} [${transport}]`)
+      const { id, transports, eras } = parse(readFileSync(join(REPO, 'scenarios', file), 'utf8')) as { id: string; transports?: string[]; eras?: string[] }
+      return (transports ?? ['stdio', 'http']).flatMap((transport) => (eras ?? ['legacy']).map((era) => `${id} [${runLabel(transport, era)}]`))
     })
-    expect(results.suites.map((suite) => `${suite.id} [${suite.transport}]`).sort()).toEqual(runs.sort())
+    expect(results.suites.map((suite) => `${suite.id} [${suiteRunLabel(suite)}]`).sort()).toEqual(runs.sort())
     expect(new Set(results.suites.map((suite) => suite.target))).toEqual(new Set(['mcp-bridge (cordis plugin) hosted by dsh-tools ToolRuntime']))
 
     // Each expected failure is one the baseline lists with a reason.
@@ -81,8 +82,13 @@ describe('the kit with the plugin hosted by dsh-tools (hosts/dsh/kit.mjs)', () =
     expect(both.code, explain(both)).toBe(0)
     const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results
     // The reference host's runs first, then every dsh run under its label, with the dsh baseline's marks.
-    expect(merged.suites.filter((suite) => !suite.id.startsWith('dsh/')).map((suite) => `${suite.id} [${suite.transport}]`)).toEqual(['clean-discovery [stdio]', 'clean-discovery [http]'])
-    expect(merged.suites.filter((suite) => suite.id.startsWith('dsh/')).map((suite) => `${suite.id} [${suite.transport}]`)).toEqual(dsh.suites.map((suite) => `dsh/${suite.id} [${suite.transport}]`))
+    expect(merged.suites.filter((suite) => !suite.id.startsWith('dsh/')).map((suite) => `${suite.id} [${suiteRunLabel(suite)}]`)).toEqual([
+      'clean-discovery [stdio]',
+      'clean-discovery [stdio.modern]',
+      'clean-discovery [http]',
+      'clean-discovery [http.modern]',
+    ])
+    expect(merged.suites.filter((suite) => suite.id.startsWith('dsh/')).map((suite) => `${suite.id} [${suiteRunLabel(suite)}]`)).toEqual(dsh.suites.map((suite) => `dsh/${suite.id} [${suiteRunLabel(suite)}]`))
     expect(new Set(merged.suites.map((suite) => suite.target))).toEqual(new Set(['mcp-bridge (cordis plugin)', ...dsh.suites.map((suite) => suite.target)]))
     const expectedMarks = (suites: Results['suites']) => suites.flatMap((suite) => suite.checks.filter((check) => check.expected)).length
     expect(expectedMarks(merged.suites)).toBe(expectedMarks(dsh.suites))
