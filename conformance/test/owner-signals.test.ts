@@ -67,6 +67,7 @@ describe('mcp-conformance client as owner', () => {
   it.each(endings)('ended by $name in the middle of a run: zero survivors, no temp directory', async (ending) => {
     // Every stdio scenario: whenever the census looks, a fixture runs under the plugin the kit hosts.
     // The temp-dir watchdog, a fixture server and that server's watchdog.
-    await runKit(['client', '--transport', 'stdio'], (tree) => tree.length >= 3, ending)
+    // One run at a time (--jobs 1): the census counts one fixture and its watchdogs.
+    await runKit(['client', '--transport', 'stdio', '--jobs', '1'], (tree) => tree.length >= 3, ending)
   })
 })
