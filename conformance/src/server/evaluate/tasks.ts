@@ -209,16 +209,25 @@ function judgeStatus(obs: TaskObservation, version: string): CheckResult {
   const traces = [obs.first, obs.second].filter((t): t is TaskTrace => t?.taskId !== undefined)
   if (traces.length === 0) return withoutTask(j, obs)
   let seen = 0
+  let notified: string | undefined
   for (const trace of traces) {
     const trail = statusTrail(trace).filter((step) => STATUSES.includes(String(step.status)))
     seen += trail.length
-    for (let i = 1; i < trail.length; i++) {
-      const [a, b] = [trail[i - 1]!, trail[i]!]
+    const path = () => trail.map((step) => `${String(step.status)} (${step.from})`).join(' → ')
+    // Judged on the answers to the kit's requests. A status notification may be written after an
+    // answer that already told a later status (the server's own scheduling decides), so one out of
+    // step is told, not judged: a verdict must not depend on which of the two was written first.
+    const answers = trail.filter((step) => step.from !== 'notifications/tasks/status')
+    for (let i = 1; i < answers.length; i++) {
+      const [a, b] = [answers[i - 1]!, answers[i]!]
       if (validTransition(a.status, b.status)) continue
-      const path = trail.map((step) => `${String(step.status)} (${step.from})`).join(' → ')
-      return j.breach(`task ${show(trace.taskId, 60)} went from ${String(a.status)} to ${String(b.status)}: ${path}`, { details: { trail } }, a.status === 'cancelled' ? 'cancelled' : undefined)
+      return j.breach(`task ${show(trace.taskId, 60)} went from ${String(a.status)} to ${String(b.status)}: ${path()}`, { details: { trail } }, a.status === 'cancelled' ? 'cancelled' : undefined)
+    }
+    for (let i = 1; i < trail.length && notified === undefined; i++) {
+      if (!validTransition(trail[i - 1]!.status, trail[i]!.status)) notified = `task ${show(trace.taskId, 60)}: a status notification out of step with the answers: ${path()}`
     }
   }
+  if (notified) return j.info(notified)
   return j.pass(`${seen} statuses of ${traces.length === 1 ? '1 task' : `${traces.length} tasks`}, each a valid step from the one before`)
 }
 
