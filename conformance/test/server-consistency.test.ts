@@ -4,6 +4,7 @@
  * may then contradict each other on one answer (a pass and a fail under the same sentence), every
  * fail must stand under a MUST, MUST NOT or the schema, and nothing may be a harness error.
  */
+import { lineServerSource } from './support/line-server.ts'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,24 +16,10 @@ import { runServerSuite } from '../src/server/run.ts'
 const CANNED = join(import.meta.dirname, 'fixtures/canned/tasks-server.json')
 
 // Answers each request with the canned answer for its method (-32601 for any other), under the request's id.
-const REPLAY = `
-const { answers } = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'))
-let buffer = ''
-process.stdin.on('data', (chunk) => {
-  buffer += chunk
-  let newline
-  while ((newline = buffer.indexOf('\\n')) >= 0) {
-    const line = buffer.slice(0, newline)
-    buffer = buffer.slice(newline + 1)
-    let message
-    try { message = JSON.parse(line) } catch { continue }
-    if (message.id === undefined || message.method === undefined) continue
-    const answer = answers[message.method] ?? { error: { code: -32601, message: 'Method not found' } }
-    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer }) + '\\n')
-  }
-})
-process.stdin.on('end', () => process.exit(0))
-`
+const REPLAY = lineServerSource(
+  "const { answers } = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'))",
+  "answers[message.method] ?? { error: { code: -32601, message: 'Method not found' } }",
+)
 
 let dir: string
 let suite: SuiteResult

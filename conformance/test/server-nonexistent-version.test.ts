@@ -4,6 +4,7 @@
  * and never a pass from one check beside a fail or an error from another. A real stdio server
  * process, scripted in this file, answered by the real CLI.
  */
+import { lineServerSource } from './support/line-server.ts'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,26 +13,12 @@ import type { CheckResult } from '../src/model.ts'
 import { main, type Io } from '../src/cli.ts'
 
 // Answers every initialize with `version`, ping with {}, any other request with -32601.
-const SERVER = `
-const version = process.argv[2]
-let buffer = ''
-process.stdin.on('data', (chunk) => {
-  buffer += chunk
-  let newline
-  while ((newline = buffer.indexOf('\\n')) >= 0) {
-    const line = buffer.slice(0, newline)
-    buffer = buffer.slice(newline + 1)
-    let message
-    try { message = JSON.parse(line) } catch { continue }
-    if (message.id === undefined || message.method === undefined) continue
-    const reply = message.method === 'initialize'
+const SERVER = lineServerSource(
+  'const version = process.argv[2]',
+  `message.method === 'initialize'
       ? { result: { protocolVersion: version, capabilities: {}, serverInfo: { name: 'odd-version', version: '1.0.0' } } }
-      : message.method === 'ping' ? { result: {} } : { error: { code: -32601, message: 'Method not found' } }
-    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...reply }) + '\\n')
-  }
-})
-process.stdin.on('end', () => process.exit(0))
-`
+      : message.method === 'ping' ? { result: {} } : { error: { code: -32601, message: 'Method not found' } }`,
+)
 
 let dir: string
 let script: string
