@@ -24,7 +24,7 @@ const pure = {
     'cli-readme', 'client-format', 'client-guarantees', 'client-invariants', 'client-keywords', 'client-timing', 'clients-table',
     'http-log-judging', 'oauth-expectations', 'report-baseline', 'report-compare', 'report-diagram', 'report-format', 'report-timeline',
     'scenario-timing', 'server-cli-controls', 'server-evaluate', 'server-http-verdicts', 'server-modern-detect', 'server-sentences',
-    'server-settle', 'task-negotiation', 'transcript-normalize',
+    'server-settle', 'task-negotiation', 'task-status-trail', 'transcript-normalize',
   ],
 }
 

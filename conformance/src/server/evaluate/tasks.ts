@@ -216,7 +216,8 @@ function judgeStatus(obs: TaskObservation, version: string): CheckResult {
     const path = () => trail.map((step) => `${String(step.status)} (${step.from})`).join(' → ')
     // Judged on the answers to the kit's requests. A status notification may be written after an
     // answer that already told a later status (the server's own scheduling decides), so one out of
-    // step is told, not judged: a verdict must not depend on which of the two was written first.
+    // step is told in the pass's message, never a status of its own: a verdict must not depend on
+    // which of the two was written first.
     const answers = trail.filter((step) => step.from !== 'notifications/tasks/status')
     for (let i = 1; i < answers.length; i++) {
       const [a, b] = [answers[i - 1]!, answers[i]!]
@@ -227,8 +228,9 @@ function judgeStatus(obs: TaskObservation, version: string): CheckResult {
       if (!validTransition(trail[i - 1]!.status, trail[i]!.status)) notified = `task ${show(trace.taskId, 60)}: a status notification out of step with the answers: ${path()}`
     }
   }
-  if (notified) return j.info(notified)
-  return j.pass(`${seen} statuses of ${traces.length === 1 ? '1 task' : `${traces.length} tasks`}, each a valid step from the one before`)
+  const tasks = traces.length === 1 ? '1 task' : `${traces.length} tasks`
+  if (notified) return j.pass(`${seen} statuses of ${tasks}, each answer a valid step from the one before (information: ${notified})`)
+  return j.pass(`${seen} statuses of ${tasks}, each a valid step from the one before`)
 }
 
 function relatedTaskId(result: unknown): unknown {
