@@ -1,6 +1,4 @@
-import type { DiscoverResult } from '@modelcontextprotocol/client'
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolError, SdkHttpError, type DiscoverResult } from '@modelcontextprotocol/client'
 
 /**
  * Which era of MCP a server speaks, as a connection learned it: legacy (the `initialize`
@@ -21,15 +19,15 @@ const UNSUPPORTED_PROTOCOL_VERSION = -32022
  * Pure. A refused `initialize` that identifies a modern server: "a recognized modern JSON-RPC
  * error (such as UnsupportedProtocolVersionError) identifies a modern server" (2026-07-28
  * basic/versioning, Backward Compatibility), and its `data.supported` names the modern revision
- * the bridge speaks. Over stdio the v1 client hands it over as an McpError; over Streamable HTTP
- * it is the body of the POST's 400 answer, which the v1 transport quotes in its error. Anything
- * else (another code, no list, only other revisions) is not a reason to change era: the refusal
- * stays the connection's error.
+ * the bridge speaks. Over stdio the client hands it over as a ProtocolError; over Streamable HTTP
+ * it is the body of the POST's 400 answer, which the transport keeps in its error. Anything else
+ * (another code, no list, only other revisions) is not a reason to change era: the refusal stays
+ * the connection's error.
  */
 export function isModernRefusal(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(error.data)
-  if (!(error instanceof StreamableHTTPError) || error.code !== 400) return false
-  const body = jsonIn(error.message) as { error?: { code?: unknown; data?: unknown } } | undefined
+  if (error instanceof ProtocolError) return error.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(error.data)
+  if (!(error instanceof SdkHttpError) || error.status !== 400) return false
+  const body = jsonOf((error.data as { text?: unknown }).text) as { error?: { code?: unknown; data?: unknown } } | undefined
   return body?.error?.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(body.error.data)
 }
 
@@ -38,12 +36,10 @@ function namesModern(data: unknown): boolean {
   return Array.isArray(supported) && supported.includes(MODERN_REVISION)
 }
 
-/** The JSON object an error message ends with ("… Error POSTing to endpoint: {…}"), if it parses. */
-function jsonIn(message: string): unknown {
-  const start = message.indexOf('{')
-  if (start < 0) return undefined
+function jsonOf(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined
   try {
-    return JSON.parse(message.slice(start)) as unknown
+    return JSON.parse(text) as unknown
   } catch {
     return undefined
   }

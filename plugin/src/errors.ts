@@ -72,8 +72,8 @@ export function withoutStack<T extends Error>(error: T): T {
 export const MAX_QUOTED_ERROR_CHARS = 2_000
 
 /**
- * A stand-in for an error from the SDK or the network, fit to keep as a `cause`: its name and
- * numeric code survive, its message is redacted and bounded, and it has no stack. The original
+ * A stand-in for an error from the SDK or the network, fit to keep as a `cause`: its name, its
+ * code and an HTTP status survive, its message is redacted and bounded, and it has no stack. The original
  * may quote an HTTP body or a URL with credentials, and hosts log causes.
  */
 export function safeCause(error: unknown, redact: Redact): Error {
@@ -81,5 +81,8 @@ export function safeCause(error: unknown, redact: Redact): Error {
   if (error instanceof Error) copy.name = error.name
   const code = (error as { code?: unknown } | null)?.code
   if (typeof code === 'number' || typeof code === 'string') Object.assign(copy, { code })
+  // An HTTP refusal's status (the SDK's SdkHttpError keeps it apart from its code).
+  const status = (error as { status?: unknown } | null)?.status
+  if (typeof status === 'number') Object.assign(copy, { status })
   return withoutStack(copy)
 }

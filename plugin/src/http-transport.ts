@@ -1,19 +1,19 @@
 import {
-  StreamableHTTPClientTransport as ModernHttpTransport,
-  type JSONRPCMessage as ModernMessage,
-  type TransportSendOptions as ModernSendOptions,
+  SdkHttpError,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type Transport,
+  type TransportSendOptions,
 } from '@modelcontextprotocol/client'
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
 import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup, grantWith } from './auth.ts'
 import type { HttpConfig } from './config.ts'
 import { isModernRefusal } from './era.ts'
-import { STREAM_ENDED_MARK } from './modern-errors.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
+import { STREAM_ENDED_MARK } from './request-failure.ts'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
 
 export interface HttpTransportOptions {
@@ -94,11 +94,11 @@ export function createHttpTransport(config: HttpConfig, access: HttpAccess): Tra
  * request answered even when its stream ends first (AnsweredRequests).
  */
 export function createModernHttpTransport(access: HttpAccess): Transport {
-  const transport: ModernHttpTransport = new ModernHttpTransport(access.url, {
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(access.url, {
     requestInit: { headers: access.headers },
     fetch: fetchWithLimits(access.fetch, { ...access.limits, onOversized: (answer) => transport.onmessage?.(answer) }),
   })
-  return new AnsweredRequests(transport) as unknown as Transport
+  return new AnsweredRequests(transport)
 }
 
 /**
@@ -108,21 +108,21 @@ export function createModernHttpTransport(access: HttpAccess): Transport {
  * only a request that asked (onRequestStreamEnd), and the client's requests do not ask: the call
  * would wait its whole timeout and end TOOL_TIMEOUT, where a legacy call fails at once as a lost
  * connection. Here such a request is answered in its place with a JSON-RPC error marked
- * STREAM_ENDED_MARK, which modern-errors.ts turns into the loss it is. A request cancelled on
+ * STREAM_ENDED_MARK, which request-failure.ts tells as the loss it is. A request cancelled on
  * purpose (its stream aborted) is not answered, and a stream the SDK resumes (after a priming
  * event id) ends only once resuming has failed.
  */
-class AnsweredRequests {
+class AnsweredRequests implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
-  onmessage?: (message: ModernMessage) => void
+  onmessage?: (message: JSONRPCMessage) => void
   /** The client's 2026-07-28 requests are cancelled by aborting their stream: it checks this. */
   readonly hasPerRequestStream = true
   /** Requests sent and not yet answered, nor cancelled. */
   private readonly waiting = new Set<string | number>()
 
-  constructor(private readonly inner: ModernHttpTransport) {
-    inner.onmessage = (message: ModernMessage) => {
+  constructor(private readonly inner: StreamableHTTPClientTransport) {
+    inner.onmessage = (message: JSONRPCMessage) => {
       if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) this.waiting.delete(message.id)
       this.onmessage?.(message)
     }
@@ -142,7 +142,7 @@ class AnsweredRequests {
     return this.inner.start()
   }
 
-  async send(message: ModernMessage, options?: ModernSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // A request that watches its own stream (subscriptions/listen) is left to do so.
     if (!('method' in message) || !('id' in message) || options?.onRequestStreamEnd) return this.inner.send(message, options)
     const { id } = message
@@ -313,8 +313,7 @@ class FallbackTransport implements Transport {
   }
 }
 
-/** What a server that only speaks the 2024-11-05 transport answers a POST to its SSE URL. */
 /** How a server that speaks only the 2024-11-05 HTTP+SSE transport refuses a Streamable HTTP initialize POST. */
-export function isLegacyRefusal(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403
+export function isLegacyRefusal(error: unknown): error is SdkHttpError {
+  return error instanceof SdkHttpError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403
 }

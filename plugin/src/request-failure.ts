@@ -1,15 +1,16 @@
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { BridgeError, errorMessage } from './errors.ts'
 import { MALFORMED_MARK } from './json-rpc-message.ts'
-import { AnswerLostError } from './modern-errors.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 
 /**
  * What ended a failed request, told apart in one place for plain calls and task calls (an abort
- * and the call's own ceiling are the caller's to name first: only it knows it aborted).
+ * and the call's own ceiling are the caller's to name first: only it knows it aborted). The SDK
+ * client raises a server's JSON-RPC error as a ProtocolError and its own verdicts (a timeout, a
+ * closed connection, an HTTP status) as SdkError, so a server that answers -32000 or -32001 is
+ * never mistaken for either verdict.
  * - `auth`: HTTP 401/403; `credentials`: the authorization server refused the grant;
  * - `refused-answer`: the bridge refused what the server sent (over limits, or not JSON-RPC);
  * - `timeout`: the SDK's own timeout of a request the bridge sent;
@@ -19,35 +20,22 @@ import { OVERSIZED_MARK } from './response-limits.ts'
  */
 export type RequestFailure = 'auth' | 'credentials' | 'refused-answer' | 'timeout' | 'lost' | 'server-answer' | 'other'
 
-export interface FailureContext {
-  /** The transport has closed: only then is a -32000 the SDK's "Connection closed". */
-  transportClosed: boolean
-  /** The `timeout` values the failed request could have been sent with. */
-  timeoutsSent: readonly number[]
-}
+/** Marks the JSON-RPC error the HTTP transport answers a request with when its stream ended unanswered (http-transport.ts). */
+export const STREAM_ENDED_MARK = 'mcp-bridge/stream-ended'
 
-/**
- * The SDK raises McpError for a server's JSON-RPC error and for two verdicts of its own, whose
- * codes a server may also send: -32000 (JSON-RPC's first "server error" code, and the SDK's
- * "Connection closed") and -32001 (the SDK's "Request timed out"). The SDK's closed comes only once
- * the transport has closed; its timeout carries `{ timeout }` as it was sent. Neither is told apart
- * by the time elapsed: a timer armed while the event loop's clock was stale fires early by that
- * much, under load.
- */
-export function classifyFailure(error: unknown, context: FailureContext): RequestFailure {
+export function classifyFailure(error: unknown): RequestFailure {
   if (isAuthFailure(error)) return 'auth'
   if (isCredentialRefusal(error)) return 'credentials'
   if (isRefusedAnswer(error)) return 'refused-answer'
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return isSdkTimeout(error, context.timeoutsSent) ? 'timeout' : 'server-answer'
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return context.transportClosed ? 'lost' : 'server-answer'
+  if (isSdkTimeout(error)) return 'timeout'
   if (isConnectionLoss(error)) return 'lost'
-  if (isServerAnswer(error)) return 'server-answer'
+  if (error instanceof ProtocolError) return 'server-answer'
   return 'other'
 }
 
 /** The server refused our credentials; a new session would be refused the same way. */
-export function isAuthFailure(error: unknown): error is StreamableHTTPError & { code: 401 | 403 } {
-  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+export function isAuthFailure(error: unknown): error is SdkHttpError {
+  return error instanceof SdkHttpError && (error.status === 401 || error.status === 403)
 }
 
 /** The authorization server refused the grant, or the server refused a fresh token: retrying the same way cannot help. */
@@ -61,22 +49,12 @@ export function isCredentialRefusal(error: unknown): boolean {
  */
 export function isRefusedAnswer(error: unknown): boolean {
   if (BridgeError.is(error)) return error.code === 'INVALID_RESULT'
-  const data = error instanceof McpError ? (error.data as Record<string, unknown> | undefined) : undefined
-  return typeof data === 'object' && data !== null && (data[OVERSIZED_MARK] === true || data[MALFORMED_MARK] === true)
+  return marked(error, OVERSIZED_MARK) || marked(error, MALFORMED_MARK)
 }
 
-/**
- * A JSON-RPC error response from the server, by its code alone: -32000 and -32001 need the
- * context that classifyFailure has.
- */
-export function isServerAnswer(error: unknown): error is McpError {
-  return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout
-}
-
-/** The SDK's timeout of a request sent with one of `timeoutsMs` (it puts `{ timeout }` in the error's data). */
-export function isSdkTimeout(error: McpError, timeoutsMs: readonly number[]): boolean {
-  const data = error.data as { timeout?: unknown } | undefined
-  return typeof data === 'object' && data !== null && typeof data.timeout === 'number' && timeoutsMs.includes(data.timeout)
+/** The SDK's own timeout of a request (its data says `{ timeout }`): never a server's answer. */
+export function isSdkTimeout(error: unknown): error is SdkError & { data: { timeout: number } } {
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && typeof (error.data as { timeout?: unknown } | undefined)?.timeout === 'number'
 }
 
 /** Transport errors (not request errors) that mean the server can no longer be reached. */
@@ -84,11 +62,17 @@ export function isServerGone(error: unknown): boolean {
   return (error instanceof TypeError && /fetch failed/i.test(error.message)) || /Failed to reconnect SSE stream/.test(errorMessage(error))
 }
 
-/** Failures that mean the server is gone rather than that one request went wrong (a -32000 only by its code: see classifyFailure). */
+/** Failures that mean the server is gone rather than that one request went wrong. */
 export function isConnectionLoss(error: unknown): boolean {
-  if (error instanceof AnswerLostError) return true
-  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === undefined
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed
+  if (error instanceof ProtocolError) return marked(error, STREAM_ENDED_MARK)
+  if (error instanceof SdkHttpError) return error.status === 404
+  if (error instanceof SdkError) return error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected
   if (error instanceof TypeError) return /fetch failed|Failed to fetch|terminated/i.test(error.message)
   return /Not connected/.test(errorMessage(error))
+}
+
+/** A JSON-RPC error the bridge put in place of an answer, with `mark` true in its data. */
+function marked(error: unknown, mark: string): boolean {
+  const data = error instanceof ProtocolError ? (error.data as Record<string, unknown> | undefined) : undefined
+  return typeof data === 'object' && data !== null && data[mark] === true
 }

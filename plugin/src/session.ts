@@ -1,22 +1,17 @@
-import type { Client as ModernClient } from '@modelcontextprotocol/client'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Client, SdkError, SdkErrorCode, SdkHttpError, SseError, type Transport } from '@modelcontextprotocol/client'
+import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
-import { legacyEngine, modernEngine, newModernClient, type Engine } from './engine.ts'
 import { isModernRefusal, MODERN_REVISION, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
 import { quoteUntrusted, type Redact, stderrExcerpt } from '@mcp-bridge/process'
-import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isServerGone } from './request-failure.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone } from './request-failure.ts'
 import { UndeliveredMessageError } from './response-limits.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
-import { InputRequiredError, legacyShaped } from './modern-errors.ts'
 import { dialer, type Dialer, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from './wait.ts'
 
@@ -53,17 +48,20 @@ export interface SessionHooks {
   onSecretLookingEnv(names: string[]): void
 }
 
+/** Results are validated by the bridge itself, so the SDK only checks they are objects. */
+const AnyObject = z.object({}).passthrough()
+
 /**
  * One connection generation: an SDK client bound to one transport for its whole life (the SDK
- * binds a Protocol to a single transport). Reconnecting means opening a new Session. A legacy
- * server is spoken to on the v1 client, a modern one (MCP 2026-07-28) on the v2 client
- * (engine.ts); which one, `open` finds out, or is told by the era a previous session learned.
+ * binds a Protocol to a single transport). Reconnecting means opening a new Session. One client,
+ * the SDK's v2 `Client`, speaks both eras: the legacy `initialize` handshake (MCP 2025-11-25 and
+ * before, legacy SSE included) and the modern one (2026-07-28, `server/discover` and a `_meta`
+ * envelope on every request); which one, `open` finds out, or is told by the era a previous
+ * session learned.
  */
 export class Session {
   private closing?: Promise<void>
   private lostReported = false
-  /** Set when the transport closed: only then is a -32000 "Connection closed" the SDK's own verdict. */
-  private transportClosed = false
   /**
    * Why the legacy SSE event stream failed (an event over limits.maxResultBytes, say): the SDK
    * then only closes, and the loss, and the calls it ends, would say no more than "closed".
@@ -76,13 +74,11 @@ export class Session {
   private endAccess = () => {}
 
   private constructor(
-    private readonly engine: Engine,
+    private readonly client: Client,
     private readonly handle: TransportHandle,
     private readonly config: Config,
     private readonly hooks: SessionHooks,
     private readonly redact: Redact,
-    /** A legacy session's v1 client, for calls as tasks (an MCP 2025-11-25 feature). */
-    private readonly legacyClient?: Client,
   ) {}
 
   /**
@@ -111,66 +107,65 @@ export class Session {
   }
 
   private static async inEra(opening: Opening, known: Era | undefined): Promise<Session> {
-    if (known?.kind === 'modern') return Session.openModern(opening, known)
-    const legacy = await Session.openLegacy(opening, known === undefined && opening.config.transport !== 'sse')
-    return legacy ?? Session.openModern(opening)
+    if (known?.kind === 'modern') return Session.connect(opening, known)
+    const fallForward = known === undefined && opening.config.transport !== 'sse'
+    try {
+      return await Session.connect(opening, { kind: 'legacy' })
+    } catch (error) {
+      if (!fallForward || !(error instanceof ModernRefusal)) throw error
+      return Session.connect(opening)
+    }
   }
 
   /**
-   * On the v2 client at 2026-07-28: adopting the DiscoverResult a previous session learned (no
-   * round trip), or asking the server for it (server/discover) and accepting nothing else.
+   * Connects on a fresh transport: in the legacy era (`prior` legacy: the initialize handshake),
+   * adopting the DiscoverResult a previous session learned (no round trip), or, with no `prior`,
+   * at exactly 2026-07-28 (server/discover, accepting nothing else). The deadline bounds the whole
+   * handshake, not only its first request: the SDK awaits the write of notifications/initialized
+   * with no timeout, and a server that dies right after answering would hold that write (and this
+   * attempt) forever. It ends the attempt by closing the transport, never through the SDK's
+   * signal or timeout: those send notifications/cancelled, and "The initialize request MUST NOT
+   * be cancelled by clients" (MCP 2025-11-25 §basic/utilities/cancellation). The SDK's timer is
+   * set past any deadline (closing clears it) so that its 60 s default cannot end a longer
+   * connectTimeoutMs first.
    */
-  private static async openModern({ dial, config, hooks, deadline, redact }: Opening, prior?: Era & { kind: 'modern' }): Promise<Session> {
-    const client = newModernClient(MODERN_REVISION, NEVER_BEFORE_THE_DEADLINE_MS, () => hooks.onToolListChanged())
-    const handle = dial.open(true)
-    const session = new Session(modernEngine(client), handle, config, hooks, redact)
+  private static async connect({ dial, config, hooks, deadline, redact }: Opening, prior?: Era): Promise<Session> {
+    const modern = prior?.kind !== 'legacy'
+    const client = new Client(
+      { name: 'mcp-bridge', version: '0.1.0' },
+      {
+        capabilities: {},
+        // Pinned: a server that refused initialize as a modern one said it speaks this revision.
+        ...(modern ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}),
+        // An `input_required` result (the modern era's way to ask for elicitation, sampling or
+        // roots) is not fulfilled: the bridge declares none of those, and the call ends.
+        inputRequired: { autoFulfill: false },
+        // Modern: the subscription the client opens when the server declares list changes.
+        listChanged: { tools: { onChanged: () => hooks.onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
+      },
+    )
+    // Legacy: registered before connect so a list_changed that races the first sync is queued, not lost.
+    if (!modern) client.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged())
+    const handle = dial.open(modern)
+    const session = new Session(client, handle, config, hooks, redact)
     session.watch(client)
     try {
-      // Bounded by the deadline as the legacy handshake is (openLegacy); the SDK's own timer never fires first.
       await untilAborted(
-        client.connect(handle.transport as Parameters<ModernClient['connect']>[0], { timeout: NEVER_BEFORE_THE_DEADLINE_MS, ...(prior ? { prior } : {}) }),
+        client.connect(handle.transport as Transport, { timeout: NEVER_BEFORE_THE_DEADLINE_MS, ...(prior ? { prior } : {}) }),
         deadline,
         () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
       )
     } catch (error) {
-      await session.close()
-      const exit = isConnectionLoss(legacyShaped(error)) ? handle.exitReason?.() : undefined
-      throw session.explain(exit ? new Error(exit) : legacyShaped(error), `connecting at ${MODERN_REVISION} failed`, undefined, true)
-    }
-    session.learned = { kind: 'modern', discover: client.getDiscoverResult()! }
-    return session
-  }
-
-  /** On the v1 client, as before; undefined when `fallForward` and the server refused initialize as a modern one. */
-  private static async openLegacy({ dial, config, hooks, deadline, redact }: Opening, fallForward: boolean): Promise<Session | undefined> {
-    const client = new Client({ name: 'mcp-bridge', version: '0.1.0' }, { capabilities: {} })
-    const handle = dial.open(false)
-    const session = new Session(legacyEngine(client), handle, config, hooks, redact, client)
-    // Registered before connect so a list_changed that races the first sync is queued, not lost.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolListChanged())
-    session.watch(client)
-    try {
-      // The deadline bounds the whole handshake, not only the initialize request: the SDK awaits
-      // the write of notifications/initialized with no timeout, and a server that dies right
-      // after answering would hold that write (and this attempt) forever. It ends the attempt by
-      // closing the transport, never through the SDK's signal or timeout: those send
-      // notifications/cancelled, and "The initialize request MUST NOT be cancelled by clients"
-      // (MCP 2025-11-25 §basic/utilities/cancellation). The SDK's timer is set past any deadline
-      // (closing clears it) so that its 60 s default cannot end a longer connectTimeoutMs first.
-      await untilAborted(
-        client.connect(handle.transport, { timeout: NEVER_BEFORE_THE_DEADLINE_MS }),
-        deadline,
-        () => deadlineError(deadline, `no complete handshake within connectTimeoutMs (${config.connectTimeoutMs} ms)`),
-      )
-    } catch (error) {
-      // A server that exits at once fails initialize as a broken pipe or a closed connection,
+      // A server that exits at once fails the handshake as a broken pipe or a closed connection,
       // whichever the scheduler shows first: either way what happened is that it exited.
       const exit = isConnectionLoss(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
       await session.close()
-      if (fallForward && !exit && !deadline.aborted && isModernRefusal(error)) return undefined
-      throw session.explain(exit ? new Error(exit) : error, 'initialize failed', config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined, true)
+      if (!modern && !exit && !deadline.aborted && isModernRefusal(error)) throw new ModernRefusal()
+      const legacyHint = !modern && config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined
+      const reached = error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause instanceof Error ? error.cause : error
+      throw session.explain(exit ? new Error(exit) : reached, modern ? `connecting at ${MODERN_REVISION} failed` : 'initialize failed', legacyHint, true)
     }
-    session.learned = { kind: 'legacy' }
+    session.learned = modern ? { kind: 'modern', discover: client.getDiscoverResult()! } : { kind: 'legacy' }
     return session
   }
 
@@ -180,15 +175,11 @@ export class Session {
   }
 
   /** What the SDK client tells of its transport: a close, and errors that end or concern no request. */
-  private watch(client: { onclose?: () => void; onerror?: (error: Error) => void }): void {
-    client.onclose = () => {
-      this.transportClosed = true
-      this.reportLost(this.streamFailure ?? 'the connection closed')
-    }
+  private watch(client: Client): void {
+    client.onclose = () => this.reportLost(this.streamFailure ?? 'the connection closed')
     // Over HTTP the SDK reports a dead server only here (its SSE streams fail to reconnect); the
     // requests in flight would otherwise wait for their timeouts. Stray stdout lines are not fatal.
-    client.onerror = (raw) => {
-      const error = legacyShaped(raw)
+    client.onerror = (error) => {
       if (error instanceof UndeliveredMessageError) this.undelivered(error)
       else if (isServerGone(error)) this.reportLost(this.quote(errorMessage(error)))
       // Told before the close it causes (http-transport.ts, LegacySseTransport).
@@ -205,7 +196,7 @@ export class Session {
 
   /** What the server says it is, for states and logs: its own words, so redacted and bounded. */
   get serverVersion(): string {
-    const info = this.engine.serverInfo()
+    const info = this.client.getServerVersion()
     return info ? quoteUntrusted(`${info.name} ${info.version}`, SERVER_INFO_MAX_CHARS, this.redact) : 'unknown server'
   }
 
@@ -216,7 +207,7 @@ export class Session {
         drainToolPages(
           (cursor) =>
             withAbortScope([deadline], (signal) =>
-              this.engine.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, {
+              this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
                 signal,
                 timeout: this.config.connectTimeoutMs,
               }),
@@ -233,7 +224,7 @@ export class Session {
 
   /** The server declared the tools capability: without it, tools/list is not for this client to send. */
   get declaresTools(): boolean {
-    return this.engine.capabilities()?.tools !== undefined
+    return this.client.getServerCapabilities()?.tools !== undefined
   }
 
   /**
@@ -241,7 +232,7 @@ export class Session {
    * Only a legacy session: 2026-07-28 moved tasks into an extension the bridge does not speak.
    */
   get supportsToolTasks(): boolean {
-    return this.legacyClient !== undefined && declaresToolTasks(this.legacyClient.getServerCapabilities())
+    return this.learned?.kind === 'legacy' && declaresToolTasks(this.client.getServerCapabilities())
   }
 
   /**
@@ -255,7 +246,7 @@ export class Session {
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
     const scope = new CallScope(exec.signal, maxTotalTimeoutMs, `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`)
     try {
-      return await this.engine.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, {
+      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
         signal: scope.signal,
         timeout: toolCallTimeoutMs,
         resetTimeoutOnProgress: true,
@@ -268,35 +259,31 @@ export class Session {
           cause: safeCause(error, this.redact),
         })
       }
-      throw this.callFailure(error, rawName, [toolCallTimeoutMs])
+      throw this.callFailure(error, rawName)
     } finally {
       scope.release()
     }
   }
 
-  /**
-   * What a failed call (plain or as a task) is, once abort and the call's own ceiling are told
-   * apart. `timeoutsSent`: the request timeouts the call used, to know the SDK's timeout from a
-   * server's -32001 (request-failure.ts).
-   */
-  private callFailure(error: unknown, rawName: string, timeoutsSent: readonly number[]): BridgeError {
+  /** What a failed call (plain or as a task) is, once abort and the call's own ceiling are told apart. */
+  private callFailure(error: unknown, rawName: string): BridgeError {
     const cause = safeCause(error, this.redact)
-    if (error instanceof InputRequiredError) return new BridgeError(`${rawName} failed: ${error.message}; the call was not retried`, 'TOOL_ERROR', { cause })
-    switch (classifyFailure(error, { transportClosed: this.transportClosed, timeoutsSent })) {
+    if (isInputRequired(error)) return new BridgeError(`${rawName} failed: ${INPUT_REQUIRED}; the call was not retried`, 'TOOL_ERROR', { cause })
+    switch (classifyFailure(error)) {
       case 'auth':
-        return new BridgeError(`${rawName} was refused by the server (HTTP ${(error as { code: number }).code}): check the configured headers or auth`, 'UNAUTHORIZED', { cause })
+        return new BridgeError(`${rawName} was refused by the server (HTTP ${(error as { status: number }).status}): check the configured headers or auth`, 'UNAUTHORIZED', { cause })
       case 'credentials':
         return this.explain(error, `${rawName} failed: no accepted credentials`)
       case 'refused-answer':
         return new BridgeError(`${rawName} failed: ${this.quote(errorMessage(error))}`, 'INVALID_RESULT', { cause })
       case 'timeout':
-        return new BridgeError(`${rawName} did not answer within ${(error as McpError & { data: { timeout: number } }).data.timeout} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause })
+        return new BridgeError(`${rawName} did not answer within ${(error as { data: { timeout: number } }).data.timeout} ms; the server was sent notifications/cancelled`, 'TOOL_TIMEOUT', { cause })
       case 'lost':
         this.reportLost(this.quote(errorMessage(error)))
         return this.explain(error, `${rawName} failed and was not replayed; the connection was lost${this.streamFailure ? ` (${this.streamFailure})` : ''} and is being re-established`)
       case 'server-answer': {
         // The server answered with a JSON-RPC error: the call failed on its side, the session is fine.
-        const { code } = error as McpError
+        const { code } = error as { code: number }
         return new BridgeError(`${rawName} failed on the server (JSON-RPC error ${code}): ${this.quote(errorMessage(error))}`, 'TOOL_ERROR', { cause })
       }
       default:
@@ -308,11 +295,11 @@ export class Session {
   private async callTask(rawName: string, args: Record<string, unknown>, exec: ToolExecution): Promise<unknown> {
     const { toolCallTimeoutMs, maxTotalTimeoutMs } = this.config
     try {
-      return await callToolAsTask(this.legacyClient!, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
+      return await callToolAsTask(this.client, rawName, args, { signal: exec.signal, toolCallTimeoutMs, maxTotalTimeoutMs })
     } catch (error) {
       // task-call.ts has already named an abort and the ceiling; a request's own timeout is
       // told apart here, like a plain call's (tasks/result may wait up to maxTotalTimeoutMs).
-      throw BridgeError.is(error) ? error : this.callFailure(error, rawName, [toolCallTimeoutMs, maxTotalTimeoutMs])
+      throw BridgeError.is(error) ? error : this.callFailure(error, rawName)
     }
   }
 
@@ -329,7 +316,7 @@ export class Session {
     const grace = this.config.transport === 'stdio' ? this.config.killGraceMs : HTTP_CLOSE_MS
     await waitAtMost(this.handle.terminate(), grace)
     // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.
-    await waitAtMost(this.engine.close(), 2 * grace + CLOSE_MARGIN_MS)
+    await waitAtMost(this.client.close(), 2 * grace + CLOSE_MARGIN_MS)
     this.endAccess()
   }
 
@@ -393,10 +380,10 @@ export class Session {
     const quoted = tail.length ? ` (server stderr: ${stderrExcerpt(tail).join(' | ')})` : ''
     const code = isAuthFailure(error) || isCredentialRefusal(error)
       ? 'UNAUTHORIZED'
-      : error instanceof McpError && error.code === ErrorCode.RequestTimeout
+      : isSdkTimeout(error) || error instanceof ConnectTimeout
         ? 'CONNECT_TIMEOUT'
         : 'SERVER_UNAVAILABLE'
-    const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? ` (HTTP ${error.code})` : ''
+    const status = error instanceof SdkHttpError && error.status > 0 ? ` (HTTP ${error.status})` : ''
     const message = withCause ? errorMessageWithCause(error) : errorMessage(error)
     return new BridgeError(`${what}${status}: ${this.quote(message)}${quoted}${fix ? `; ${fix}` : ''}`, code, { cause: safeCause(error, this.redact) })
   }
@@ -406,5 +393,18 @@ export class Session {
 function deadlineError(deadline: AbortSignal, timedOut: string): unknown {
   const reason: unknown = deadline.reason
   const isTimeout = reason instanceof Error && reason.name === 'TimeoutError'
-  return isTimeout || reason === undefined ? new McpError(ErrorCode.RequestTimeout, timedOut) : reason
+  return isTimeout || reason === undefined ? new ConnectTimeout(timedOut) : reason
+}
+
+/** A step that did not complete within connectTimeoutMs. */
+class ConnectTimeout extends Error {}
+
+/** The legacy handshake was refused as a modern server refuses it: the caller moves to 2026-07-28. */
+class ModernRefusal extends Error {}
+
+const INPUT_REQUIRED = 'the server asked for input (an input_required result), which the bridge cannot give: it declares no elicitation, sampling or roots capability'
+
+/** A modern server answered with an `input_required` result, which the client was told not to fulfil. */
+function isInputRequired(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.UnsupportedResultType && (error.data as { resultType?: unknown } | undefined)?.resultType === 'input_required'
 }

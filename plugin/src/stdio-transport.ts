@@ -2,9 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import type { Writable } from 'node:stream'
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import { type Redact, signalGroup, spawnGroup, StderrTail } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
 import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
@@ -254,7 +252,7 @@ export class StdioChildTransport implements Transport {
     }
     this.outstanding.delete(id)
     const message = `the answer was ${bytes} bytes, above the ${limit}-byte limit (limits.maxResultBytes plus the JSON-RPC envelope); it was skipped`
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { [OVERSIZED_MARK]: true, bytes, limit } } })
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message, data: { [OVERSIZED_MARK]: true, bytes, limit } } })
   }
 
   /**
@@ -272,7 +270,7 @@ export class StdioChildTransport implements Transport {
       return
     }
     const message = `the request was ${bytes} bytes, above the client's ${limit}-byte limit for one message; it was not read`
-    this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch(() => {
+    this.send({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InvalidRequest, message } }).catch(() => {
       // The connection is ending: nothing is waiting for this answer any more.
     })
     this.onerror?.(new OversizedLineError(`skipped a ${bytes}-byte ${named} request from the server: it is above the ${limit}-byte limit; answered with error -32600`))
@@ -299,7 +297,7 @@ export class StdioChildTransport implements Transport {
   private requestRefused(value: unknown): boolean {
     const invalid = invalidRequest(value)
     if (!invalid) return false
-    const reply = { jsonrpc: '2.0', id: invalid.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${invalid.problem}` } }
+    const reply = { jsonrpc: '2.0', id: invalid.id, error: { code: ProtocolErrorCode.InvalidRequest, message: `Invalid Request: ${invalid.problem}` } }
     this.send(reply as JSONRPCMessage).catch(() => {
       // The connection is ending: nothing is waiting for this answer any more.
     })

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { CreateTaskResultSchema, ErrorCode, GetTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client'
+import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import { onAbort } from './abort-listeners.ts'
 import { withAbortScope } from './abort-scope.ts'
@@ -46,10 +46,9 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     // tasks/cancel request MUST be used instead of the notifications/cancelled notification"), and
     // that needs the task's id. The creation is bounded by toolCallTimeoutMs (should that fire,
     // the SDK still sends notifications/cancelled: there is no task to cancel yet).
-    const created = await client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, CreateTaskResultSchema, {
+    // The task should outlive the bridge's interest in it, and no longer.
+    const created = await client.request({ method: 'tools/call', params: { name: rawName, arguments: args, task: { ttl: maxTotalTimeoutMs } } }, CreateTaskResultSchema, {
       timeout: toolCallTimeoutMs,
-      // The task should outlive the bridge's interest in it, and no longer.
-      task: { ttl: maxTotalTimeoutMs },
     })
     taskId = checkedTaskId(created.task.taskId, rawName)
     let task: { status: string; pollInterval?: number } = created.task
@@ -73,7 +72,7 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     // to no one; one the server no longer knows ("-32602 (Invalid params)" for a nonexistent
     // taskId) has nothing left to cancel.
     if (taskId !== undefined && !TERMINAL.has(status) && !isUnknownTask(error)) await cancelTask(client, taskId)
-    throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs, [toolCallTimeoutMs, maxTotalTimeoutMs])
+    throw explain(error, rawName, taskId, options.signal.aborted, scope.signal.reason === CEILING, maxTotalTimeoutMs)
   } finally {
     clearTimeout(ceiling)
     releaseCaller()
@@ -97,7 +96,7 @@ function checkedTaskId(taskId: string, rawName: string): string {
 const CEILING = Symbol('maxTotalTimeoutMs')
 
 function isUnknownTask(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.InvalidParams
+  return error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams
 }
 
 /** Best effort: a server that does not answer in time is not waited for. */
@@ -109,7 +108,7 @@ async function cancelTask(client: Client, taskId: string): Promise<void> {
   }
 }
 
-function explain(error: unknown, rawName: string, taskId: string | undefined, aborted: boolean, ceiling: boolean, maxTotalTimeoutMs: number, timeoutsSent: readonly number[]): unknown {
+function explain(error: unknown, rawName: string, taskId: string | undefined, aborted: boolean, ceiling: boolean, maxTotalTimeoutMs: number): unknown {
   if (BridgeError.is(error)) return error
   const task = taskId === undefined ? 'its task was never created' : `task ${taskId}`
   if (aborted) return new BridgeError(`call to ${rawName} was aborted; ${taskId === undefined ? task : `${task} was sent tasks/cancel`}`, 'ABORTED', { cause: error })
@@ -118,7 +117,7 @@ function explain(error: unknown, rawName: string, taskId: string | undefined, ab
   }
   // The SDK's own timeout of one of the task's requests; a server's -32001 answer is the session's
   // to name, like a plain call's (request-failure.ts).
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && isSdkTimeout(error, timeoutsSent)) {
+  if (isSdkTimeout(error)) {
     return new BridgeError(`${rawName} (${task}) did not answer a request in time: ${errorMessage(error)}`, 'TOOL_TIMEOUT', { cause: error })
   }
   return error

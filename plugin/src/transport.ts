@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { Transport } from '@modelcontextprotocol/client'
 import type { Config, StdioConfig } from './config.ts'
 import { childEnvironment } from './env.ts'
 import { createHttpTransport, createModernHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'

@@ -78,7 +78,7 @@ describe('HTTP faults end in defined outcomes', () => {
     await host.load(config())
     fault = (_request, body) => (body?.method === 'tools/call' ? new Response('boom', { status: 500 }) : undefined)
     const failed = await host.tools.execute('mcp__remote__echo', { message: 'x' })
-    expect(failed).toMatchObject({ isError: true, error: { message: expect.stringMatching(/HTTP error.*boom/) } })
+    expect(failed).toMatchObject({ isError: true, error: { message: expect.stringMatching(/HTTP 500.*boom/) } })
     fault = undefined
     expect(await host.tools.execute('mcp__remote__echo', { message: 'y' })).toMatchObject({ content: [{ text: 'Echo: y' }] })
     expect(calls('initialize')).toBe(1)

@@ -1,25 +1,26 @@
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { BridgeError, errorMessageWithCause } from '../src/errors.ts'
 import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { OVERSIZED_MARK } from '../src/response-limits.ts'
-import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerAnswer, isServerGone } from '../src/request-failure.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerGone, STREAM_ENDED_MARK } from '../src/request-failure.ts'
 
 // How the session tells one failure from another decides what the host sees: a refusal that stops
 // retrying, a lost connection that reconnects, the server's own answer, an oversized result. Each
 // predicate is pinned on both sides of its line.
 
-const http = (code: number | undefined) => new StreamableHTTPError(code as number, 'status')
-const mcp = (code: number, data?: unknown) => new McpError(code, 'message', data)
+const http = (status: number) => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'status', { status, statusText: '' })
+const mcp = (code: number, data?: unknown) => new ProtocolError(code, 'message', data)
+const sdk = (code: SdkErrorCode, data?: unknown) => new SdkError(code, 'verdict', data)
+const ErrorCode = { ...ProtocolErrorCode, ConnectionClosed: -32000, RequestTimeout: -32001 }
 
 describe('isAuthFailure: an HTTP 401 or 403 from the server', () => {
   it('is true for 401 and 403 only, and only from the Streamable HTTP transport', () => {
     expect(isAuthFailure(http(401))).toBe(true)
     expect(isAuthFailure(http(403))).toBe(true)
-    for (const code of [400, 402, 404, 500, undefined]) expect(isAuthFailure(http(code)), String(code)).toBe(false)
+    for (const code of [400, 402, 404, 500]) expect(isAuthFailure(http(code)), String(code)).toBe(false)
     expect(isAuthFailure(mcp(401))).toBe(false)
     expect(isAuthFailure(Object.assign(new Error('HTTP 401'), { code: 401 }))).toBe(false)
     expect(isAuthFailure(undefined)).toBe(false)
@@ -52,18 +53,6 @@ describe('isRefusedAnswer: an answer over limits.maxResultBytes, or not a JSON-R
   })
 })
 
-describe("isServerAnswer: a JSON-RPC error response, not the SDK's own verdict", () => {
-  it('is true for an McpError of any server code, false for ConnectionClosed, RequestTimeout and other errors', () => {
-    expect(isServerAnswer(mcp(ErrorCode.MethodNotFound))).toBe(true)
-    expect(isServerAnswer(mcp(ErrorCode.InternalError))).toBe(true)
-    expect(isServerAnswer(mcp(-1))).toBe(true)
-    expect(isServerAnswer(mcp(ErrorCode.ConnectionClosed))).toBe(false)
-    expect(isServerAnswer(mcp(ErrorCode.RequestTimeout))).toBe(false)
-    expect(isServerAnswer(http(500))).toBe(false)
-    expect(isServerAnswer(Object.assign(new Error('x'), { code: ErrorCode.InternalError }))).toBe(false)
-  })
-})
-
 describe('isServerGone: transport errors that mean the server cannot be reached', () => {
   it('is a TypeError saying "fetch failed" (any case), or any error that failed to reconnect its SSE stream', () => {
     expect(isServerGone(new TypeError('fetch failed'))).toBe(true)
@@ -78,18 +67,25 @@ describe('isServerGone: transport errors that mean the server cannot be reached'
 })
 
 describe('isConnectionLoss: the server is gone rather than one request failing', () => {
-  it('over Streamable HTTP: a 404 (the session is gone) or no status at all', () => {
+  it('over Streamable HTTP: a 404 (the session is gone)', () => {
     expect(isConnectionLoss(http(404))).toBe(true)
-    expect(isConnectionLoss(http(undefined))).toBe(true)
     for (const code of [400, 401, 405, 500, 503]) expect(isConnectionLoss(http(code)), String(code)).toBe(false)
-    // A StreamableHTTPError is judged by its status alone, whatever its text says.
-    expect(isConnectionLoss(new StreamableHTTPError(500, 'Not connected'))).toBe(false)
+    // An HTTP error is judged by its status alone, whatever its text says.
+    expect(isConnectionLoss(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Not connected', { status: 500 }))).toBe(false)
   })
 
-  it('from the SDK: ConnectionClosed only', () => {
-    expect(isConnectionLoss(mcp(ErrorCode.ConnectionClosed))).toBe(true)
-    expect(isConnectionLoss(mcp(ErrorCode.RequestTimeout))).toBe(false)
-    expect(isConnectionLoss(new McpError(ErrorCode.InternalError, 'Not connected'))).toBe(false)
+  it("from the SDK: its ConnectionClosed and NotConnected verdicts, never a server's -32000", () => {
+    expect(isConnectionLoss(sdk(SdkErrorCode.ConnectionClosed))).toBe(true)
+    expect(isConnectionLoss(sdk(SdkErrorCode.NotConnected))).toBe(true)
+    expect(isConnectionLoss(sdk(SdkErrorCode.RequestTimeout))).toBe(false)
+    expect(isConnectionLoss(mcp(ErrorCode.ConnectionClosed))).toBe(false)
+    expect(isConnectionLoss(new ProtocolError(ErrorCode.InternalError, 'Not connected'))).toBe(false)
+  })
+
+  it("the transport's answer in place of one whose event stream ended: only with the mark set to true", () => {
+    expect(isConnectionLoss(mcp(-32000, { [STREAM_ENDED_MARK]: true }))).toBe(true)
+    expect(isConnectionLoss(mcp(-32000, { [STREAM_ENDED_MARK]: 'true' }))).toBe(false)
+    expect(isConnectionLoss(Object.assign(new Error('x'), { data: { [STREAM_ENDED_MARK]: true } }))).toBe(false)
   })
 
   it('from fetch: a TypeError saying fetch failed, Failed to fetch or terminated, in any case', () => {
@@ -122,40 +118,33 @@ describe('errorMessageWithCause: the network reason fetch keeps in its cause', (
 })
 
 describe("isSdkTimeout: the SDK's own timeout, not a server's -32001 answer", () => {
-  it('is a RequestTimeout carrying the timeout the request was sent with', () => {
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 200 }), [200])).toBe(true)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 60_000 }), [200, 60_000])).toBe(true)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 60_000 }), [200])).toBe(false)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: '200' }), [200])).toBe(false)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { reason: 'upstream' }), [200])).toBe(false)
-    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout), [200])).toBe(false)
+  it('is the SDK\'s RequestTimeout verdict carrying the timeout the request was sent with', () => {
+    expect(isSdkTimeout(sdk(SdkErrorCode.RequestTimeout, { timeout: 200 }))).toBe(true)
+    expect(isSdkTimeout(sdk(SdkErrorCode.RequestTimeout, { timeout: '200' }))).toBe(false)
+    expect(isSdkTimeout(sdk(SdkErrorCode.RequestTimeout))).toBe(false)
+    expect(isSdkTimeout(sdk(SdkErrorCode.ConnectionClosed, { timeout: 200 }))).toBe(false)
+    expect(isSdkTimeout(mcp(ErrorCode.RequestTimeout, { timeout: 200 }))).toBe(false)
   })
 })
 
 describe('classifyFailure: one verdict per failed request, for plain and task calls alike', () => {
-  const open = { transportClosed: false, timeoutsSent: [200] }
-  const closed = { transportClosed: true, timeoutsSent: [200] }
-
   it("tells the SDK's two verdicts from a server answering with the same codes", () => {
-    expect(classifyFailure(mcp(ErrorCode.RequestTimeout, { timeout: 200 }), open)).toBe('timeout')
-    expect(classifyFailure(mcp(ErrorCode.RequestTimeout, { timeout: 999 }), open)).toBe('server-answer')
-    expect(classifyFailure(mcp(ErrorCode.RequestTimeout), closed)).toBe('server-answer')
-    expect(classifyFailure(mcp(ErrorCode.ConnectionClosed), closed)).toBe('lost')
-    expect(classifyFailure(mcp(ErrorCode.ConnectionClosed), open)).toBe('server-answer')
+    expect(classifyFailure(sdk(SdkErrorCode.RequestTimeout, { timeout: 200 }))).toBe('timeout')
+    expect(classifyFailure(mcp(ErrorCode.RequestTimeout, { timeout: 200 }))).toBe('server-answer')
+    expect(classifyFailure(sdk(SdkErrorCode.ConnectionClosed))).toBe('lost')
+    expect(classifyFailure(mcp(ErrorCode.ConnectionClosed))).toBe('server-answer')
   })
 
-  it('names refusals, losses and answers, whatever the transport state', () => {
-    for (const context of [open, closed]) {
-      expect(classifyFailure(http(401), context)).toBe('auth')
-      expect(classifyFailure(new OAuthError('refused'), context)).toBe('credentials')
-      expect(classifyFailure(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: true }), context)).toBe('refused-answer')
-      expect(classifyFailure(new BridgeError('not JSON-RPC', 'INVALID_RESULT'), context)).toBe('refused-answer')
-      expect(classifyFailure(http(404), context)).toBe('lost')
-      expect(classifyFailure(new TypeError('fetch failed'), context)).toBe('lost')
-      expect(classifyFailure(mcp(ErrorCode.InvalidParams), context)).toBe('server-answer')
-      expect(classifyFailure(mcp(-32099), context)).toBe('server-answer')
-      expect(classifyFailure(http(500), context)).toBe('other')
-      expect(classifyFailure(new Error('odd'), context)).toBe('other')
-    }
+  it('names refusals, losses and answers', () => {
+    expect(classifyFailure(http(401))).toBe('auth')
+    expect(classifyFailure(new OAuthError('refused'))).toBe('credentials')
+    expect(classifyFailure(mcp(ErrorCode.InternalError, { [OVERSIZED_MARK]: true }))).toBe('refused-answer')
+    expect(classifyFailure(new BridgeError('not JSON-RPC', 'INVALID_RESULT'))).toBe('refused-answer')
+    expect(classifyFailure(http(404))).toBe('lost')
+    expect(classifyFailure(new TypeError('fetch failed'))).toBe('lost')
+    expect(classifyFailure(mcp(ErrorCode.InvalidParams))).toBe('server-answer')
+    expect(classifyFailure(mcp(-32099))).toBe('server-answer')
+    expect(classifyFailure(http(500))).toBe('other')
+    expect(classifyFailure(new Error('odd'))).toBe('other')
   })
 })

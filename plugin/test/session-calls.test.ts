@@ -84,9 +84,9 @@ describe('Session.callTool: how a call ends', () => {
   it("the server's JSON-RPC error is TOOL_ERROR, with its code and message; the session stays up", async () => {
     const { session, lost } = await open()
     const error = await session.callTool('fail', {}, exec()).catch((e: unknown) => e)
-    expect(error).toMatchObject({ name: 'BridgeError', code: 'TOOL_ERROR', message: 'fail failed on the server (JSON-RPC error -32602): MCP error -32602: no such argument: x' })
+    expect(error).toMatchObject({ name: 'BridgeError', code: 'TOOL_ERROR', message: 'fail failed on the server (JSON-RPC error -32602): no such argument: x' })
     // The SDK's error is kept as the cause (without its stack), with its JSON-RPC code.
-    expect((error as Error).cause).toMatchObject({ message: 'MCP error -32602: no such argument: x', code: -32602 })
+    expect((error as Error).cause).toMatchObject({ name: 'ProtocolError', message: 'no such argument: x', code: -32602 })
     expect(await session.callTool('echo', {}, exec())).toEqual({ content: [{ type: 'text', text: '{}' }] })
     expect(lost).toEqual([])
   })
@@ -95,7 +95,7 @@ describe('Session.callTool: how a call ends', () => {
     const { session, line } = await open({ toolCallTimeoutMs: 300 })
     const error = await session.callTool('hang', {}, exec()).catch((e: unknown) => e)
     expect(error).toMatchObject({ code: 'TOOL_TIMEOUT', message: 'hang did not answer within 300 ms; the server was sent notifications/cancelled' })
-    expect((error as Error).cause).toMatchObject({ message: expect.stringMatching(/timed out/i), code: -32001 })
+    expect((error as Error).cause).toMatchObject({ name: 'SdkError', message: expect.stringMatching(/timed out/i), code: 'REQUEST_TIMEOUT' })
     expect(await line('cancelled ')).toMatch(/^cancelled \d+: .*timed out/i)
   })
 
@@ -106,7 +106,7 @@ describe('Session.callTool: how a call ends', () => {
     caller.abort('the user pressed stop')
     const error = await pending
     expect(error).toMatchObject({ code: 'ABORTED', message: 'call to hang was aborted' })
-    expect((error as Error).cause).toMatchObject({ message: 'MCP error -32001: the user pressed stop' })
+    expect((error as Error).cause).toMatchObject({ message: 'the user pressed stop' })
     expect(await line('cancelled ')).toMatch(/^cancelled \d+: the user pressed stop$/)
   })
 
@@ -119,7 +119,7 @@ describe('Session.callTool: how a call ends', () => {
     const { session, line } = await open({ toolCallTimeoutMs: 250, maxTotalTimeoutMs: 400 })
     const error = await session.callTool('progress', { total: 5_000 }, exec()).catch((e: unknown) => e)
     expect(error).toMatchObject({ code: 'TOOL_TIMEOUT', message: 'progress exceeded maxTotalTimeoutMs (400 ms) despite progress; the server was sent notifications/cancelled' })
-    expect((error as Error).cause).toMatchObject({ message: 'MCP error -32001: exceeded maxTotalTimeoutMs (400 ms)' })
+    expect((error as Error).cause).toMatchObject({ message: 'exceeded maxTotalTimeoutMs (400 ms)' })
     expect(await line('cancelled ')).toMatch(/^cancelled \d+: exceeded maxTotalTimeoutMs \(400 ms\)$/)
   })
 
@@ -128,11 +128,11 @@ describe('Session.callTool: how a call ends', () => {
     const error = await session.callTool('die', {}, exec()).catch((e: unknown) => e)
     expect(error).toMatchObject({
       code: 'SERVER_UNAVAILABLE',
-      message: expect.stringMatching(/^die failed and was not replayed; the connection was lost and is being re-established: MCP error -32000: Connection closed \(server stderr: panic: disk on fire\)$/),
+      message: expect.stringMatching(/^die failed and was not replayed; the connection was lost and is being re-established: Connection closed \(server stderr: panic: disk on fire\)$/),
     })
     // The transport's close is told first, then the call fails: one loss, reported once.
     expect(lost).toEqual(['the connection closed; last stderr lines: panic: disk on fire'])
-    expect((error as Error).cause).toMatchObject({ message: 'MCP error -32000: Connection closed', code: -32000 })
+    expect((error as Error).cause).toMatchObject({ name: 'SdkError', message: 'Connection closed', code: 'CONNECTION_CLOSED' })
   })
 
   it('an answer over limits.maxResultBytes is INVALID_RESULT, with the reason as its cause; the session stays up', async () => {
@@ -147,7 +147,7 @@ describe('Session.callTool: how a call ends', () => {
   it("a server's error text is quoted up to maxResultTextChars plus a 500-character margin, with a notice of its length", async () => {
     const { session } = await open({ limits: { maxResultTextChars: 50 } })
     const error = await session.callTool('long-error', {}, exec()).catch((e: unknown) => e)
-    const said = `MCP error -32603: ${'E'.repeat(3000)}`
+    const said = 'E'.repeat(3000)
     expect(error).toMatchObject({
       code: 'TOOL_ERROR',
       message: `long-error failed on the server (JSON-RPC error -32603): ${said.slice(0, 550)}… [cut: showed 550 of ${said.length} characters]`,
