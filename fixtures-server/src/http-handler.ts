@@ -29,6 +29,8 @@ export class FixtureHttpHandler {
   private readonly faultHits = new Map<FaultSpec, number>()
   private readonly parked = new Set<() => void>()
   private posts = 0
+  /** POSTs so far of each JSON-RPC method, for faults counted by method (`occurrence`). */
+  private readonly methodPosts = new Map<string, number>()
   private sessionCount = 0
   private closed = false
   /** `http.oauth`: the authorization server and the bearer check of the endpoint. */
@@ -190,9 +192,12 @@ export class FixtureHttpHandler {
   }
 
   private matchFault(post: number, method: string | undefined, tool: string | undefined): FaultSpec | undefined {
+    const ofMethod = method === undefined ? 0 : (this.methodPosts.get(method) ?? 0) + 1
+    if (method !== undefined) this.methodPosts.set(method, ofMethod)
     for (const fault of this.spec?.faults ?? []) {
       if (fault.request !== undefined && fault.request !== post) continue
       if (fault.method !== undefined && fault.method !== method) continue
+      if (fault.occurrence !== undefined && fault.occurrence !== ofMethod) continue
       if (fault.tool !== undefined && (method !== 'tools/call' || fault.tool !== tool)) continue
       const hits = this.faultHits.get(fault) ?? 0
       if (fault.times !== undefined && hits >= fault.times) continue

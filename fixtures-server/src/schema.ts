@@ -221,6 +221,11 @@ const FaultSchema = z
     request: positive.optional(),
     /** The JSON-RPC method of a POST (the first message of a batch). */
     method: z.string().optional(),
+    /**
+     * The Nth POST of `method` (1-based): counted by method, so whatever else a client sends first
+     * (a 2026-07-28 client's server/discover probe, a ping) does not move the fault.
+     */
+    occurrence: positive.optional(),
     /** A tools/call of this tool. */
     tool: z.string().optional(),
     /** fail: an HTTP error; drop: destroy the socket; never: no response; flood: a huge answer. */

@@ -51,6 +51,20 @@ describe('HTTP faults', () => {
     }
   })
 
+  it('500 on the Nth POST of a method, counted by method: other POSTs before it do not move it', async () => {
+    const fx = await open('http', { tools: [{ name: 'echo' }], http: { faults: [{ method: 'tools/call', occurrence: 2, action: 'fail' }] } })
+    try {
+      // Other POSTs in between (tools/list) count towards nothing: the 2nd tools/call fails, and only it.
+      expect(await fx.client.callTool({ name: 'echo' })).toEqual(echo)
+      await fx.client.listTools()
+      await fx.client.listTools()
+      await expect(fx.client.callTool({ name: 'echo' })).rejects.toMatchObject({ code: 500 })
+      expect(await fx.client.callTool({ name: 'echo' })).toEqual(echo)
+    } finally {
+      await fx.close()
+    }
+  })
+
   it('drops the connection for a method or a tool, then recovers', async () => {
     const fx = await open('http', {
       tools: [{ name: 'echo' }, { name: 'fragile' }],

@@ -13,7 +13,7 @@ import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
 import { authSecrets } from './auth.ts'
 import type { Era } from './era.ts'
-import { Session } from './session.ts'
+import { eraAfterFailure, Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
 
@@ -165,6 +165,7 @@ export class ServerConnection {
     try {
       session = await Session.open(config, this.hooksFor(() => session), deadline, this.redact, known)
     } catch (error) {
+      this.era = eraAfterFailure(error)
       return this.attemptFailed(error)
     }
     if (this.disposed) {

@@ -12,6 +12,20 @@ export type Era = { kind: 'legacy' } | { kind: 'modern'; discover: DiscoverResul
 /** The revision the bridge speaks to modern servers. */
 export const MODERN_REVISION = '2026-07-28'
 
+/**
+ * How long the server/discover probe waits over stdio before the server counts as a legacy one
+ * that stays silent: legacy servers answer "unknown pre-initialize requests with
+ * implementation-defined errors (commonly -32601 or -32602) or not at all" (2026-07-28
+ * basic/transports/stdio, Backward Compatibility). killGraceMs is what the bridge already gives a
+ * local child to react (to EOF, to SIGTERM); it is capped at half of connectTimeoutMs so that the
+ * legacy handshake after a silent probe keeps at least the other half. Over HTTP a silent server
+ * is an outage, not a legacy one: the probe has the whole connect deadline (undefined).
+ */
+export function probeWaitMs(config: { transport: string; killGraceMs?: number; connectTimeoutMs: number }): number | undefined {
+  if (config.transport !== 'stdio' || config.killGraceMs === undefined) return undefined
+  return Math.max(1, Math.min(config.killGraceMs, Math.floor(config.connectTimeoutMs / 2)))
+}
+
 /** UnsupportedProtocolVersionError's code (2026-07-28 schema). */
 const UNSUPPORTED_PROTOCOL_VERSION = -32022
 

@@ -64,9 +64,12 @@ export function httpAccess(config: HttpConfig, options: HttpTransportOptions): H
 }
 
 /**
- * The transport for a legacy HTTP server: Streamable HTTP, legacy HTTP+SSE (2024-11-05), or
- * Streamable HTTP that falls back to legacy SSE when the server refuses the initialize POST, as
- * the spec's backwards-compatibility section describes.
+ * The transport for an HTTP server of either era: legacy HTTP+SSE (2024-11-05), or Streamable
+ * HTTP (the v2 SDK's: at 2026-07-28 it sends the Mcp-Method and Mcp-Name headers and opens a
+ * stream per request), with every request answered even when its stream ends first
+ * (AnsweredRequests), falling back to legacy SSE with `sseFallback` when the server refuses the
+ * initialize POST, as the spec's backwards-compatibility section describes. All of them use the
+ * same bounded, authenticating fetch.
  */
 export function createHttpTransport(config: HttpConfig, access: HttpAccess): Transport {
   const { url, headers, limits, fetch: base, refusal } = access
@@ -84,21 +87,8 @@ export function createHttpTransport(config: HttpConfig, access: HttpAccess): Tra
       onOversized: (answer) => streamable.onmessage?.(answer),
     }),
   })
-  return config.sseFallback ? new FallbackTransport(streamable, () => new LegacySseTransport(legacy, refusal)) : streamable
-}
-
-/**
- * The transport for a server of the modern era (MCP 2026-07-28) over Streamable HTTP: the v2
- * SDK's, which sends the revision's Mcp-Method and Mcp-Name headers and opens a stream per
- * request, with the same bounded, authenticating fetch as the legacy transports, and every
- * request answered even when its stream ends first (AnsweredRequests).
- */
-export function createModernHttpTransport(access: HttpAccess): Transport {
-  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(access.url, {
-    requestInit: { headers: access.headers },
-    fetch: fetchWithLimits(access.fetch, { ...access.limits, onOversized: (answer) => transport.onmessage?.(answer) }),
-  })
-  return new AnsweredRequests(transport)
+  const answered = new AnsweredRequests(streamable)
+  return config.sseFallback ? new FallbackTransport(answered, () => new LegacySseTransport(legacy, refusal)) : answered
 }
 
 /**
@@ -106,7 +96,7 @@ export function createModernHttpTransport(access: HttpAccess): Transport {
  * and reads the answer from the event stream the POST opened; when that stream ends or breaks
  * before the answer and cannot be resumed (the server died mid-call, or cut the stream), it tells
  * only a request that asked (onRequestStreamEnd), and the client's requests do not ask: the call
- * would wait its whole timeout and end TOOL_TIMEOUT, where a legacy call fails at once as a lost
+ * would wait its whole timeout and end TOOL_TIMEOUT, where it should fail at once as a lost
  * connection. Here such a request is answered in its place with a JSON-RPC error marked
  * STREAM_ENDED_MARK, which request-failure.ts tells as the loss it is. A request cancelled on
  * purpose (its stream aborted) is not answered, and a stream the SDK resumes (after a priming
@@ -258,7 +248,7 @@ class FallbackTransport implements Transport {
   private settled = false
 
   constructor(
-    private readonly primary: StreamableHTTPClientTransport,
+    private readonly primary: AnsweredRequests,
     private readonly fallback: () => Transport,
   ) {
     this.current = primary

@@ -3,7 +3,7 @@ import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
-import { isModernRefusal, MODERN_REVISION, type Era } from './era.ts'
+import { isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
 import { quoteUntrusted, type Redact, stderrExcerpt } from '@mcp-bridge/process'
@@ -83,15 +83,15 @@ export class Session {
 
   /**
    * Spawns or dials the server and connects, all within `connectTimeoutMs`, in the era `known`
-   * names, or else in the one the server turns out to speak: the legacy `initialize` first (on
-   * stdio and Streamable HTTP alike), and when a server refuses it as a modern one does (an
-   * UnsupportedProtocolVersionError that names 2026-07-28, era.ts), the modern era on a fresh
-   * transport. Not the server/discover probe the spec recommends to a dual-era client ("SHOULD
-   * probe with server/discover first"): a legacy stdio server may never answer an unknown request
-   * before initialize, so the probe's only verdict would be a timeout every legacy server pays;
-   * this way a legacy server sees what it always saw, and a modern-only one costs one refused
-   * initialize per connection instance. A dual-era server is spoken to in the legacy era.
-   * Legacy SSE is of the legacy era (2024-11-05).
+   * names, or else in the one the server turns out to speak, found as the 2026-07-28 versioning
+   * page recommends a dual-era client to: "SHOULD probe with server/discover first" (era.ts). A
+   * modern or dual-era server is then spoken to at 2026-07-28; a legacy one answers the probe with
+   * an error (or an HTTP 4xx) and gets the plain legacy `initialize` on the same connection. Over
+   * stdio a silent server is a legacy one once `probeWaitMs` (era.ts) has passed; one that exits on
+   * the probe fails the attempt, and the next one speaks legacy (eraAfterFailure); one that turns
+   * out modern only when it refuses that `initialize` (it was slow to start) gets 2026-07-28 on a
+   * fresh child. Legacy SSE
+   * is of the legacy era (2024-11-05) and is not probed.
    */
   static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, known?: Era): Promise<Session> {
     const dial = dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
@@ -108,19 +108,21 @@ export class Session {
 
   private static async inEra(opening: Opening, known: Era | undefined): Promise<Session> {
     if (known?.kind === 'modern') return Session.connect(opening, known)
-    const fallForward = known === undefined && opening.config.transport !== 'sse'
+    const how = known ?? (opening.config.transport === 'sse' ? { kind: 'legacy' } : 'probe')
     try {
-      return await Session.connect(opening, { kind: 'legacy' })
+      return await Session.connect(opening, how)
     } catch (error) {
-      if (!fallForward || !(error instanceof ModernRefusal)) throw error
-      return Session.connect(opening)
+      // A legacy initialize refused as a modern server refuses it (era.ts): 2026-07-28, fresh transport.
+      if (error instanceof ModernRefusal) return Session.connect(opening, 'pin')
+      throw error
     }
   }
 
   /**
-   * Connects on a fresh transport: in the legacy era (`prior` legacy: the initialize handshake),
-   * adopting the DiscoverResult a previous session learned (no round trip), or, with no `prior`,
-   * at exactly 2026-07-28 (server/discover, accepting nothing else). The deadline bounds the whole
+   * Connects on a fresh transport: probing (`probe`: server/discover first, the legacy handshake
+   * on any legacy answer), at exactly 2026-07-28 (`pin`: server/discover, accepting nothing else),
+   * or in the era a previous session learned (legacy: the initialize handshake; modern: its
+   * DiscoverResult adopted, no round trip). The deadline bounds the whole
    * handshake, not only its first request: the SDK awaits the write of notifications/initialized
    * with no timeout, and a server that dies right after answering would hold that write (and this
    * attempt) forever. It ends the attempt by closing the transport, never through the SDK's
@@ -129,14 +131,15 @@ export class Session {
    * set past any deadline (closing clears it) so that its 60 s default cannot end a longer
    * connectTimeoutMs first.
    */
-  private static async connect({ dial, config, hooks, deadline, redact }: Opening, prior?: Era): Promise<Session> {
-    const modern = prior?.kind !== 'legacy'
+  private static async connect({ dial, config, hooks, deadline, redact }: Opening, how: Era | 'probe' | 'pin'): Promise<Session> {
+    const prior = typeof how === 'string' ? undefined : how
     const client = new Client(
       { name: 'mcp-bridge', version: '0.1.0' },
       {
         capabilities: {},
+        ...(how === 'probe' ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: probeWaitMs(config) } } } : {}),
         // Pinned: a server that refused initialize as a modern one said it speaks this revision.
-        ...(modern ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}),
+        ...(how === 'pin' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}),
         // An `input_required` result (the modern era's way to ask for elicitation, sampling or
         // roots) is not fulfilled: the bridge declares none of those, and the call ends.
         inputRequired: { autoFulfill: false },
@@ -144,9 +147,10 @@ export class Session {
         listChanged: { tools: { onChanged: () => hooks.onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
       },
     )
-    // Legacy: registered before connect so a list_changed that races the first sync is queued, not lost.
-    if (!modern) client.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged())
-    const handle = dial.open(modern)
+    // Legacy: registered before connect so a list_changed that races the first sync is queued, not
+    // lost; a modern connection replaces it with the subscription's (listChanged above).
+    client.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged())
+    const handle = dial.open()
     const session = new Session(client, handle, config, hooks, redact)
     session.watch(client)
     try {
@@ -158,15 +162,33 @@ export class Session {
     } catch (error) {
       // A server that exits at once fails the handshake as a broken pipe or a closed connection,
       // whichever the scheduler shows first: either way what happened is that it exited.
-      const exit = isConnectionLoss(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
+      const exit = isConnectionLoss(error) || isProbeRefused(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
       await session.close()
-      if (!modern && !exit && !deadline.aborted && isModernRefusal(error)) throw new ModernRefusal()
-      const legacyHint = !modern && config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined
-      const reached = error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause instanceof Error ? error.cause : error
-      throw session.explain(exit ? new Error(exit) : reached, modern ? `connecting at ${MODERN_REVISION} failed` : 'initialize failed', legacyHint, true)
+      const legacy = how === 'probe' || prior?.kind === 'legacy'
+      if (legacy && !exit && !deadline.aborted && isModernRefusal(error)) throw new ModernRefusal()
+      const legacyHint = legacy && config.transport === 'streamable-http' && isLegacyRefusal(error) ? LEGACY_HINT : undefined
+      const reached = isProbeRefused(error) && error.cause instanceof Error ? error.cause : error
+      const failure = session.explain(exit ? new Error(exit) : reached, session.failedStep(client, how, error), legacyHint, true)
+      // A stdio child that exited on the probe (or crashed at start: the two look alike) is a
+      // failed attempt like any exit; the next attempt speaks legacy without probing.
+      if (how === 'probe' && !deadline.aborted && config.transport === 'stdio' && (isProbeRefused(error) || exit)) exitedOnProbe.add(failure)
+      throw failure
     }
-    session.learned = modern ? { kind: 'modern', discover: client.getDiscoverResult()! } : { kind: 'legacy' }
+    session.learned = session.learnedEra(client)
     return session
+  }
+
+  /** Which step of the handshake failed, for the error: the probe, 2026-07-28's, or initialize. */
+  private failedStep(client: Client, how: Era | 'probe' | 'pin', error: unknown): string {
+    if (how === 'pin' || (typeof how !== 'string' && how.kind === 'modern') || client.getProtocolEra() === 'modern') return `connecting at ${MODERN_REVISION} failed`
+    return how === 'probe' && isProbeVerdict(error) ? 'server/discover failed' : 'initialize failed'
+  }
+
+  /** The era the client negotiated, once it has. */
+  private learnedEra(client: Client): Era | undefined {
+    const era = client.getProtocolEra()
+    if (era === undefined) return undefined
+    return era === 'modern' ? { kind: 'modern', discover: client.getDiscoverResult()! } : { kind: 'legacy' }
   }
 
   /** The era this session speaks: for the next session to the same server to reuse. */
@@ -316,7 +338,8 @@ export class Session {
     const grace = this.config.transport === 'stdio' ? this.config.killGraceMs : HTTP_CLOSE_MS
     await waitAtMost(this.handle.terminate(), grace)
     // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.
-    await waitAtMost(this.client.close(), 2 * grace + CLOSE_MARGIN_MS)
+    // The transport is closed too: during the era probe the client does not hold it yet.
+    await waitAtMost(Promise.all([this.client.close(), this.handle.transport.close()]), 2 * grace + CLOSE_MARGIN_MS)
     this.endAccess()
   }
 
@@ -401,6 +424,25 @@ class ConnectTimeout extends Error {}
 
 /** The legacy handshake was refused as a modern server refuses it: the caller moves to 2026-07-28. */
 class ModernRefusal extends Error {}
+
+/** The SDK's verdict on the probe itself (a refusal of it, or no usable answer), not on initialize. */
+function isProbeVerdict(error: unknown): boolean {
+  const codes: unknown[] = [SdkErrorCode.EraNegotiationFailed, SdkErrorCode.ClientHttpAuthentication, SdkErrorCode.ClientHttpForbidden]
+  return error instanceof SdkError && codes.includes(error.code)
+}
+
+/** Failed attempts whose stdio server closed the connection on the probe: a legacy one, most likely. */
+const exitedOnProbe = new WeakSet<object>()
+
+/** The era the next attempt should speak after `error` ended one: legacy after a child exited on the probe. */
+export function eraAfterFailure(error: unknown): Era | undefined {
+  return typeof error === 'object' && error !== null && exitedOnProbe.has(error) ? { kind: 'legacy' } : undefined
+}
+
+/** The SDK's verdict on a probe that got no usable answer: the connection closed, or the reply made no sense. */
+function isProbeRefused(error: unknown): error is SdkError {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed
+}
 
 const INPUT_REQUIRED = 'the server asked for input (an input_required result), which the bridge cannot give: it declares no elicitation, sampling or roots capability'
 

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/client'
 import type { Config, StdioConfig } from './config.ts'
 import { childEnvironment } from './env.ts'
-import { createHttpTransport, createModernHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'
+import { createHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { ENVELOPE_BYTES } from './response-limits.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
@@ -29,11 +29,11 @@ export interface TransportOptions {
 /**
  * Opens transports to the configured server for one connection attempt, and ends what they
  * shared once the session is over (`end`: over HTTP, the access with its token; see
- * http-transport.ts). `open(modern)`: over HTTP, the transport the modern era (MCP 2026-07-28)
- * needs; stdio is a new child on the same kind of pipe for either era.
+ * http-transport.ts). Each `open` is a fresh transport (a new child over stdio) that speaks
+ * either era.
  */
 export interface Dialer {
-  open(modern: boolean): TransportHandle
+  open(): TransportHandle
   end(): void
 }
 
@@ -42,9 +42,9 @@ export function dialer(config: Config, options: TransportOptions): Dialer {
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
   let access: HttpAccess | undefined
   return {
-    open: (modern) => {
+    open: () => {
       access ??= httpAccess(config, { url, headers, redact: options.redact })
-      return httpHandle(modern && config.transport === 'streamable-http' ? createModernHttpTransport(access) : createHttpTransport(config, access))
+      return httpHandle(createHttpTransport(config, access))
     },
     end: () => access?.end(),
   }

@@ -107,7 +107,7 @@ describe('discovery and re-sync', () => {
     await host.load(http(url, { serverName: 'down', reconnect: { enabled: false } }))
     expect(host.tools.list()).toEqual([])
     // The reason fetch hides in its cause is quoted: a refused port, not only "fetch failed".
-    expect(host.logs.join('\n')).toMatch(/connection attempt failed: initialize failed: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+/)
+    expect(host.logs.join('\n')).toMatch(/connection attempt failed: server\/discover failed: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+/)
     expect(host.logs.join('\n')).toMatch(/connection failed and reconnect is disabled/)
     await expect(host.load(http(url, { serverName: 'strict', failOnStartupError: true, reconnect: { enabled: false } }))).rejects.toThrow(
       /mcp-client\(strict\): initial connection or tool discovery failed/,

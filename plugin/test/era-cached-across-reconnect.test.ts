@@ -8,9 +8,10 @@ import { pidOf, startHost, stateOf } from './support/host.ts'
 /**
  * The era a server speaks is found out once per connection instance and kept across reconnects
  * ("Clients SHOULD cache the era determination per server", MCP 2026-07-28 basic/lifecycle,
- * Backward Compatibility): after the first child refused initialize as a modern server, the
- * replacement child of a crash is spoken to at 2026-07-28 straight away, with the DiscoverResult
- * already learned, so it is sent neither initialize nor server/discover. Counted on the server
+ * Backward Compatibility): once the first child was found modern (by the probe, or by refusing
+ * initialize when it was slower to start than the probe's wait), the replacement child of a crash
+ * is spoken to at 2026-07-28 straight away, with the DiscoverResult already learned, so it is sent
+ * neither initialize nor server/discover. Counted on the server
  * side: every child of the test appends what it reads to one log.
  */
 const fixture = fileURLToPath(new URL('./support/v2-server.mjs', import.meta.url))
@@ -38,7 +39,9 @@ describe('the era is cached for the life of the connection', () => {
     })
     expect(await host.tools.execute('mcp__twin__echo', { text: 'one' })).toMatchObject({ content: [{ text: 'echo: one' }] })
     const first = pidOf(fiber)
-    expect([count(log, 'initialize'), count(log, 'server/discover')]).toEqual([1, 1])
+    // Probed first; a child slower to start than the probe's wait also refused initialize once.
+    const asked = [count(log, 'initialize'), count(log, 'server/discover')]
+    expect(asked[1]).toBeGreaterThanOrEqual(1)
 
     process.kill(first, 'SIGKILL')
     await expect.poll(() => stateOf(fiber)?.kind === 'connected' && pidOf(fiber) !== first, { timeout: 20_000, interval: 20 }).toBe(true)
@@ -46,7 +49,7 @@ describe('the era is cached for the life of the connection', () => {
 
     // Two children listed tools and answered calls; only the first was asked which era it speaks.
     expect(count(log, 'tools/list')).toBe(2)
-    expect([count(log, 'initialize'), count(log, 'server/discover')]).toEqual([1, 1])
+    expect([count(log, 'initialize'), count(log, 'server/discover')]).toEqual(asked)
   })
 
   it('an era that no longer holds is found out again: a modern server replaced by a legacy one', async () => {

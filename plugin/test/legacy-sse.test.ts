@@ -39,11 +39,12 @@ describe('legacy HTTP+SSE (2024-11-05)', () => {
     expect(await host.tools.execute('mcp__legacy__echo', { text: 'back' })).toMatchObject({ isError: false, content: [{ text: 'echo back' }] })
   })
 
-  it('streamable-http with sseFallback tries the initialize POST first, then falls back as the spec describes', async () => {
+  it('streamable-http with sseFallback probes, tries the initialize POST, then falls back as the spec describes', async () => {
     const server = await serveLegacySse(echoServer)
     const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'legacy', url: server.url, sseFallback: true, ...fast })
-    expect(server.requests.slice(0, 2)).toEqual(['POST /sse', 'GET /sse'])
+    // The server/discover probe and the initialize POST are both refused (405): a legacy server.
+    expect(server.requests.slice(0, 3)).toEqual(['POST /sse', 'POST /sse', 'GET /sse'])
     expect(await host.tools.execute('mcp__legacy__echo', { text: 'fallback' })).toMatchObject({ isError: false, content: [{ text: 'echo fallback' }] })
   })
 
@@ -51,7 +52,7 @@ describe('legacy HTTP+SSE (2024-11-05)', () => {
     const server = await serveLegacySse(echoServer)
     const host = await startHost()
     await host.load({ transport: 'streamable-http', serverName: 'legacy', url: server.url, ...fast, reconnect: { enabled: false } })
-    expect(server.requests).toEqual(['POST /sse'])
+    expect(server.requests).toEqual(['POST /sse', 'POST /sse'])
     expect(host.logs.join('\n')).toMatch(/HTTP 405/)
   })
 

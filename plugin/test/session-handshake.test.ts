@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { parseConfig } from '../src/config.ts'
 import { redactSecrets } from '@mcp-bridge/process'
-import { Session, type SessionHooks } from '../src/session.ts'
+import { eraAfterFailure, Session, type SessionHooks } from '../src/session.ts'
 import { afterTest } from './support/cleanup.ts'
 import { isAlive } from './support/host.ts'
 
@@ -19,6 +19,8 @@ interface Behaviour {
   announceInitialize?: boolean
   /** After notifications/initialized: write this many stderr lines, then exit. */
   dieAfterInitialized?: number
+  /** The era probe (server/discover): refused with -32601 (default), never answered, or the process exits. */
+  discover?: 'refuse' | 'silent' | 'exit'
 }
 
 const SERVER = `
@@ -28,6 +30,10 @@ const SERVER = `
   const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
   require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
     const m = JSON.parse(line)
+    // A legacy server: the era probe is an unknown method before initialize.
+    if (m.method === 'server/discover' && b.discover) process.stderr.write('probed\\n')
+    if (m.method === 'server/discover' && b.discover === 'exit') process.exit(4)
+    if (m.method === 'server/discover' && b.discover !== 'silent') return send({ id: m.id, error: { code: -32601, message: 'Method not found' } })
     if (m.method === 'initialize' && b.announceInitialize) process.stderr.write('initialize arrived\\n')
     if (m.method === 'initialize' && b.initialize === 'refuse') return send({ id: m.id, error: { code: 7, message: 'not today' } })
     if (m.method === 'initialize' && b.initialize !== 'never') process.stderr.write('client ' + JSON.stringify({ clientInfo: m.params.clientInfo, capabilities: m.params.capabilities }) + '\\n')
@@ -147,6 +153,36 @@ describe('Session against a real child', () => {
     const error = await open({ initialize: 'refuse' }, AbortSignal.timeout(10_000)).catch((e: unknown) => e)
     expect(String(error)).toMatch(/^BridgeError: initialize failed: not today/)
     expect(String(error)).not.toMatch(/HTTP/)
+  })
+
+  it('probes with server/discover first; a legacy server that never answers it waits at most killGraceMs, not connectTimeoutMs', async () => {
+    const seen = recorder()
+    // connectTimeoutMs is the only other bound: without the probe's own wait, the probe would use it all.
+    const connectTimeoutMs = 20_000
+    const started = Date.now()
+    const session = await Session.open(config({ discover: 'silent', announceInitialize: true }, { connectTimeoutMs }), seen.hooks, AbortSignal.timeout(connectTimeoutMs), redactSecrets)
+    afterTest(session, (s) => s.close())
+    // min(killGraceMs, connectTimeoutMs / 2) for the probe, then the handshake: well within the other half.
+    expect(Date.now() - started).toBeLessThan(connectTimeoutMs / 2)
+    expect(session.era).toEqual({ kind: 'legacy' })
+    await seen.line('initialize arrived')
+    expect(seen.stderr.indexOf('probed')).toBeLessThan(seen.stderr.indexOf('initialize arrived'))
+  })
+
+  it('a server that exits on the probe fails the attempt, and the next one speaks legacy without probing', async () => {
+    const seen = recorder()
+    const error = await Session.open(config({ discover: 'exit', announceInitialize: true }), seen.hooks, AbortSignal.timeout(20_000), redactSecrets).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'SERVER_UNAVAILABLE', message: expect.stringMatching(/the server process exited \(code 4\)|the connection closed during the server\/discover probe/) })
+    const next = eraAfterFailure(error)
+    expect(next).toEqual({ kind: 'legacy' })
+    const session = await Session.open(config({ discover: 'exit', announceInitialize: true }), seen.hooks, AbortSignal.timeout(20_000), redactSecrets, next)
+    afterTest(session, (s) => s.close())
+    expect(session.era).toEqual({ kind: 'legacy' })
+    await seen.line('initialize arrived')
+    // Two children: the one that exited on the probe, and one that was not probed.
+    expect(seen.stderr.filter((line) => line === 'probed')).toHaveLength(1)
+    expect(seen.stderr.filter((line) => line.startsWith('pid '))).toHaveLength(2)
+    expect(eraAfterFailure(new Error('any other failure'))).toBeUndefined()
   })
 
   it('a command that cannot be started is INVALID_CONFIG, passed on as the transport worded it (not as an initialize failure)', async () => {

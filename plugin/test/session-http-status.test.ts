@@ -61,7 +61,8 @@ describe('HTTP statuses on initialize', () => {
       expect(await failedOpen(url)).toMatchObject({
         name: 'BridgeError',
         code: 'UNAUTHORIZED',
-        message: `initialize failed (HTTP ${status}): Error POSTing to endpoint: status ${status}`,
+        // The first request is the server/discover probe: its refusal ends the connection.
+        message: expect.stringMatching(new RegExp(`^server/discover failed \\(HTTP ${status}\\): Version negotiation failed: .*\\(HTTP ${status}\\)$`)),
       })
     }
   })
@@ -81,7 +82,7 @@ describe('HTTP statuses on initialize', () => {
     const { server, answer } = endpoint()
     const { url } = await server
     answer(500)
-    expect(await failedOpen(url)).toMatchObject({ code: 'SERVER_UNAVAILABLE', message: 'initialize failed (HTTP 500): Error POSTing to endpoint: status 500' })
+    expect(await failedOpen(url)).toMatchObject({ code: 'SERVER_UNAVAILABLE', message: 'server/discover failed (HTTP 500): Version negotiation failed: the server answered the probe with HTTP 500' })
   })
 })
 
