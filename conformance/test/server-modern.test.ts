@@ -9,10 +9,10 @@ import type { SuiteResult } from '../src/model.ts'
 import { exitCodeOf } from '../src/report/assemble.ts'
 import type { ServerSuite } from '../src/report/revisions.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
-import { startV2Http } from './fixtures/v2-server/index.mjs'
+import { startV2Http } from '../../plugin/test/support/v2-server.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
 
-const STDIO_SERVER = fileURLToPath(new URL('./fixtures/v2-server/stdio.mjs', import.meta.url))
+const STDIO_SERVER = fileURLToPath(new URL('../../plugin/test/support/v2-server.mjs', import.meta.url))
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
 const MODERN_PASSES = ['modern/initialize-refusal', 'modern/discover', 'modern/server-info', 'modern/unsupported-version']
 
@@ -26,7 +26,7 @@ async function http(legacy: 'reject' | 'stateless', fault?: string, revision?: S
 }
 
 function stdio(legacy: 'reject' | 'serve', revision?: ServerRunOptions['revision']): Promise<SuiteResult> {
-  return runServerSuite({ kind: 'stdio', command: process.execPath, args: [STDIO_SERVER, legacy] }, { ...OPTIONS, ...(revision ? { revision } : {}) })
+  return runServerSuite({ kind: 'stdio', command: process.execPath, args: [STDIO_SERVER, 'stdio', legacy] }, { ...OPTIONS, ...(revision ? { revision } : {}) })
 }
 
 function expectModernOnlyPasses(suite: SuiteResult): void {

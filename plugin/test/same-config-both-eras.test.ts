@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { serveHttp } from './support/http-server.ts'
 import { startHost } from './support/host.ts'
 import { afterTest } from './support/cleanup.ts'
-// @ts-expect-error -- a plain .mjs fixture, run as a child too; its shapes are asserted here
 import { legacyFactory, startV2Http } from './support/v2-server.mjs'
 
 /**

@@ -1,11 +1,12 @@
 // A server on the MCP TypeScript SDK v2 (@modelcontextprotocol/server), as its authors write one:
-// one factory, served over stdio or Streamable HTTP, modern-only (`reject`) or dual-era, and its
+// one factory, served over stdio or Streamable HTTP, modern-only (`reject`) or dual-era, for the
+// plugin's tests and the kit's alike (conformance/test/server-modern.test.ts), and its
 // legacy twin on the v1 SDK with the same tools: echo, and (v2 only) ask, which asks the client
 // for input the 2026-07-28 way (an input_required result).
-/* global Request -- a web-standard global of Node 20, which the shared .mjs globals list does not name */
+/* global Request, Response -- web-standard globals of Node 20, which the shared .mjs globals list does not name */
 import { appendFileSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server'
+import { createMcpHandler, inputRequired, localhostAllowedOrigins, McpServer, originValidationResponse } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { McpServer as LegacyServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
@@ -33,8 +34,22 @@ export function legacyFactory() {
   return server
 }
 
-/** Streamable HTTP on 127.0.0.1; `seen` counts the JSON-RPC methods the server was sent. */
-export async function startV2Http({ legacy = 'reject' } = {}) {
+/** Faults that rewrite one answer of the real server, so a kit test can see a check catch that breach. */
+export const FAULTS = {
+  'discover-no-ttl': 'server/discover answers without ttlMs',
+  'discover-not-found': 'server/discover answers -32601 Method not found (HTTP 404)',
+  'unsupported-status-200': 'the unsupported-version error comes with HTTP 200',
+  'bare-refusal': 'the refusal of initialize names no supported version',
+}
+
+/**
+ * Streamable HTTP on 127.0.0.1: createMcpHandler behind node:http. `legacy: 'reject'` speaks only
+ * 2026-07-28; 'stateless' (the SDK's default) is dual-era. As the SDK's docs have a server author
+ * do, an Origin that is not localhost's is refused (403). `seen` counts the JSON-RPC methods the
+ * server was sent.
+ */
+export async function startV2Http({ legacy = 'reject', fault } = {}) {
+  if (fault !== undefined && !(fault in FAULTS)) throw new Error(`unknown fault ${fault}`)
   const handler = createMcpHandler(factory, { legacy })
   const seen = new Map()
   const server = createServer(async (req, res) => {
@@ -43,16 +58,12 @@ export async function startV2Http({ legacy = 'reject' } = {}) {
       for await (const chunk of req) chunks.push(chunk)
       const body = Buffer.concat(chunks)
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-      if (hasBody) {
-        try {
-          const method = JSON.parse(body.toString('utf8')).method
-          if (typeof method === 'string') seen.set(method, (seen.get(method) ?? 0) + 1)
-        } catch {
-          // Not JSON: nothing to count; the handler answers it.
-        }
-      }
+      const text = hasBody ? body.toString('utf8') : ''
+      const method = safeParse(text)?.method
+      if (typeof method === 'string') seen.set(method, (seen.get(method) ?? 0) + 1)
       const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers, ...(hasBody ? { body } : {}) })
-      const response = await handler.fetch(request)
+      const refused = originValidationResponse(request, localhostAllowedOrigins())
+      const response = refused ?? (await rewrite(await handler.fetch(request), text, fault))
       res.writeHead(response.status, Object.fromEntries(response.headers))
       if (response.body) for await (const chunk of response.body) res.write(chunk)
       res.end()
@@ -73,7 +84,34 @@ export async function startV2Http({ legacy = 'reject' } = {}) {
   }
 }
 
-// `node v2-server.mjs stdio reject|serve|legacy|@FILE [log]`: the same servers over stdio (@FILE:
+async function rewrite(response, requestText, fault) {
+  if (!fault) return response
+  const sent = safeParse(requestText)
+  const method = sent?.method
+  // The faults of server/discover touch the probe for 2026-07-28 only, not the one for a made-up revision.
+  const modernProbe = method === 'server/discover' && sent?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28'
+  const json = (status, value) => new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } })
+  if (fault === 'discover-not-found' && modernProbe) {
+    return json(404, { jsonrpc: '2.0', id: sent.id, error: { code: -32601, message: 'Method not found' } })
+  }
+  const type = response.headers.get('content-type') ?? ''
+  if (!type.includes('application/json')) return response
+  const answer = safeParse(await response.text())
+  if (fault === 'discover-no-ttl' && modernProbe && answer?.result) delete answer.result.ttlMs
+  if (fault === 'unsupported-status-200' && method === 'server/discover' && answer?.error?.code === -32022) return json(200, answer)
+  if (fault === 'bare-refusal' && method === 'initialize' && answer?.error) answer.error = { code: answer.error.code, message: 'Bad Request' }
+  return json(response.status, answer)
+}
+
+function safeParse(text) {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+// `node v2-server.mjs stdio reject|serve|legacy|@FILE [log]` (serve: the SDK's default, dual-era): the same servers over stdio (@FILE:
 // the mode is read from FILE at start, so that a test can swap the server behind a command). With
 // a log file, every line the server reads is appended to it, across the processes of a test.
 if (process.argv[2] === 'stdio') {
