@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
-import { startV2Http } from '../../conformance/test/fixtures/v2-server/index.mjs'
+import { startV2Http } from '../../plugin/test/support/v2-server.mjs'
 import { SERVERS } from '../servers.mjs'
 
 /** `calls`: the one harmless tool call our kit may make (--call), as the matrix allows it. */
