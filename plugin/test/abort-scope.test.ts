@@ -45,17 +45,29 @@ describe('CallScope: one signal per call, recycled once the call has settled (is
     for (let i = 0; i < 3; i++) expect(new CallScope(NEVER_ABORTED, CEILING_MS, 'ceiling').signal.aborted).toBe(false)
   })
 
-  it('stops following the caller once released, and releases once however often it is asked', () => {
+  it('keeps following a caller between its calls, and lets go of it for another caller or once aborted', () => {
     const caller = new AbortController()
-    const scope = new CallScope(caller.signal, CEILING_MS, 'ceiling')
-    scope.release()
-    scope.release()
+    const first = new CallScope(caller.signal, CEILING_MS, 'ceiling')
+    first.release()
+    first.release()
+    // The spare keeps its one listener on the caller, so the caller's next call adds none.
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1)
+    const again = new CallScope(caller.signal, CEILING_MS, 'ceiling')
+    expect(again.signal).toBe(first.signal)
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1)
+    again.release()
+    // Another caller takes the spare over: the first caller is let go of.
+    const other = new AbortController()
+    const elsewhere = new CallScope(other.signal, CEILING_MS, 'ceiling')
+    expect(elsewhere.signal).toBe(first.signal)
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0)
-    const next = new CallScope(NEVER_ABORTED, CEILING_MS, 'ceiling')
-    const other = new CallScope(NEVER_ABORTED, CEILING_MS, 'ceiling')
     // One recycled signal goes to one call only.
-    expect(other.signal).not.toBe(next.signal)
-    caller.abort()
-    expect(next.signal.aborted).toBe(false)
+    expect(new CallScope(other.signal, CEILING_MS, 'ceiling').signal).not.toBe(elsewhere.signal)
+    elsewhere.release()
+    // The caller aborts while the spare waits: the spare aborts with it, and is never handed on.
+    other.abort()
+    expect(first.signal.aborted).toBe(true)
+    const fresh = new CallScope(NEVER_ABORTED, CEILING_MS, 'ceiling')
+    expect([fresh.signal.aborted, fresh.signal === first.signal]).toEqual([false, false])
   })
 })
