@@ -6,7 +6,7 @@
  */
 
 import Schema from 'schemastery'
-import type { AuthConfig } from './auth.ts'
+import type { AuthConfig } from './auth-config.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647

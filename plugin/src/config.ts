@@ -4,7 +4,7 @@ import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
 import { configSecrets, createRedactor, redactUrl, type Redact } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
-import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'
+import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth-config.ts'
 import {
   HttpFields,
   SseSchema,
