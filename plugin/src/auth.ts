@@ -67,6 +67,15 @@ export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, 
   return { provider: learning, headers: {}, accessToken: () => accessToken }
 }
 
+/**
+ * `fetchFn` with every request also ended by `signal`: the one deadline of a grant (auth-renewal.ts)
+ * bounds each request of it, whatever signal the request brings of its own. The bytes are bounded
+ * by `fetchFn` itself (http-transport.ts builds it with response-limits.ts).
+ */
+export function fetchUnder(fetchFn: typeof fetch, signal: AbortSignal): typeof fetch {
+  return (input, init) => fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+}
+
 /** The provider, with every token it is given seen by `saw` before the SDK can use (or print) it. */
 function learningTokens(provider: OAuthClientProvider, saw: (tokens: OAuthTokens) => void): OAuthClientProvider {
   const save = provider.saveTokens.bind(provider)
@@ -85,8 +94,7 @@ function learningTokens(provider: OAuthClientProvider, saw: (tokens: OAuthTokens
  */
 export function grantWith(provider: OAuthClientProvider, serverUrl: URL, fetchFn: typeof fetch): Grant {
   return async (challenge, signal) => {
-    const bounded: typeof fetch = (input, init) => fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
-    const result = await auth(provider, { serverUrl, ...challenge, fetchFn: bounded })
+    const result = await auth(provider, { serverUrl, ...challenge, fetchFn: fetchUnder(fetchFn, signal) })
     // A headless provider has no redirect URL, so the SDK never asks for one; said plainly if it ever does.
     if (result !== 'AUTHORIZED') throw new UnauthorizedError('the authorization server asked for a browser sign-in, which a headless bridge cannot give')
   }
