@@ -1,4 +1,5 @@
 import { JWT_BEARER_ASSERTION, verifyClientAssertion } from './oauth-assertion.ts'
+import { AuthorizationEndpoint } from './oauth-authorize.ts'
 import { prng, randomHex } from './prng.ts'
 import { TOKEN_AUTH_METHODS, type OAuthSpec } from './schema.ts'
 import type { BearerKind, TokenRecord } from './wire.ts'
@@ -12,6 +13,8 @@ export interface OAuthAnswer {
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource'
 const SERVER_METADATA = '/.well-known/oauth-authorization-server'
 const TOKEN = '/token'
+const AUTHORIZE = '/authorize'
+const REGISTER = '/register'
 
 interface Issued {
   /** Date.now() after which the token is refused, or Infinity. */
@@ -37,6 +40,8 @@ export class OAuthServer {
   private readonly accessTokens = new Map<string, Issued>()
   private readonly refreshTokens = new Set<string>()
   private readonly random: () => number
+  /** The authorization-code grant's front channel and registrations, when `spec.authorize` is set. */
+  private readonly front?: AuthorizationEndpoint
 
   constructor(
     private readonly spec: OAuthSpec,
@@ -48,6 +53,7 @@ export class OAuthServer {
   ) {
     // A restarted fixture issues tokens its predecessor never did.
     this.random = prng(seed, 7_000_000 + start)
+    if (spec.authorize) this.front = new AuthorizationEndpoint(spec, this.random)
   }
 
   /** Every token issued so far stops working, as when an administrator revokes them (in-process control). */
@@ -63,6 +69,7 @@ export class OAuthServer {
 
   /** Whether a path is the authorization server's (or a metadata document), not the MCP endpoint's. */
   serves(path: string): boolean {
+    if (this.front && (path === AUTHORIZE || (path === REGISTER && this.spec.registration))) return true
     return path === SERVER_METADATA || path === TOKEN || path === PROTECTED_RESOURCE || path === `${PROTECTED_RESOURCE}${this.endpoint}`
   }
 
@@ -72,7 +79,12 @@ export class OAuthServer {
       if (request.method !== 'POST') return { response: oauthError(405, 'invalid_request', 'the token endpoint takes POST') }
       return this.token(request, url.origin)
     }
+    if (url.pathname === REGISTER && this.front) {
+      if (request.method !== 'POST') return { response: oauthError(405, 'invalid_request', 'registration takes POST') }
+      return { response: await this.front.register(request) }
+    }
     if (request.method !== 'GET') return { response: oauthError(405, 'invalid_request', 'metadata is read with GET') }
+    if (url.pathname === AUTHORIZE && this.front) return { response: this.front.authorize(url, url.origin) }
     if (url.pathname === SERVER_METADATA) return { response: json(200, this.serverMetadata(url.origin)) }
     return {
       response: json(200, {
@@ -120,14 +132,22 @@ export class OAuthServer {
   }
 
   private serverMetadata(origin: string) {
+    const code = this.front
+      ? {
+          code_challenge_methods_supported: ['S256'],
+          authorization_response_iss_parameter_supported: true,
+          ...(this.spec.registration ? { registration_endpoint: `${origin}${REGISTER}` } : {}),
+        }
+      : {}
     return {
+      ...code,
       issuer: origin,
       // Required by RFC 8414 for servers with an authorization endpoint; this one serves none (headless grants only).
       authorization_endpoint: `${origin}/authorize`,
       token_endpoint: `${origin}${TOKEN}`,
       response_types_supported: ['code'],
-      grant_types_supported: ['client_credentials', 'refresh_token'],
-      token_endpoint_auth_methods_supported: this.methods(),
+      grant_types_supported: this.front ? ['authorization_code', 'client_credentials', 'refresh_token'] : ['client_credentials', 'refresh_token'],
+      token_endpoint_auth_methods_supported: this.front ? [...this.methods(), 'none'] : this.methods(),
       token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256'],
     }
   }
@@ -150,7 +170,11 @@ export class OAuthServer {
       if (this.spec.refreshTokens === 'revoked' || !this.refreshTokens.delete(presented)) {
         return { response: oauthError(400, 'invalid_grant', 'the refresh token is invalid or revoked'), token: record('invalid_grant') }
       }
-    } else if (grant !== 'client_credentials') {
+    } else if (grant === 'authorization_code' && this.front) {
+      const redeemed = this.front.redeem(form, clientAuth === 'none' ? (form.get('client_id') ?? '') : this.spec.clientId)
+      if (redeemed === 'invalid_grant') return { response: oauthError(400, 'invalid_grant', 'the code is invalid, used, or not for this client, redirect_uri or verifier'), token: record('invalid_grant') }
+      return { response: json(200, this.issue(redeemed.scope)), token: record('issued') }
+    } else if (grant !== 'client_credentials' || clientAuth === 'none') {
       return { response: oauthError(400, 'unsupported_grant_type', `grant_type ${JSON.stringify(grant)} is not supported`), token: record('unsupported_grant_type') }
     }
     return { response: json(200, this.issue(scope)), token: record('issued') }
@@ -191,7 +215,9 @@ export class OAuthServer {
       const ok = this.spec.publicKey !== undefined && verifyClientAssertion(assertion, this.spec.publicKey, this.spec.clientId, audiences)
       return { clientAuth: 'private_key_jwt', authenticated: allowed.includes('private_key_jwt') && ok }
     }
-    return { clientAuth: 'none', authenticated: false }
+    // A public client (the authorization-code grant's): its id alone, when it has no credential to present.
+    const publicId = form.get('client_id')
+    return { clientAuth: 'none', authenticated: this.front?.isPublicClient(publicId) ?? false }
   }
 }
 

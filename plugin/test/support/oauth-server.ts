@@ -19,6 +19,13 @@ export interface OAuthOptions {
   publicKeyPem?: string
   /** Every bearer token is refused, however fresh (a misconfigured resource server). */
   refuseAllTokens?: boolean
+  /** The authorization-code grant: the fixture's authorization endpoint answers so (approve, or a broken variant). */
+  authorize?: OAuthSpec['authorize']
+  /** Dynamic client registration at /register. */
+  registration?: boolean
+  refreshTokens?: OAuthSpec['refreshTokens']
+  scopes?: string[]
+  requireResource?: boolean
 }
 
 export interface TokenRequest {
@@ -59,9 +66,12 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
     ...(options.clientSecret !== undefined ? { clientSecret: options.clientSecret } : {}),
     ...(options.publicKeyPem !== undefined ? { publicKey: options.publicKeyPem } : {}),
     staticTokens: [],
-    refreshTokens: 'none',
+    refreshTokens: options.refreshTokens ?? 'none',
     refuseAllTokens: options.refuseAllTokens ?? false,
-    requireResource: false,
+    requireResource: options.requireResource ?? false,
+    registration: options.registration ?? false,
+    ...(options.authorize ? { authorize: options.authorize } : {}),
+    ...(options.scopes ? { scopes: options.scopes } : {}),
   }
   // Known once the server listens: the endpoint's path names its protected-resource metadata.
   const listening: { oauth?: FixtureOAuth; origin?: string } = {}
@@ -97,7 +107,7 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
   const url = new URL(req.url ?? '/', origin)
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) for (const item of [value ?? []].flat()) headers.append(name, item)
-  if (req.method !== 'POST' || url.pathname !== '/token') return new Request(url, { method: req.method, headers })
+  if (req.method !== 'POST' || (url.pathname !== '/token' && url.pathname !== '/register')) return new Request(url, { method: req.method, headers })
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   return new Request(url, { method: 'POST', headers, body: Buffer.concat(chunks).toString() })
