@@ -2,22 +2,29 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { Grant } from './auth-renewal.ts'
+import { fetchUnder } from './oauth/bounded-fetch.ts'
+import { AuthorizationCodeFlow } from './oauth/flow.ts'
+import { hostAuthOf } from './oauth/host-auth.ts'
 
 /**
- * OAuth for a headless host: the grants that need no browser (client credentials, with a secret
- * or a private-key JWT) and a token handed over by the operator. Secrets are never written in the
- * configuration: it names the environment variables that hold them, read when a connection starts.
+ * OAuth: the grants that need no browser (client credentials, with a secret or a private-key
+ * JWT), a token handed over by the operator, and the authorization-code grant, for which a person
+ * signs in through the host (oauth/flow.ts). Secrets are never written in the configuration: it
+ * names the environment variables that hold them, read when a connection starts.
  */
 export type AuthConfig =
   | { type: 'client_credentials'; clientId: string; clientSecretEnv: string; issuer: string; scope?: string }
   | { type: 'private_key_jwt'; clientId: string; privateKeyEnv: string; algorithm: string; issuer: string; scope?: string }
   | { type: 'bearer'; tokenEnv: string }
+  | { type: 'authorization_code'; clientId?: string; clientSecretEnv?: string; clientMetadataUrl?: string; issuer?: string; scope?: string }
 
-export const AUTH_TYPES = ['client_credentials', 'private_key_jwt', 'bearer'] as const
+export const AUTH_TYPES = ['client_credentials', 'private_key_jwt', 'bearer', 'authorization_code'] as const
 
-/** The environment variable each type reads its secret from, by config field. */
-export function secretVariable(auth: AuthConfig): { field: string; name: string } {
+/** The environment variable each type reads its secret from, by config field; undefined when it has none. */
+export function secretVariable(auth: AuthConfig): { field: string; name: string } | undefined {
   switch (auth.type) {
+    case 'authorization_code':
+      return auth.clientSecretEnv ? { field: 'clientSecretEnv', name: auth.clientSecretEnv } : undefined
     case 'client_credentials':
       return { field: 'clientSecretEnv', name: auth.clientSecretEnv }
     case 'private_key_jwt':
@@ -30,13 +37,14 @@ export function secretVariable(auth: AuthConfig): { field: string; name: string 
 /** The configured secret's value, for redaction from the start (tokens are learned as they come). */
 export function authSecrets(config: object, env: NodeJS.ProcessEnv): string[] {
   const auth = (config as { auth?: AuthConfig }).auth
-  const value = auth ? env[secretVariable(auth).name] : undefined
+  const variable = auth ? secretVariable(auth) : undefined
+  const value = variable ? env[variable.name] : undefined
   return value ? [value] : []
 }
 
 export interface AuthSetup {
-  /** For the OAuth grants: its tokens are renewed by auth-renewal.ts, each time with `grantWith`. */
-  provider?: OAuthClientProvider
+  /** For the OAuth grants: the grant auth-renewal.ts renews their tokens with, over a fetch bounded in bytes. */
+  grant?(serverUrl: URL, fetchFn: typeof fetch): Grant
   /** The access token the provider holds now (the last one saved), for the grants. */
   accessToken(): string | undefined
   /** For a given token: sent as it is; a 401 then stops the connection, as nothing can renew it. */
@@ -48,10 +56,25 @@ export interface AuthSetup {
  * hold (the configured secret, each access and refresh token), so that redaction covers them
  * before any of them can reach a log, an error or a report.
  */
-export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, learnSecret: (value: string) => void): AuthSetup {
+export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, learnSecret: (value: string) => void, instance?: { config: object; serverName: string }): AuthSetup {
   if (!auth) return { headers: {}, accessToken: () => undefined }
-  const secret = env[secretVariable(auth).name] ?? ''
+  const variable = secretVariable(auth)
+  const secret = variable ? (env[variable.name] ?? '') : ''
   learnSecret(secret)
+  if (auth.type === 'authorization_code') {
+    let flow: AuthorizationCodeFlow | undefined
+    return {
+      headers: {},
+      accessToken: () => flow?.current(),
+      grant: (serverUrl, fetchFn) => {
+        const host = hostAuthOf(instance?.config ?? auth)
+        const { clientId, clientMetadataUrl, issuer, scope } = auth
+        const config = { ...(clientId ? { clientId } : {}), ...(secret ? { clientSecret: secret } : {}), ...(clientMetadataUrl ? { clientMetadataUrl } : {}), ...(issuer ? { issuer } : {}), ...(scope ? { scope } : {}) }
+        flow = new AuthorizationCodeFlow({ serverName: instance?.serverName ?? 'mcp', serverUrl, config, ...host, learnSecret })
+        return flow.grantWith(fetchFn)
+      },
+    }
+  }
   if (auth.type === 'bearer') return { headers: { authorization: `Bearer ${secret}` }, accessToken: () => undefined }
   const common = { clientId: auth.clientId, expectedIssuer: auth.issuer, clientName: 'mcp-bridge', ...(auth.scope ? { scope: auth.scope } : {}) }
   const provider =
@@ -64,16 +87,7 @@ export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, 
     if (tokens.refresh_token) learnSecret(tokens.refresh_token)
     accessToken = tokens.access_token
   })
-  return { provider: learning, headers: {}, accessToken: () => accessToken }
-}
-
-/**
- * `fetchFn` with every request also ended by `signal`: the one deadline of a grant (auth-renewal.ts)
- * bounds each request of it, whatever signal the request brings of its own. The bytes are bounded
- * by `fetchFn` itself (http-transport.ts builds it with response-limits.ts).
- */
-export function fetchUnder(fetchFn: typeof fetch, signal: AbortSignal): typeof fetch {
-  return (input, init) => fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+  return { grant: (serverUrl, fetchFn) => grantWith(learning, serverUrl, fetchFn), headers: {}, accessToken: () => accessToken }
 }
 
 /** The provider, with every token it is given seen by `saw` before the SDK can use (or print) it. */

@@ -3,6 +3,7 @@ import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import type { Challenge, Grant } from '../auth-renewal.ts'
 import type { CredentialStore, SignInRequest, StoredCredentials, StoredTokens } from '../host-contract.ts'
 import { authorizationUrl, readAuthorizationResponse } from './authorization-request.ts'
+import { fetchUnder } from './bounded-fetch.ts'
 import { chooseClient, type ClientIdentity } from './client-identity.ts'
 import { discover, type Discovery } from './discover.ts'
 import { listenForRedirect } from './loopback.ts'
@@ -72,8 +73,9 @@ export class AuthorizationCodeFlow {
     return this.obtain(fetchFn, challenge, signal, true)
   }
 
-  private async obtain(fetchFn: typeof fetch, challenge: Challenge, signal: AbortSignal, interactive: boolean): Promise<void> {
+  private async obtain(unbounded: typeof fetch, challenge: Challenge, signal: AbortSignal, interactive: boolean): Promise<void> {
     const { config, serverUrl, store } = this.options
+    const fetchFn = fetchUnder(unbounded, signal)
     const found = await discover(fetchFn, serverUrl, challenge.resourceMetadataUrl)
     const issuer = found.server.issuer
     if (config.issuer && issuer !== config.issuer) {

@@ -1,0 +1,41 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { describe, expect, it } from 'vitest'
+import * as z from 'zod'
+import type { McpAuthService } from '../../src/host-contract.ts'
+import { memoryStore } from '../../src/oauth/memory-store.ts'
+import { simulatedBrowser } from '../support/browser.ts'
+import { startHost, stateOf } from '../support/host.ts'
+import { serveOAuth } from '../support/oauth-server.ts'
+
+function echoServer() {
+  const server = new McpServer({ name: 'guarded', version: '1.0.0' })
+  server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: `echo ${text}` }] }))
+  return server
+}
+
+const config = (url: string) => ({ transport: 'streamable-http', serverName: 'guarded', url, auth: { type: 'authorization_code' }, reconnect: { enabled: false } })
+
+describe('the bridge signing in with the authorization-code grant', () => {
+  it('signs in through the host hook on the first 401, calls with the token, and logs no secret', async () => {
+    const server = await serveOAuth(echoServer, { clientId: 'unused', authorize: 'approve', registration: true, refreshTokens: 'valid' })
+    const browser = simulatedBrowser()
+    const host = await startHost()
+    const service: McpAuthService = { credentials: memoryStore(), signIn: browser.signIn }
+    host.ctx.provide('mcpAuth')
+    host.ctx.set('mcpAuth', service)
+    await host.load(config(server.url))
+    expect(await host.tools.execute('mcp__guarded__echo', { text: 'hi' })).toMatchObject({ isError: false, content: [{ text: 'echo hi' }] })
+    expect(server.tokenRequests).toEqual([{ grantType: 'authorization_code', clientAuth: 'none', accepted: true }])
+    const code = new URL(browser.visited[1]!).searchParams.get('code')!
+    const text = host.logs.join('\n')
+    for (const secret of [code, ...server.issued]) expect(text).not.toContain(secret)
+  })
+
+  it('refuses in a headless host with one line naming the server', async () => {
+    const server = await serveOAuth(echoServer, { clientId: 'unused', authorize: 'approve', registration: true })
+    const host = await startHost()
+    const fiber = await host.load(config(server.url))
+    expect(stateOf(fiber)).toMatchObject({ kind: 'stopped', reason: expect.stringContaining('server "guarded" needs a person to sign in at') })
+    expect(host.logs.join('\n')).toContain('run `mcp-bridge login guarded` first')
+  })
+})
