@@ -25,6 +25,8 @@ interface Issued {
 export interface OAuthServerHooks {
   /** Every token issued, access and refresh, so the test can look for it where it must never appear. */
   issued?(token: string): void
+  /** Every authorization code and PKCE verifier a token request presented: secrets the test looks for too. */
+  presented?(secret: string): void
 }
 
 /**
@@ -171,6 +173,10 @@ export class OAuthServer {
         return { response: oauthError(400, 'invalid_grant', 'the refresh token is invalid or revoked'), token: record('invalid_grant') }
       }
     } else if (grant === 'authorization_code' && this.front) {
+      for (const field of ['code', 'code_verifier']) {
+        const value = form.get(field)
+        if (value) this.hooks.presented?.(value)
+      }
       const redeemed = this.front.redeem(form, clientAuth === 'none' ? (form.get('client_id') ?? '') : this.spec.clientId)
       if (redeemed === 'invalid_grant') return { response: oauthError(400, 'invalid_grant', 'the code is invalid, used, or not for this client, redirect_uri or verifier'), token: record('invalid_grant') }
       return { response: json(200, this.issue(redeemed.scope)), token: record('issued') }

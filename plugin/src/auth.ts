@@ -3,7 +3,7 @@ import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontext
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { Grant } from './auth-renewal.ts'
 import { fetchUnder } from './oauth/bounded-fetch.ts'
-import { AuthorizationCodeFlow } from './oauth/flow.ts'
+import { AuthorizationCodeFlow, type CodeFlowConfig } from './oauth/flow.ts'
 import { hostAuthOf } from './oauth/host-auth.ts'
 
 /**
@@ -68,9 +68,7 @@ export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, 
       accessToken: () => flow?.current(),
       grant: (serverUrl, fetchFn) => {
         const host = hostAuthOf(instance?.config ?? auth)
-        const { clientId, clientMetadataUrl, issuer, scope } = auth
-        const config = { ...(clientId ? { clientId } : {}), ...(secret ? { clientSecret: secret } : {}), ...(clientMetadataUrl ? { clientMetadataUrl } : {}), ...(issuer ? { issuer } : {}), ...(scope ? { scope } : {}) }
-        flow = new AuthorizationCodeFlow({ serverName: instance?.serverName ?? 'mcp', serverUrl, config, ...host, learnSecret })
+        flow = new AuthorizationCodeFlow({ serverName: instance?.serverName ?? 'mcp', serverUrl, config: codeFlowConfig(auth, secret), ...host, learnSecret })
         return flow.grantWith(fetchFn)
       },
     }
@@ -88,6 +86,12 @@ export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, 
     accessToken = tokens.access_token
   })
   return { grant: (serverUrl, fetchFn) => grantWith(learning, serverUrl, fetchFn), headers: {}, accessToken: () => accessToken }
+}
+
+/** The flow's settings from `auth` and the secret its variable holds (empty: none). */
+export function codeFlowConfig(auth: Extract<AuthConfig, { type: 'authorization_code' }>, secret: string): CodeFlowConfig {
+  const { clientId, clientMetadataUrl, issuer, scope } = auth
+  return { ...(clientId ? { clientId } : {}), ...(secret ? { clientSecret: secret } : {}), ...(clientMetadataUrl ? { clientMetadataUrl } : {}), ...(issuer ? { issuer } : {}), ...(scope ? { scope } : {}) }
 }
 
 /** The provider, with every token it is given seen by `saw` before the SDK can use (or print) it. */

@@ -182,7 +182,7 @@ class AnsweredRequests {
 }
 
 /** `base` with `headers` under each request's own (which win), as the SDK's requestInit merges them. */
-function withHeaders(base: typeof fetch, headers: Record<string, string>): typeof fetch {
+export function withHeaders(base: typeof fetch, headers: Record<string, string>): typeof fetch {
   return (input, init) => {
     const merged = new Headers(headers)
     new Headers(init?.headers).forEach((value, name) => merged.set(name, value))

@@ -1,5 +1,7 @@
 import type { SignalOptions } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
+import type { McpAuthService } from '@mcp-bridge/plugin'
+import { fileCredentialStore } from '../credentials.ts'
 import { createHost, stopOnSignals, type Host } from '../host.ts'
 import type { ConsoleLoggerOptions } from '../logging.ts'
 import { createLoader, type ConfigLoader, type LoaderOptions } from './loader.ts'
@@ -11,6 +13,11 @@ export interface FileHostOptions extends LoaderOptions {
   logging?: ConsoleLoggerOptions | false
   /** As in createHost: SIGINT/SIGTERM dispose the host and exit 130/143, unless `false`. */
   signals?: SignalOptions | false
+  /**
+   * Where `mcp-bridge login` stored OAuth credentials (credentials.ts): the host offers them to
+   * the bridge as the `mcpAuth` service, without a sign-in hook (a headless host). Absent: none.
+   */
+  credentialsDir?: string
 }
 
 export interface FileHost extends Host {
@@ -26,6 +33,11 @@ export interface FileHost extends Host {
 export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
   // Signals are taken below, once the entries are part of what a signal disposes.
   const host = await createHost({ logging: options.logging, signals: false })
+  if (options.credentialsDir) {
+    const service: McpAuthService = { credentials: fileCredentialStore(options.credentialsDir) }
+    host.ctx.provide('mcpAuth')
+    host.ctx.set('mcpAuth', service)
+  }
   // The bridge is handed over as this very module instance, so that the host and the entries it
   // runs share one copy of the plugin whatever the resolver would pick for the package name.
   const loader = createLoader(host.ctx, { ...options, plugins: { [BRIDGE_PACKAGE]: bridge, ...options.plugins } })

@@ -26,9 +26,10 @@ describe('the bridge signing in with the authorization-code grant', () => {
     await host.load(config(server.url))
     expect(await host.tools.execute('mcp__guarded__echo', { text: 'hi' })).toMatchObject({ isError: false, content: [{ text: 'echo hi' }] })
     expect(server.tokenRequests).toEqual([{ grantType: 'authorization_code', clientAuth: 'none', accepted: true }])
-    const code = new URL(browser.visited[1]!).searchParams.get('code')!
+    // The canary check: the code and the verifier (both presented at the token endpoint) and every token.
+    expect(server.presented).toHaveLength(2)
     const text = host.logs.join('\n')
-    for (const secret of [code, ...server.issued]) expect(text).not.toContain(secret)
+    for (const secret of [...server.presented, ...server.issued]) expect(text).not.toContain(secret)
   })
 
   it('refuses in a headless host with one line naming the server', async () => {

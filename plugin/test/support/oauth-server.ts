@@ -43,6 +43,8 @@ export interface OAuthServer extends InProcessServer {
   /** Every Authorization header the MCP endpoint received. */
   authorizations: string[]
   issued: string[]
+  /** Every authorization code and PKCE verifier presented at the token endpoint. */
+  presented: string[]
   /** Every token issued so far stops working, as when an administrator revokes them. */
   revokeAll(): void
   /** Every access token issued so far has expired (the fixture answers 401 invalid_token to it). */
@@ -60,7 +62,7 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
   options: OAuthOptions,
   serve: Serve<S> = serveHttp as unknown as Serve<S>,
 ): Promise<OAuthServer & S> {
-  const state = { tokenRequests: [] as TokenRequest[], authorizations: [] as string[], issued: [] as string[] }
+  const state = { tokenRequests: [] as TokenRequest[], authorizations: [] as string[], issued: [] as string[], presented: [] as string[] }
   const spec: OAuthSpec = {
     clientId: options.clientId,
     ...(options.clientSecret !== undefined ? { clientSecret: options.clientSecret } : {}),
@@ -95,7 +97,7 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
   const server = await serve(factory, { guard })
   const url = new URL(server.url)
   listening.origin = url.origin
-  listening.oauth = new FixtureOAuth(spec, 1, 1, url.pathname, { issued: (token) => void state.issued.push(token) })
+  listening.oauth = new FixtureOAuth(spec, 1, 1, url.pathname, { issued: (token) => void state.issued.push(token), presented: (secret) => void state.presented.push(secret) })
   return Object.assign(server, { issuer: url.origin, ...state, revokeAll: () => listening.oauth!.revokeAll(), expireAll: () => listening.oauth!.expireAll(), rotateClientSecret: (secret: string) => void (spec.clientSecret = secret) })
 }
 
