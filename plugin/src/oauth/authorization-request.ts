@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { ServerMetadata } from './metadata.ts'
 import { quote } from './metadata.ts'
 
@@ -35,7 +36,8 @@ export function authorizationUrl(request: AuthorizationRequest): URL {
   return url
 }
 
-export class AuthorizationResponseError extends Error {
+/** The sign-in failed: an authorization failure like a refused token, not an outage to retry. */
+export class AuthorizationResponseError extends UnauthorizedError {
   override name = 'AuthorizationResponseError'
 }
 

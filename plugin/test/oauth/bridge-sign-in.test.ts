@@ -32,6 +32,19 @@ describe('the bridge signing in with the authorization-code grant', () => {
     for (const secret of [...server.presented, ...server.issued]) expect(text).not.toContain(secret)
   })
 
+  it('keeps the code of a rejected redirect out of the logs and the call error', async () => {
+    const server = await serveOAuth(echoServer, { clientId: 'unused', authorize: 'wrong-state', registration: true })
+    const browser = simulatedBrowser()
+    const host = await startHost()
+    host.ctx.provide('mcpAuth')
+    host.ctx.set('mcpAuth', { credentials: memoryStore(), signIn: browser.signIn } satisfies McpAuthService)
+    const fiber = await host.load(config(server.url))
+    expect(stateOf(fiber)).toMatchObject({ kind: 'stopped', reason: expect.stringContaining('does not carry the state of this request') })
+    const code = new URL(browser.visited.find((url) => url.includes('/callback?'))!).searchParams.get('code')!
+    expect(code).toMatch(/^fixture-code-/)
+    expect(`${host.logs.join('\n')}\n${JSON.stringify(stateOf(fiber))}`).not.toContain(code)
+  })
+
   it('refuses in a headless host with one line naming the server', async () => {
     const server = await serveOAuth(echoServer, { clientId: 'unused', authorize: 'approve', registration: true })
     const host = await startHost()

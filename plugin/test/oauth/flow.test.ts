@@ -51,6 +51,12 @@ describe('the authorization-code flow against the fixture authorization server',
     expect(server.tokenRequests).toEqual([{ grantType: 'authorization_code', clientAuth: 'none', accepted: true }])
   })
 
+  it('authenticates a confidential pre-registered client with its secret at the token endpoint', async () => {
+    const { server, flow } = await setup({ clientId: 'kit', clientSecret: 'kit-secret-0123456789' }, { clientId: 'kit', clientSecret: 'kit-secret-0123456789' })
+    await flow().grantWith(fetch)({}, signal())
+    expect(server.tokenRequests).toEqual([{ grantType: 'authorization_code', clientAuth: 'basic', accepted: true }])
+  })
+
   it('asks for the challenge scope first, else every scopes_supported', async () => {
     const challenged = await setup({ scopes: ['tools', 'files'] })
     await challenged.flow().grantWith(fetch)({ scope: 'files:write' }, signal())
