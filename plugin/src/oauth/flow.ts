@@ -9,7 +9,7 @@ import { discover, type Discovery } from './discover.ts'
 import { listenForRedirect } from './loopback.ts'
 import { quote } from './metadata.ts'
 import { createPkce, newState } from './pkce.ts'
-import { scopeCovers, selectScope } from './scope.ts'
+import { scopeCovers, selectScope, withOfflineAccess } from './scope.ts'
 import { exchangeCode, refreshTokens, registerClient, type Tokens } from './token-endpoint.ts'
 
 /** `auth` of type authorization_code, with its secret read from the environment. */
@@ -92,7 +92,7 @@ export class AuthorizationCodeFlow {
       const fresh = await this.fromStore(fetchFn, found, record, stored, challenge.scope)
       if (fresh) return this.keep(record, found.resource, fresh)
     }
-    const tokens = await this.signIn(fetchFn, found, record, scope, signal)
+    const tokens = await this.signIn(fetchFn, found, record, withOfflineAccess(scope, found.server.scopesSupported), signal)
     await this.keep(record, found.resource, tokens)
   }
 

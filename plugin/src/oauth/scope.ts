@@ -18,3 +18,15 @@ export function scopeCovers(granted: string | undefined, wanted: string | undefi
   const have = new Set((granted ?? '').split(' ').filter(Boolean))
   return wanted.split(' ').filter(Boolean).every((scope) => have.has(scope))
 }
+
+/**
+ * `scope` with `offline_access` added when the authorization server lists it: clients that want
+ * refresh tokens "MAY add `offline_access` to the `scope` parameter of the authorization and token
+ * requests when the Authorization Server metadata contains it in `scopes_supported`" (MCP
+ * 2026-07-28 §basic/authorization "Refresh Tokens"); a bridge that outlives one sign-in wants them.
+ */
+export function withOfflineAccess(scope: string | undefined, serverScopes: string[] | undefined): string | undefined {
+  if (!serverScopes?.includes('offline_access')) return scope
+  const scopes = (scope ?? '').split(' ').filter(Boolean)
+  return scopes.includes('offline_access') ? scope : [...scopes, 'offline_access'].join(' ')
+}

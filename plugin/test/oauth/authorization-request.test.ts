@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readAuthorizationResponse } from '../../src/oauth/authorization-request.ts'
-import { selectScope } from '../../src/oauth/scope.ts'
+import { selectScope, withOfflineAccess } from '../../src/oauth/scope.ts'
 
 const issuer = 'https://auth.example'
 const back = (query: string) => new URL(`http://127.0.0.1:5/callback?${query}`)
@@ -34,5 +34,13 @@ describe('scope selection', () => {
     expect(selectScope(undefined, 'challenged', ['a'])).toBe('challenged')
     expect(selectScope(undefined, undefined, ['a', 'b'])).toBe('a b')
     expect(selectScope(undefined, undefined, undefined)).toBeUndefined()
+  })
+
+  it('adds offline_access only when the authorization server lists it', () => {
+    expect(withOfflineAccess('tools', ['tools', 'offline_access'])).toBe('tools offline_access')
+    expect(withOfflineAccess(undefined, ['offline_access'])).toBe('offline_access')
+    expect(withOfflineAccess('tools offline_access', ['offline_access'])).toBe('tools offline_access')
+    expect(withOfflineAccess('tools', ['tools'])).toBe('tools')
+    expect(withOfflineAccess('tools', undefined)).toBe('tools')
   })
 })
