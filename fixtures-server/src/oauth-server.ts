@@ -19,6 +19,8 @@ const REGISTER = '/register'
 interface Issued {
   /** Date.now() after which the token is refused, or Infinity. */
   expiresAt: number
+  /** The scope it was issued for, if any. */
+  scope?: string
 }
 
 /** For a test hosting the authorization server itself (plugin/test): what it is told as it happens. */
@@ -117,6 +119,26 @@ export class OAuthServer {
     return { bearer, refusal }
   }
 
+  /**
+   * The step-up of `spec.stepUpScope`: a 403 `insufficient_scope` for a tools/call whose (valid)
+   * token lacks the scope, naming the scopes it holds plus the one it needs, as the minimum
+   * approach of MCP 2025-11-25 "Server Scope Management" suggests; undefined otherwise.
+   */
+  scopeRefusal(request: Request, method: string | undefined): Response | undefined {
+    const needed = this.spec.stepUpScope
+    if (!needed || method !== 'tools/call') return undefined
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    const granted = (token ? this.accessTokens.get(token)?.scope : undefined)?.split(' ').filter(Boolean) ?? []
+    if (granted.includes(needed)) return undefined
+    const url = new URL(request.url)
+    const scope = [...granted, needed].join(' ')
+    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${url.origin}${PROTECTED_RESOURCE}${this.endpoint}"`
+    return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Forbidden: insufficient scope' }, id: null }), {
+      status: 403,
+      headers: { 'content-type': 'application/json', 'www-authenticate': challenge },
+    })
+  }
+
   private classify(request: Request, url: URL): BearerKind {
     if (url.searchParams.has('access_token')) return 'query'
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
@@ -189,7 +211,7 @@ export class OAuthServer {
   private issue(scope: string | undefined) {
     const access = `fixture-at-${randomHex(this.random, 24)}`
     const lifetime = this.spec.tokenLifetimeMs
-    this.accessTokens.set(access, { expiresAt: lifetime === undefined ? Infinity : Date.now() + lifetime })
+    this.accessTokens.set(access, { expiresAt: lifetime === undefined ? Infinity : Date.now() + lifetime, ...(scope ? { scope } : {}) })
     const refresh = this.spec.refreshTokens === 'none' ? undefined : `fixture-rt-${randomHex(this.random, 24)}`
     if (refresh) this.refreshTokens.add(refresh)
     this.hooks.issued?.(access)

@@ -278,6 +278,11 @@ const OAuthSchema = z
     authorize: z.enum(AUTHORIZE_ANSWERS).optional(),
     /** Serve dynamic client registration (RFC 7591) at /register: public native clients. */
     registration: z.boolean().default(false),
+    /**
+     * A tools/call needs this scope too: a token issued without it gets 403 with
+     * `error="insufficient_scope"` and the scopes it needs (MCP 2025-11-25 "Runtime Insufficient Scope Errors").
+     */
+    stepUpScope: z.string().min(1).optional(),
   })
   .refine(
     (o) => o.clientSecret !== undefined || o.publicKey !== undefined || o.staticTokens.length > 0 || o.authorize !== undefined,

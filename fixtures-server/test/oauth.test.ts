@@ -177,3 +177,20 @@ describe('the authorization endpoint of the OAuth fixture (http.oauth.authorize)
     expect(broken(new URL((await authorize(fx, 'kit', 'http://127.0.0.1:9/callback')).headers.get('location')!))).toBe(true)
   })
 })
+
+describe('the step-up of the OAuth fixture (http.oauth.stepUpScope)', () => {
+  it('answers a tools/call whose token lacks the scope with 403 insufficient_scope naming held and needed scopes', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, scopes: ['tools'], stepUpScope: 'admin' })
+    const grant = (scope: string) =>
+      fetch(`${origin(fx)}/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`kit:${SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}` })
+    const narrow = (await (await grant('tools')).json()).access_token
+    const wide = (await (await grant('tools admin')).json()).access_token
+    const call = (token: string) =>
+      fetch(fx.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }) })
+    const refused = await call(narrow)
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="tools admin", resource_metadata="${origin(fx)}/.well-known/oauth-protected-resource/mcp"`)
+    // With the scope, the call reaches the MCP endpoint (which wants a session first: not a scope refusal).
+    expect((await call(wide)).status).not.toBe(403)
+  })
+})

@@ -1,11 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import * as z from 'zod'
 import type { McpAuthService } from '../../src/host-contract.ts'
 import { memoryStore } from '../../src/oauth/memory-store.ts'
 import { simulatedBrowser } from '../support/browser.ts'
 import { startHost, stateOf } from '../support/host.ts'
 import { serveOAuth } from '../support/oauth-server.ts'
+import { startHttpFixture } from '@mcp-bridge/fixtures-server'
 
 function echoServer() {
   const server = new McpServer({ name: 'guarded', version: '1.0.0' })
@@ -43,6 +44,20 @@ describe('the bridge signing in with the authorization-code grant', () => {
     const code = new URL(browser.visited.find((url) => url.includes('/callback?'))!).searchParams.get('code')!
     expect(code).toMatch(/^fixture-code-/)
     expect(`${host.logs.join('\n')}\n${JSON.stringify(stateOf(fiber))}`).not.toContain(code)
+  })
+
+  it('steps up on a 403 insufficient_scope: a second sign-in for the scopes it names, then the call goes through', async () => {
+    const fx = await startHttpFixture({ tools: [{ name: 'echo' }], http: { oauth: { clientId: 'unused', authorize: 'approve', registration: true, scopes: ['tools'], stepUpScope: 'admin' } } }, { memoryWire: true })
+    onTestFinished(() => fx.close())
+    const browser = simulatedBrowser()
+    const host = await startHost()
+    host.ctx.provide('mcpAuth')
+    host.ctx.set('mcpAuth', { credentials: memoryStore(), signIn: browser.signIn } satisfies McpAuthService)
+    await host.load(config(fx.url))
+    expect(await host.tools.execute('mcp__guarded__echo', {})).toMatchObject({ isError: false })
+    const asked = browser.visited.filter((url) => url.includes('/authorize?')).map((url) => new URL(url).searchParams.get('scope'))
+    expect(asked).toEqual(['tools', 'tools admin'])
+    expect(fx.wire!.http.filter((entry) => entry.status === 403)).toHaveLength(1)
   })
 
   it('refuses in a headless host with one line naming the server', async () => {
