@@ -25,6 +25,10 @@ const bugs: Array<{ bug: string; scenario: string; transport?: 'stdio' | 'http';
   { bug: 'blob-as-text', scenario: 'resource-read-blob', transport: 'http', check: 'expect/read-1', status: 'skip', message: /^Information .*other bytes/ },
   { bug: 'ignore-capability', scenario: 'completion-without-capability', check: 'wire/capability-1', status: 'fail', message: /declared no "completions"/ },
   { bug: 'ignore-capability', scenario: 'completion-without-capability', check: 'expect/received/completion/complete', status: 'fail' },
+  { bug: 'swallow-errors', scenario: 'resource-read-unknown-uri', check: 'expect/read-1', status: 'skip', message: /^Information .*a result where a refusal was expected/ },
+  { bug: 'swallow-errors', scenario: 'prompt-missing-argument', transport: 'http', check: 'expect/prompt-1', status: 'skip', message: /^Information .*a result where a refusal was expected/ },
+  { bug: 'ignore-capability', scenario: 'resources-without-capability', transport: 'http', check: 'wire/capability-1', status: 'fail', message: /resources\/list request/ },
+  { bug: 'ignore-capability', scenario: 'prompts-without-capability', check: 'expect/received/prompts/list', status: 'fail' },
 ]
 
 describe('the kit judges any client on resources, prompts and completions', () => {

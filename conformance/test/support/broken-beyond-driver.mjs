@@ -13,6 +13,11 @@ const bug = process.argv[2] ?? 'none'
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 let client
 
+// Asks a server only for what it declared, unless the bug is ignore-capability.
+function needs(capability) {
+  if (bug !== 'ignore-capability' && !client.getServerCapabilities()?.[capability]) throw new Error(`the server declared no ${capability}`)
+}
+
 async function allPages(list, key) {
   const items = []
   let cursor
@@ -35,9 +40,9 @@ const ops = {
   },
   list: async () => ({ tools: client.getServerCapabilities()?.tools ? (await client.listTools()).tools : [] }),
   call: async ({ name, args }) => ({ result: await client.callTool({ name, arguments: args }) }),
-  resources: async () => ({ value: await allPages((p) => client.listResources(p), 'resources') }),
+  resources: async () => (needs('resources'), { value: await allPages((p) => client.listResources(p), 'resources') }),
   templates: async () => ({ value: await allPages((p) => client.listResourceTemplates(p), 'resourceTemplates') }),
-  prompts: async () => ({ value: await allPages((p) => client.listPrompts(p), 'prompts') }),
+  prompts: async () => (needs('prompts'), { value: await allPages((p) => client.listPrompts(p), 'prompts') }),
   async read({ uri }) {
     // uri-decoded: reads the "readable" spelling of the URI it listed.
     const value = await client.readResource({ uri: bug === 'uri-decoded' ? decodeURIComponent(uri) : uri })
@@ -52,7 +57,7 @@ const ops = {
   },
   async complete({ ref, argument }) {
     // ignore-capability: asks whatever the server declared.
-    if (bug !== 'ignore-capability' && !client.getServerCapabilities()?.completions) throw new Error('the server declared no completions')
+    needs('completions')
     return { value: await client.complete({ ref, argument }) }
   },
   close: async () => (await client?.close(), {}),
@@ -65,6 +70,8 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
   try {
     send({ id: request.id, ok: true, ...(await ops[request.op](request)) })
   } catch (error) {
+    // swallow-errors: the server's error becomes an empty result, as a client that hides failures.
+    if (bug === 'swallow-errors' && beyond) return send({ id: request.id, ok: true, value: {} })
     send({ id: request.id, ok: false, error: String(error?.message ?? error) })
   }
 })
