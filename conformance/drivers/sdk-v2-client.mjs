@@ -7,7 +7,11 @@ import { createInterface } from 'node:readline'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
+// stdout carries the protocol alone: the client logs some warnings there (a list asked of a
+// server without the capability, say), so everything else written to it goes to stderr.
+const stdout = process.stdout.write.bind(process.stdout)
+process.stdout.write = process.stderr.write.bind(process.stderr)
+const send = (message) => stdout(`${JSON.stringify(message)}\n`)
 const calls = new Map() // call request id -> its AbortController
 let client
 let options = {}
