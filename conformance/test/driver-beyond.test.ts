@@ -21,6 +21,7 @@ const bugs: Array<{ bug: string; scenario: string; transport?: 'stdio' | 'http';
   { bug: 'first-page-only', scenario: 'prompts-paginated-list', check: 'expect/prompts-1', status: 'warn', message: /Clients SHOULD handle pagination for large prompt lists/ },
   { bug: 'first-page-only', scenario: 'resource-templates-list', check: 'expect/templates-1', status: 'warn' },
   { bug: 'numeric-arguments', scenario: 'prompt-get-arguments', check: 'wire/prompt-arguments-2', status: 'fail', message: /argument "days" is 7, not a string/ },
+  { bug: 'null-arguments', scenario: 'prompt-without-arguments', transport: 'http', check: 'wire/prompt-arguments-2', status: 'fail', message: /arguments null is not an object of strings/ },
   { bug: 'uri-decoded', scenario: 'resource-read-exact-uri', check: 'wire/read-uri-2', status: 'skip', message: /^Information .*Read Me/ },
   { bug: 'blob-as-text', scenario: 'resource-read-blob', transport: 'http', check: 'expect/read-1', status: 'skip', message: /^Information .*other bytes/ },
   { bug: 'ignore-capability', scenario: 'completion-without-capability', check: 'wire/capability-1', status: 'fail', message: /declared no "completions"/ },

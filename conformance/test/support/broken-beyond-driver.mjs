@@ -52,6 +52,8 @@ const ops = {
   },
   async prompt({ name, args }) {
     // numeric-arguments: sends "7" as the number 7, past the SDK's types.
+    // null-arguments: sends `arguments: null` for a prompt asked without any.
+    if (bug === 'null-arguments' && Object.keys(args).length === 0) return { value: await client.request({ method: 'prompts/get', params: { name, arguments: null } }, GetPromptResultSchema) }
     const sent = bug === 'numeric-arguments' ? Object.fromEntries(Object.entries(args).map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v])) : args
     return { value: await client.request({ method: 'prompts/get', params: { name, arguments: sent } }, GetPromptResultSchema) }
   },
