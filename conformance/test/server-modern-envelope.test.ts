@@ -72,6 +72,8 @@ describe('a scripted modern server that breaks one envelope rule gets exactly th
     ['result-and-error', 'modern/result-or-error', 'fail', /^response id \d+ \(to tools\/call\) has both a result and an error$/, 'MUST'],
     ['retired-code', 'modern/error-codes', 'fail', /^the server answered with error -32042 \(to "tools\/call"\): a code this revision retires$/, 'MUST NOT'],
     ['reserved-code', 'modern/error-codes', 'fail', /^the server answered with error -32050 \(to "tools\/call"\): a code of the reserved sub-range -32099 to -32020 this specification does not define$/, 'MUST NOT'],
+    ['outside-code', 'modern/error-codes', 'warn', /^the server answered with error -32100 \(to "tools\/call"\): a code inside JSON-RPC’s reserved range -32768 to -32000 that JSON-RPC does not define$/, 'SHOULD'],
+    ['tools-repeated', 'modern/tool-names', 'warn', /^tools\/list names "echo" more than once$/, 'SHOULD'],
     ['header-empty', 'modern/x-mcp-header', 'fail', /^tool "echo": x-mcp-header is empty$/, 'MUST NOT'],
     ['header-token', 'modern/x-mcp-header', 'fail', /^tool "echo": x-mcp-header "Re gion" is not an HTTP token \(1\*tchar\)$/, 'MUST'],
     ['header-control', 'modern/x-mcp-header', 'fail', /^tool "echo": x-mcp-header "Region\\r\\n" contains a control character$/, 'MUST NOT'],
@@ -88,6 +90,6 @@ describe('a scripted modern server that breaks one envelope rule gets exactly th
   }, 60_000)
 
   it('covers every breach the fixture knows', () => {
-    expect(Object.keys(BREACHES)).toHaveLength(17)
+    expect(Object.keys(BREACHES)).toHaveLength(19)
   })
 })

@@ -12,9 +12,10 @@ import { runServerSuite } from '../src/server/run.ts'
 import { findCheck as find, flagged } from './support/find-check.ts'
 import { lineServerSource } from './support/line-server.ts'
 
-// Declares logging; before answering each ping it logs, with an id when its argument is "with-id".
+// Declares logging (and refuses levels it does not know); before answering each ping it logs, with an id when its argument is "with-id".
 const SERVER = lineServerSource(
   `const withId = process.argv[2] === 'with-id'
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']
 let logged = 0
 function log() {
   const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'pinged' } }
@@ -24,7 +25,9 @@ function log() {
 }`,
   `message.method === 'initialize'
       ? { result: { protocolVersion: '2025-11-25', capabilities: { logging: {} }, serverInfo: { name: 'logs-on-ping', version: '1.0.0' } } }
-      : message.method === 'ping' ? log() : { error: { code: -32601, message: 'Method not found' } }`,
+      : message.method === 'ping' ? log()
+      : message.method === 'logging/setLevel' ? (LEVELS.includes(message.params.level) ? { result: {} } : { error: { code: -32602, message: 'Invalid log level' } })
+      : { error: { code: -32601, message: 'Method not found' } }`,
 )
 
 let dir: string

@@ -77,18 +77,26 @@ export const MODERN_NO_SERVER_REQUESTS: ModernCheckDef = {
 
 /** The sub-range -32020 to -32099 is the specification's; these are the codes it defines there. */
 export const DEFINED_RESERVED_CODES = [-32020, -32021, -32022]
+/** JSON-RPC 2.0's own codes, inside its reserved range -32768 to -32000. */
+export const JSONRPC_CODES = [-32700, -32600, -32601, -32602, -32603]
 /** Codes of earlier revisions that 2026-07-28 retires. */
 export const RETIRED_CODES = [-32002, -32042]
 
 export const MODERN_ERROR_CODES: ModernCheckDef = {
   id: 'modern/error-codes',
   title: 'no error code the revision retires or leaves undefined in its reserved range',
-  how: `${EVERY}: no error code -32002 or -32042 (retired; -32002 answering resources/read is modern/resource-missing's), none in -32099 to -32020 but the defined -32020, -32021 and -32022, and none in the legacy -32019 to -32000`,
+  how: `${EVERY}: no error code -32002 or -32042 (retired; -32002 answering resources/read is modern/resource-missing's), none in -32099 to -32020 but the defined -32020, -32021 and -32022, none in the legacy -32019 to -32000 (SHOULD NOT) and none elsewhere in JSON-RPC’s reserved -32768 to -32000 but its own five (SHOULD)`,
   rules: [
     { topic: 'basic#error-codes', keyword: 'MUST NOT', quote: 'Implementations MUST NOT emit any code from this sub-range that is not defined by this specification and MUST use defined codes only with their specified meanings.' },
     { topic: 'basic#error-codes', keyword: 'MUST NOT', quote: 'Implementations of this protocol version MUST NOT emit these codes: -32002 — resource not found (2025-11-25 and earlier; replaced by -32602).', case: '-32002' },
     { topic: 'basic#error-codes', keyword: 'MUST NOT', quote: 'Implementations of this protocol version MUST NOT emit these codes: -32042 — URL elicitation required (2025-11-25 only).', case: '-32042' },
     { topic: 'basic#error-codes', keyword: 'SHOULD NOT', quote: 'new implementations SHOULD NOT use codes from this sub-range at all', case: 'legacy' },
+    {
+      topic: 'basic#error-codes',
+      keyword: 'SHOULD',
+      quote: 'New error codes for purposes not defined by this specification SHOULD be allocated outside the JSON-RPC reserved range (-32768 to -32000)',
+      case: 'outside',
+    },
   ],
 }
 

@@ -10,6 +10,7 @@ import type { EnvelopeRule, Finding, Ledger } from '../wire/ledger.ts'
 import type { WireEntry } from '../wire/types.ts'
 import {
   DEFINED_RESERVED_CODES,
+  JSONRPC_CODES,
   MODERN_ERROR_CODES,
   MODERN_ERROR_SHAPE,
   MODERN_JSONRPC_VERSION,
@@ -65,7 +66,14 @@ export function codeBreach(code: number, method: string | undefined): string | u
   if (RETIRED_CODES.includes(code)) return code === -32002 && method === 'resources/read' ? undefined : String(code)
   if (code <= -32020 && code >= -32099) return DEFINED_RESERVED_CODES.includes(code) ? undefined : 'reserved'
   if (code <= -32000 && code >= -32019) return 'legacy'
+  if (code <= -32000 && code >= -32768 && !JSONRPC_CODES.includes(code)) return 'outside'
   return undefined
+}
+
+const WHY: Record<string, string> = {
+  reserved: 'a code of the reserved sub-range -32099 to -32020 this specification does not define',
+  legacy: 'a code of the legacy sub-range -32019 to -32000',
+  outside: 'a code inside JSON-RPC’s reserved range -32768 to -32000 that JSON-RPC does not define',
 }
 
 function judgeCodes(ledger: Ledger, revision: ModernRevision): CheckResult {
@@ -73,16 +81,16 @@ function judgeCodes(ledger: Ledger, revision: ModernRevision): CheckResult {
   const seen = [...ledger.errorCodes.values()]
   const bad = seen.map((s) => ({ s, breach: codeBreach(s.code, s.method) })).filter((x) => x.breach !== undefined)
   // A MUST NOT first: the strongest sentence broken governs the verdict.
-  const order = ['reserved', '-32002', '-32042', 'legacy']
+  const order = ['reserved', '-32002', '-32042', 'legacy', 'outside']
   bad.sort((a, b) => order.indexOf(a.breach!) - order.indexOf(b.breach!))
   const first = bad[0]
   if (first) {
     const text = bad.map((x) => `${x.s.code}${x.s.method ? ` (to ${show(x.s.method, 40)})` : ''}`)
-    const why = first.breach === 'reserved' ? 'a code of the reserved sub-range -32099 to -32020 this specification does not define' : first.breach === 'legacy' ? 'a code of the legacy sub-range -32019 to -32000' : 'a code this revision retires'
+    const why = WHY[first.breach!] ?? 'a code this revision retires'
     return j.breach(`the server answered with error ${list([...new Set(text)], 3)}: ${why}`, { wire: bad.slice(0, 3).map((x) => x.s.first) }, first.breach === 'reserved' ? undefined : first.breach)
   }
   if (seen.length === 0) return j.skip('the server sent no error response; nothing to judge')
-  return j.pass(`error codes ${list(seen.map((s) => String(s.code)).filter((c, i, all) => all.indexOf(c) === i), 6)}: none retired, reserved-undefined or legacy`)
+  return j.pass(`error codes ${list(seen.map((s) => String(s.code)).filter((c, i, all) => all.indexOf(c) === i), 6)}: none retired, undefined in a reserved range, or legacy`)
 }
 
 /** Every envelope verdict of a modern run, over what its connection carried. */
