@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BeyondSchema } from './beyond-schema.ts'
 import { ERAS } from './era.ts'
 
 /**
@@ -358,6 +359,8 @@ export const BehaviourSchema = z.strictObject({
   declareTools: z.boolean().default(true),
   tools: z.array(ToolSchema).default([]),
   pagination: PaginationSchema.optional(),
+  /** resources, prompts, completions and logFlood (beyond-schema.ts). */
+  ...BeyondSchema,
   listChanged: ListChangedSchema.optional(),
   crash: CrashSchema.optional(),
   http: HttpSchema.optional(),
