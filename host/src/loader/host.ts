@@ -15,9 +15,14 @@ export interface FileHostOptions extends LoaderOptions {
   signals?: SignalOptions | false
   /**
    * Where `mcp-bridge login` stored OAuth credentials (credentials.ts): the host offers them to
-   * the bridge as the `mcpAuth` service, without a sign-in hook (a headless host). Absent: none.
+   * the bridge as the `mcpAuth` service. Absent: credentials live as long as a connection.
    */
   credentialsDir?: string
+  /**
+   * How a person signs in (McpAuthService.signIn): handed the authorization URL of a server
+   * configured with `auth.type: authorization_code`. Absent: a headless host, which refuses.
+   */
+  signIn?: McpAuthService['signIn']
 }
 
 export interface FileHost extends Host {
@@ -33,8 +38,11 @@ export interface FileHost extends Host {
 export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
   // Signals are taken below, once the entries are part of what a signal disposes.
   const host = await createHost({ logging: options.logging, signals: false })
-  if (options.credentialsDir) {
-    const service: McpAuthService = { credentials: fileCredentialStore(options.credentialsDir) }
+  if (options.credentialsDir || options.signIn) {
+    const service: McpAuthService = {
+      ...(options.credentialsDir && { credentials: fileCredentialStore(options.credentialsDir) }),
+      ...(options.signIn && { signIn: options.signIn }),
+    }
     host.ctx.provide('mcpAuth')
     host.ctx.set('mcpAuth', service)
   }
