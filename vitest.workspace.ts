@@ -33,6 +33,9 @@ export default [
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 and 24 (test/package/package.test.ts): the install alone may take minutes when cold.
   { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },
+  // The official conformance suite's client requirement sets against the plugin (test/official):
+  // compat/official installed with npm ci, run with Node 22; about 4 minutes on 2 cores.
+  { test: { name: 'official', include: ['test/official/**/*.test.ts'], testTimeout: 900_000, hookTimeout: 600_000, expect } },
   // The plugin inside the DeepSeek harness (test/dsh/drop-in.test.ts): hosts/dsh installed with
   // npm ci into a temp project, run with Node 22; about 5 s warm, minutes when the cache is cold.
   { test: { name: 'dsh', include: ['test/dsh/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000, expect } },

@@ -6,11 +6,12 @@
 //
 // The checkout is a directory holding docs/specification/<revision>/…; its commit is read with
 // git when it is a work tree, else from SPEC_COMMIT. Re-running keeps the hand-made part of each
-// sentence (`checks`, `reason`) whenever the same page and wording come out again, so only new or
-// reworded sentences need classifying (a test fails until they are).
+// sentence (`checks`, `reason`) whenever the same page and wording (the same occurrence of it on
+// the page) come out again, so only new or reworded sentences need classifying (a test fails
+// until they are).
 //
-// Which sentences bind the server (`binds`) is decided by the rule in `bindsServer` below, and
-// the reviewed exceptions in sentences/overrides.json; nothing else.
+// Which sentences bind the server (`binds`) is decided by the rule in `partiesOf` below, and
+// the reviewed exceptions in sentences/overrides.json (one entry per reason); nothing else.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -118,9 +119,12 @@ function firstParty(clause) {
   return best?.party
 }
 
+/** The authorization page, whether a revision keeps it in one file or in a directory of them. */
+const AUTHORIZATION_PAGE = /^basic\/authorization(?:\/index)?$/
+
 function pageDefault(page) {
   if (page.startsWith('server/')) return 'server'
-  if (page === 'basic/authorization') return 'unnamed'
+  if (AUTHORIZATION_PAGE.test(page)) return 'unnamed'
   return 'both'
 }
 
@@ -299,8 +303,27 @@ function commitOf(checkout) {
   }
 }
 
-function extract(checkout, revision, commit, overrides, previous) {
-  const kept = new Map((previous?.sentences ?? []).map((s) => [`${s.page}\n${s.text}`, s]))
+/** The override that reads a sentence, if any: its revision, page and start are all listed. */
+function overrideOf(overrides, revision, page, text) {
+  return overrides.find((o) => o.revisions.includes(revision) && o.pages.includes(page) && o.startsWith.some((start) => text.startsWith(start)))
+}
+
+/**
+ * Hand-kept fields are keyed by page, wording and which occurrence of that wording on the page
+ * it is, so a wording a page repeats keeps each occurrence's own `checks` and `reason`.
+ */
+function keyed(sentences) {
+  const seen = new Map()
+  return sentences.map((s) => {
+    const base = `${s.page}\n${s.text}`
+    const n = (seen.get(base) ?? 0) + 1
+    seen.set(base, n)
+    return [`${base}\n${n}`, s]
+  })
+}
+
+function extract(checkout, revision, commit, overrides, previous, used) {
+  const kept = new Map(keyed(previous?.sentences ?? []))
   const list = []
   for (const page of PAGES[revision] ?? LEGACY_PAGES) {
     const file = join(checkout, 'docs/specification', revision, `${page}.mdx`)
@@ -310,15 +333,19 @@ function extract(checkout, revision, commit, overrides, previous) {
       const n = (counts.get(unit.anchor) ?? 0) + 1
       counts.set(unit.anchor, n)
       const id = `${page}#${unit.anchor}/${n}`
-      const override = overrides.find((o) => o.revisions.includes(revision) && o.page === page && unit.text.startsWith(o.startsWith))
-      const binds = override ? override.binds : unit.parties.some((p) => p === 'server' || p === 'both')
-      const old = kept.get(`${page}\n${unit.text}`)
+      const byRule = unit.parties.some((p) => p === 'server' || p === 'both')
+      const override = overrideOf(overrides, revision, page, unit.text)
+      if (override) used.set(override, (used.get(override) ?? false) || override.binds !== byRule)
+      const binds = override ? override.binds : byRule
       const entry = { id, page, anchor: unit.anchor, keyword: strongest(unit.text), parties: unit.parties, binds, ...(unit.lead ? { lead: unit.lead } : {}), text: unit.text }
       if (override) entry.override = override.why
-      if (binds && old?.checks) entry.checks = old.checks
-      if (binds && old?.reason) entry.reason = old.reason
       list.push(entry)
     }
+  }
+  for (const [key, entry] of keyed(list)) {
+    const old = kept.get(key)
+    if (entry.binds && old?.checks) entry.checks = old.checks
+    if (entry.binds && old?.reason) entry.reason = old.reason
   }
   return {
     revision,
@@ -340,13 +367,20 @@ function main() {
   }
   const commit = commitOf(checkout)
   const overrides = JSON.parse(readFileSync(new URL('overrides.json', OUT), 'utf8')).overrides
-  for (const revision of asked.length ? asked : DEFAULT_REVISIONS) {
+  // Override → whether it changed a reading; one that never did is stale or redundant.
+  const used = new Map()
+  const revisions = asked.length ? asked : DEFAULT_REVISIONS
+  for (const revision of revisions) {
     const target = new URL(`${revision}.json`, OUT)
     const previous = existsSync(target) ? JSON.parse(readFileSync(target, 'utf8')) : undefined
-    const data = extract(checkout, revision, commit, overrides, previous)
+    const data = extract(checkout, revision, commit, overrides, previous, used)
     writeFileSync(target, `${JSON.stringify(data, null, 2)}\n`)
     const bound = data.sentences.filter((s) => s.binds).length
     process.stderr.write(`${revision}: ${data.sentences.length} keyword sentences, ${bound} bind the server\n`)
+  }
+  for (const o of overrides.filter((o) => o.revisions.some((r) => revisions.includes(r)) && !used.get(o))) {
+    const what = used.has(o) ? 'reads its sentences as the party rule already does' : 'matches no sentence'
+    process.stderr.write(`overrides.json: "${o.startsWith[0]}" (${o.pages.join(', ')}) ${what}; drop it\n`)
   }
 }
 

@@ -4,7 +4,7 @@
 // setting and does not follow list_changed: its defaults are judged.
 import { createMCPClient } from '@ai-sdk/mcp'
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio'
-import { jsonSchema, serve } from './serve.mjs'
+import { allPages, jsonSchema, serve } from './serve.mjs'
 
 let client
 let tools = {}
@@ -28,5 +28,13 @@ serve({
     const result = await tool.execute(args, { toolCallId: `call-${++calls}`, messages: [], abortSignal: signal })
     return { isError: result.isError === true, content: result.content, structuredContent: result.structuredContent }
   },
+  // Beyond tools: resources and prompts take a cursor, so the application follows the pages;
+  // listResourceTemplates takes none, so only the first page can be had.
+  resources: () => allPages((cursor) => client.listResources(cursor === undefined ? {} : { params: { cursor } }), 'resources'),
+  templates: () => client.listResourceTemplates(),
+  read: (uri) => client.readResource({ uri }),
+  prompts: () => allPages((cursor) => client.listPrompts(cursor === undefined ? {} : { params: { cursor } }), 'prompts'),
+  prompt: (name, args) => client.getPrompt({ name, arguments: args }),
+  complete: (ref, argument) => client.complete({ ref, argument }),
   close: () => client?.close(),
 })

@@ -38,5 +38,9 @@ serve({
     // An isError result is thrown (a ToolException): the caller sees an error, answered as such.
     return { isError: false, content: blocks(await tool.invoke(args, { signal })) }
   },
+  // Beyond tools: resources and templates per server, no prompts or completions.
+  resources: async () => ({ resources: (await client.listResources('fixture')).fixture ?? [] }),
+  templates: async () => ({ resourceTemplates: (await client.listResourceTemplates('fixture')).fixture ?? [] }),
+  read: async (uri) => ({ contents: await client.readResource('fixture', uri) }),
   close: () => client?.close(),
 })

@@ -25,5 +25,11 @@ serve({
     if (result && Array.isArray(result.content)) return { isError: result.isError === true, content: result.content, structuredContent: result.structuredContent }
     return { isError: false, content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] }
   },
+  // Beyond tools: resources, templates and prompts per server (its own paging), no completions.
+  resources: async () => ({ resources: (await client.resources.list()).fixture ?? [] }),
+  templates: async () => ({ resourceTemplates: (await client.resources.templates()).fixture ?? [] }),
+  read: (uri) => client.resources.read('fixture', uri),
+  prompts: async () => ({ prompts: (await client.prompts.list()).fixture ?? [] }),
+  prompt: (name, args) => client.prompts.get({ serverName: 'fixture', name, args }),
   close: () => client?.disconnect(),
 })

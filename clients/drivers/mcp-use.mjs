@@ -36,5 +36,12 @@ serve({
     const result = await session.callTool(name, args, { signal, ...(timeoutMs ? { timeout: timeoutMs } : {}) })
     return { isError: result.isError === true, content: result.content, structuredContent: result.structuredContent }
   },
+  // Beyond tools: the session's own verbs (listAllResources follows the pages itself).
+  resources: () => session.listAllResources(),
+  templates: () => session.listResourceTemplates(),
+  read: (uri) => session.readResource(uri),
+  prompts: () => session.listPrompts(),
+  prompt: (name, args) => session.getPrompt(name, args),
+  complete: (ref, argument) => session.complete({ ref, argument }),
   close: () => client?.closeAllSessions(),
 })

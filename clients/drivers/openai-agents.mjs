@@ -3,7 +3,7 @@
 // (content blocks, with the signal), close(). `timeout` is its per-request timeout; it caches no
 // tool list by default and does not follow list_changed.
 import { MCPServerStdio, MCPServerStreamableHttp } from '@openai/agents'
-import { serve } from './serve.mjs'
+import { allPages, serve } from './serve.mjs'
 
 let server
 
@@ -22,5 +22,9 @@ serve({
     const content = await server.callTool(name, args, undefined, { signal })
     return { isError: content.isError === true, content, structuredContent: content.structuredContent }
   },
+  // Beyond tools: resources and templates take a cursor, so the application follows the pages; no prompts or completions.
+  resources: () => allPages((cursor) => server.listResources(cursor === undefined ? undefined : { cursor }), 'resources'),
+  templates: () => allPages((cursor) => server.listResourceTemplates(cursor === undefined ? undefined : { cursor }), 'resourceTemplates'),
+  read: (uri) => server.readResource(uri),
   close: () => server?.close(),
 })

@@ -15,14 +15,42 @@ export function jsonSchema(schema) {
   return schema
 }
 
+/** Every page of a list whose client takes a cursor, as an application follows them; a cursor seen twice ends it. */
+export async function allPages(page, key) {
+  const items = []
+  const seen = new Set()
+  let cursor
+  do {
+    if (seen.has(cursor)) throw new Error(`the server repeated cursor ${JSON.stringify(cursor)}`)
+    seen.add(cursor)
+    const result = await page(cursor)
+    items.push(...(result[key] ?? []))
+    cursor = result.nextCursor
+  } while (cursor !== undefined)
+  return { [key]: items }
+}
+
+/** The verbs beyond tools, by the feature a driver declares when its client offers them. */
+const BEYOND = { resources: 'resources', templates: 'resources', read: 'resources', prompts: 'prompts', prompt: 'prompts', complete: 'completions' }
+
 /**
- * ops: { connect(server, options) -> features?, list() -> tools, call(name, args, signal) -> result, close() }.
+ * ops: { connect(server, options) -> features?, list() -> tools, call(name, args, signal) -> result, close() },
+ * and optionally the verbs beyond tools the client offers, each answering the MCP result:
+ * resources(), templates(), read(uri), prompts(), prompt(name, args), complete(ref, argument).
+ * Their features are declared from the verbs given; a verb not given is answered as unsupported.
  * A call's AbortController is kept by request id, so that `abort` reaches it.
  */
 export function serve(ops) {
   const calls = new Map()
+  const offered = [...new Set(Object.keys(BEYOND).filter((op) => ops[op]).map((op) => BEYOND[op]))]
   const handlers = {
-    connect: async ({ server, options }) => ({ features: (await ops.connect(server, options ?? {})) ?? [] }),
+    connect: async ({ server, options }) => ({ features: [...((await ops.connect(server, options ?? {})) ?? []), ...offered] }),
+    resources: async () => ({ value: await ops.resources() }),
+    templates: async () => ({ value: await ops.templates() }),
+    read: async ({ uri }) => ({ value: await ops.read(uri) }),
+    prompts: async () => ({ value: await ops.prompts() }),
+    prompt: async ({ name, args }) => ({ value: await ops.prompt(name, args) }),
+    complete: async ({ ref, argument }) => ({ value: await ops.complete(ref, argument) }),
     list: async () => ({ tools: await ops.list() }),
     async call({ id, name, args }) {
       const controller = new AbortController()
@@ -38,6 +66,7 @@ export function serve(ops) {
   }
   createInterface({ input: process.stdin }).on('line', async (line) => {
     const request = JSON.parse(line)
+    if (!handlers[request.op] || (BEYOND[request.op] && !ops[request.op])) return send({ id: request.id, ok: false, unsupported: true, error: `this client offers no "${request.op}"` })
     try {
       send({ id: request.id, ok: true, ...(await handlers[request.op](request)) })
     } catch (error) {

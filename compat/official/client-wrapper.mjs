@@ -35,12 +35,12 @@ function argumentsFor(schema) {
 
 /**
  * The scenario's credentials (MCP_CONFORMANCE_CONTEXT) as the plugin's auth config, the secret
- * set in this process's environment, where the plugin reads it,: a client secret for client_credentials,
- * a PEM key for private_key_jwt. The plugin has no authorization-code flow, so a context for one
- * (a secret and an issuer of a pre-registered client) still goes in as client credentials.
+ * set in this process's environment, where the plugin reads it: a client secret for
+ * client_credentials, a PEM key for private_key_jwt. Without credentials, a sign-in
+ * (authorization_code), which the plugin starts only when the server asks for authorization.
  */
 async function authFrom(context) {
-  if (!context?.client_id) return undefined
+  if (!context?.client_id) return { type: 'authorization_code' }
   // The plugin presents credentials only to the issuer configured with them; an operator reads it
   // from the server's protected resource metadata, as this does when the context names none.
   const issuer = context.issuer ?? (await advertisedIssuer())
@@ -91,6 +91,19 @@ function plannedCalls(tools) {
   return tools.map((tool) => ({ name: tool.name, args: argumentsFor(tool.parameters) }))
 }
 
+/**
+ * The person at the browser: follows the authorization URL and its redirects to the plugin's
+ * loopback listener, approving whatever the suite's authorization server shows (it asks nothing).
+ */
+async function browse({ url: authorizationUrl, signal }) {
+  try {
+    const response = await fetch(authorizationUrl, { redirect: 'follow', signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]) })
+    await response.body?.cancel()
+  } catch (error) {
+    log(`the simulated browser stopped: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
 const auth = await authFrom(parseContext(process.env.MCP_CONFORMANCE_CONTEXT))
 const dir = mkdtempSync(join(tmpdir(), 'official-client-'))
 const file = join(dir, 'cordis.yml')
@@ -106,7 +119,7 @@ writeFileSync(file, JSON.stringify([entry], null, 2) + '\n')
 let code = 0
 let host
 try {
-  host = await createFileHost({ file, env: process.env, logging: { level: 'warn', write: (line) => log(line) }, signals: false })
+  host = await createFileHost({ file, env: process.env, logging: { level: 'warn', write: (line) => log(line) }, signals: false, signIn: browse })
   if (!host.loaded.ok) code = 1
   const tools = host.tools.list()
   log(`bridged ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ')}`)

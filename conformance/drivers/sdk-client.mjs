@@ -28,7 +28,34 @@ async function listAll() {
   return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))
 }
 
+// Beyond tools: whole lists (every page followed, as for tools), reads, prompts and completions,
+// each asked only of a server that declared the capability it needs.
+function needs(capability) {
+  if (!client.getServerCapabilities()?.[capability]) throw new Error(`the server declared no "${capability}" capability`)
+}
+
+async function allPages(capability, list, key) {
+  needs(capability)
+  const items = []
+  const seen = new Set()
+  let cursor
+  do {
+    if (seen.has(cursor)) throw new Error(`the server repeated cursor ${JSON.stringify(cursor)}`)
+    seen.add(cursor)
+    const page = await list(cursor === undefined ? {} : { cursor })
+    items.push(...page[key])
+    cursor = page.nextCursor
+  } while (cursor !== undefined)
+  return { value: { [key]: items } }
+}
+
 const ops = {
+  resources: () => allPages('resources', (params) => client.listResources(params), 'resources'),
+  templates: () => allPages('resources', (params) => client.listResourceTemplates(params), 'resourceTemplates'),
+  prompts: () => allPages('prompts', (params) => client.listPrompts(params), 'prompts'),
+  read: async ({ uri }) => (needs('resources'), { value: await client.readResource({ uri }, { timeout: options.callTimeoutMs }) }),
+  prompt: async ({ name, args }) => (needs('prompts'), { value: await client.getPrompt({ name, arguments: args }) }),
+  complete: async ({ ref, argument }) => (needs('completions'), { value: await client.complete({ ref, argument }) }),
   async connect({ server, options: given }) {
     options = given
     client = new Client({ name: 'sdk-client-driver', version: '1.0.0' }, {
@@ -39,7 +66,7 @@ const ops = {
       ? new StdioClientTransport({ command: server.command, args: server.args, env: server.env })
       : new StreamableHTTPClientTransport(new URL(server.url))
     await client.connect(transport, { timeout: options.connectTimeoutMs })
-    return { features: ['listChanged'] }
+    return { features: ['listChanged', 'resources', 'prompts', 'completions'] }
   },
   list: async () => ({ tools: await listAll() }),
   async call({ id, name, args }) {
@@ -58,6 +85,7 @@ const ops = {
 
 createInterface({ input: process.stdin }).on('line', async (line) => {
   const request = JSON.parse(line)
+  if (!ops[request.op]) return send({ id: request.id, ok: false, unsupported: true, error: `this driver does not support "${request.op}"` })
   try {
     send({ id: request.id, ok: true, ...(await ops[request.op](request)) })
   } catch (error) {

@@ -7,7 +7,11 @@ import { createInterface } from 'node:readline'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
+// stdout carries the protocol alone: the client logs some warnings there (a list asked of a
+// server without the capability, say), so everything else written to it goes to stderr.
+const stdout = process.stdout.write.bind(process.stdout)
+process.stdout.write = process.stderr.write.bind(process.stderr)
+const send = (message) => stdout(`${JSON.stringify(message)}\n`)
 const calls = new Map() // call request id -> its AbortController
 let client
 let options = {}
@@ -28,7 +32,15 @@ async function listAll() {
   return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))
 }
 
+// Beyond tools: the v2 client walks every page itself when a list is asked without a cursor, so
+// its own pagination is what is judged; capabilities are left to the client to respect.
 const ops = {
+  resources: async () => ({ value: await client.listResources() }),
+  templates: async () => ({ value: await client.listResourceTemplates() }),
+  read: async ({ uri }) => ({ value: await client.readResource({ uri }, { timeout: options.callTimeoutMs }) }),
+  prompts: async () => ({ value: await client.listPrompts() }),
+  prompt: async ({ name, args }) => ({ value: await client.getPrompt({ name, arguments: args }) }),
+  complete: async ({ ref, argument }) => ({ value: await client.complete({ ref, argument }) }),
   async connect({ server, options: given }) {
     options = given
     client = new Client({ name: 'sdk-v2-client-driver', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
@@ -37,7 +49,7 @@ const ops = {
       : new StreamableHTTPClientTransport(new URL(server.url))
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     send({ event: 'log', text: `connected at ${client.getNegotiatedProtocolVersion()}` })
-    return { features: [] }
+    return { features: ['resources', 'prompts', 'completions'] }
   },
   list: async () => ({ tools: await listAll() }),
   async call({ id, name, args }) {
@@ -56,6 +68,7 @@ const ops = {
 
 createInterface({ input: process.stdin }).on('line', async (line) => {
   const request = JSON.parse(line)
+  if (!ops[request.op]) return send({ id: request.id, ok: false, unsupported: true, error: `this driver does not support "${request.op}"` })
   try {
     send({ id: request.id, ok: true, ...(await ops[request.op](request)) })
   } catch (error) {

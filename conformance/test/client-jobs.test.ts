@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest'
 import { parseCommand } from '../src/cli/parse.ts'
 import { helpText } from '../src/cli/help.ts'
 import { loadScenarios } from '../src/client/load.ts'
-import { defaultJobs, runClientScenarios, runsAlone } from '../src/client/index.ts'
+import { defaultJobs, expandRuns, runClientScenarios, runsAlone, selectScenarios } from '../src/client/index.ts'
 import { runPool } from '../src/client/pool.ts'
+import { estimatedRunMs, PROCESS_START_WEIGHT_MS, startOrder } from '../src/client/schedule.ts'
+import { parseScenario } from '../src/client/load.ts'
 import type { SuiteResult } from '../src/model.ts'
 import { assembleReport } from '../src/report/assemble.ts'
 import { formatReports } from '../src/report/write.ts'
@@ -104,6 +106,57 @@ describe('runPool', () => {
   })
 })
 
+describe('the start order side by side', () => {
+  it('starts the runs that must be alone first, in their order, then the rest longest first, ties in their order', () => {
+    const runs = [
+      { id: 'a', ms: 100 },
+      { id: 'solo1', ms: 9000, alone: true },
+      { id: 'b', ms: 3000 },
+      { id: 'c', ms: 100 },
+      { id: 'solo2', ms: 0, alone: true },
+      { id: 'd', ms: 5000 },
+    ]
+    const order = startOrder(runs, (run) => run.alone === true, (run) => run.ms)
+    expect(order.map((i) => runs[i]!.id)).toEqual(['solo1', 'solo2', 'd', 'b', 'a', 'c'])
+  })
+
+  /** A scenario from its YAML text, as the loader checks it. */
+  const scenario = (yaml: string) => parseScenario(`id: x\ntitle: t\nspec: [{ ref: r }]\n${yaml}`, 'x.yaml')
+
+  it('weighs a run by what its scenario scripts, and by the server processes a stdio run starts', () => {
+    const plain = scenario('server: { tools: [{ name: a }] }\nsteps: [{ call: { tool: a } }]')
+    expect(estimatedRunMs(plain, 'http')).toBe(0)
+    expect(estimatedRunMs(plain, 'stdio')).toBe(PROCESS_START_WEIGHT_MS)
+    // Waits, the settle window (a duration over the client's settings), a slow tool, a storm.
+    const scripted = scenario(
+      [
+        'server: { tools: [{ name: slow, delayMs: 700 }, { name: storm }], listChanged: { onTool: storm, count: 10, intervalMs: 20 } }',
+        'client: { serverName: s, listChanged: { debounceMs: 100 } }',
+        'steps: [{ call: { tool: slow } }, { wait: { ms: 250 } }, { kill: true }]',
+        "settle: 'listChanged.debounceMs * 3'",
+      ].join('\n'),
+    )
+    expect(estimatedRunMs(scripted, 'http')).toBe(700 + 250 + 300 + 10 * 20 + PROCESS_START_WEIGHT_MS)
+    expect(estimatedRunMs(scripted, 'stdio')).toBe(700 + 250 + 300 + 10 * 20 + 2 * PROCESS_START_WEIGHT_MS)
+    // A call ends at the client's ceiling: a hanging tool at toolCallTimeoutMs, progress at the total, an abort at abortAfterMs.
+    const ceilings = scenario(
+      [
+        'server: { tools: [{ name: hang, hang: true }, { name: long, progress: { intervalMs: 100, durationMs: 30000 } }] }',
+        'client: { serverName: s, toolCallTimeoutMs: 400, maxTotalTimeoutMs: 2500 }',
+        'steps: [{ call: { tool: hang } }, { call: { tool: long } }, { call: { tool: hang, abortAfterMs: 50 } }]',
+      ].join('\n'),
+    )
+    expect(estimatedRunMs(ceilings, 'http')).toBe(400 + 2500 + 50)
+  })
+
+  it('puts the real storm of list_changed before a plain discovery', () => {
+    const all = loadScenarios()
+    const weight = (id: string, transport: 'stdio' | 'http') => estimatedRunMs(all.find((s) => s.scenario.id === id)!.scenario, transport)
+    expect(weight('list-changed-max-wait-caps-a-storm', 'stdio')).toBeGreaterThan(weight('clean-discovery', 'stdio'))
+    expect(weight('clean-discovery', 'stdio')).toBeGreaterThan(weight('clean-discovery', 'http'))
+  })
+})
+
 describe('--jobs on the command line', () => {
   const parse = (...argv: string[]) => parseCommand(argv, '/work')
 
@@ -166,19 +219,33 @@ describe('client scenarios side by side', () => {
     const run = (jobs: number) => runClientScenarios({ transports: ['stdio', 'http'], scenarioIds: IDS, updateSnapshots: false, jobs })
     const serial = await run(1)
     const ended: string[] = []
+    const starts: string[] = []
     const parallel = await runClientScenarios({
       transports: ['stdio', 'http'],
       scenarioIds: IDS,
       updateSnapshots: false,
       jobs: 4,
-      onRun: ({ id, transport, suite }) => void (suite && ended.push(`${id} [${transport}]`)),
+      onRun: ({ id, transport, suite }) => void (suite ? ended : starts).push(`${id} [${transport}]`),
     })
     const verdicts = (suites: SuiteResult[]) => suites.map((suite) => `${suite.id} [${suite.transport}] ${suite.checks.map((c) => `${c.id}=${c.status}`).join(' ')}`)
     expect(verdicts(parallel)).toEqual(verdicts(serial))
     expect(serial.flatMap((s) => s.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${s.id} [${s.transport}] ${c.id}: ${c.message}`))).toEqual([])
     // Side by side for real: the runs ended in another order than the one reported.
     expect(ended).not.toEqual(parallel.map((s) => `${s.id} [${s.transport}]`))
+    // They started in the schedule's order (the ones that must be alone first, then longest first), not the serial one.
+    const runs = expandRuns(selectScenarios(loadScenarios(), IDS), ['stdio', 'http'])
+    const scheduled = startOrder(runs, ({ loaded }) => runsAlone(loaded), ({ loaded, transport }) => estimatedRunMs(loaded.scenario, transport)).map((i) => `${runs[i]!.loaded.scenario.id} [${runs[i]!.transport}]`)
+    expect(starts).toEqual(scheduled)
+    expect(starts).not.toEqual(serial.map((s) => `${s.id} [${s.transport}]`))
     const [a, b] = [reportOf(serial), reportOf(parallel)]
     for (const file of Object.keys(a)) expect(masked(b[file]!), file).toBe(masked(a[file]!))
+  })
+})
+
+describe('scenarios handed to the run', () => {
+  it('are the ones it runs: the directory is not read again', async () => {
+    const scenarios = loadScenarios().filter((s) => s.scenario.id === 'is-error-result')
+    const suites = await runClientScenarios({ transports: ['http'], scenarioIds: [], updateSnapshots: false, dir: '/nonexistent/scenarios', scenarios })
+    expect(suites.map((suite) => `${suite.id} [${suite.transport}]`)).toEqual(['is-error-result [http]'])
   })
 })

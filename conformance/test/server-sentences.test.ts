@@ -74,4 +74,10 @@ describe('the extractor', () => {
       ['rules', 'inputSchema: schema', 'MUST be an object', 'server'],
     ])
   })
+
+  it('leaves a keyword with no party named unbound on the authorization page, in one file or a directory', () => {
+    const page = '## Token handling\n\nAccess tokens **MUST NOT** be included in the URI query string.\n'
+    for (const name of ['basic/authorization', 'basic/authorization/index']) expect(units(page, name).map((u: { parties: string[] }) => u.parties), name).toEqual([['unnamed']])
+    expect(units(page, 'basic/transports/index').map((u: { parties: string[] }) => u.parties)).toEqual([['both']])
+  })
 })

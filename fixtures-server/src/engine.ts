@@ -18,6 +18,7 @@ import {
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { beyondCapabilities, floodLogs, serveBeyond } from './beyond.ts'
 import { admit, META, modernResult, supportedVersions, type Refusal } from './era.ts'
 import { renderResult, type CancellationRecord, type FixtureStatus } from './content.ts'
 import { paginate } from './pagination.ts'
@@ -138,7 +139,7 @@ export class FixtureEngine {
     const server = new Server(
       { name, version },
       {
-        capabilities: { ...(declareTools && { tools }), ...(this.tasks && { tasks: TASKS_CAPABILITY }) },
+        capabilities: { ...(declareTools && { tools }), ...(this.tasks && { tasks: TASKS_CAPABILITY }), ...beyondCapabilities(this.behaviour) },
         instructions,
       },
     )
@@ -161,6 +162,7 @@ export class FixtureEngine {
     Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request: CallToolRequest, extra: Extra) =>
       this.callTool(request, extra, server),
     )
+    serveBeyond(server, this.behaviour)
     if (this.behaviour.era !== 'legacy') server.setRequestHandler(DiscoverRequestSchema, () => this.discover() as ServerResult)
     if (this.tasks) this.serveTasks(server, this.tasks)
     // Without the capability, a task-augmented request MUST be processed normally, its `task`
@@ -272,7 +274,7 @@ export class FixtureEngine {
     const { name, version, instructions, listChanged, declareTools } = this.behaviour
     return {
       supportedVersions: supportedVersions(this.behaviour.era),
-      capabilities: { ...(declareTools && { tools: listChanged?.capability ? { listChanged: true } : {} }), ...(this.tasks && { tasks: TASKS_CAPABILITY }) },
+      capabilities: { ...(declareTools && { tools: listChanged?.capability ? { listChanged: true } : {} }), ...(this.tasks && { tasks: TASKS_CAPABILITY }), ...beyondCapabilities(this.behaviour) },
       ...(instructions !== undefined && { instructions }),
       // The fixture's answers change with its script: nothing is worth caching.
       ttlMs: 0,
@@ -321,6 +323,7 @@ export class FixtureEngine {
     // The client's answer (or its silence) is in the wire log; the fixture only asks.
     const ping = this.behaviour.ping
     if (ping && ping.afterCalls === undefined) this.timers.schedule(ping.afterMs ?? 0, () => void session.server.ping().catch(() => {}))
+    floodLogs(session.server, this.behaviour).catch((error: Error) => this.options.host.stderr(`[mcp-fixture] log flood cut short: ${error.message}`))
     this.armTimeline()
   }
 

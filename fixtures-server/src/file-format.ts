@@ -1,6 +1,16 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
+import { createRequire } from 'node:module'
+import type * as Yaml from 'yaml'
+import type { Node } from 'yaml'
 import type { z } from 'zod'
 import { BLOCK_TYPES } from './schema.ts'
+
+/**
+ * The YAML parser, loaded by the first file it reads: a fixture given its behaviour as --json (the
+ * kit starts every stdio fixture so) never loads it, and it is a tenth of a fixture's start-up.
+ * `require` because parsing is synchronous; Node resolves 'yaml' to the same CommonJS build either way.
+ */
+const yaml = (): typeof Yaml => (loadedYaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml)
+let loadedYaml: typeof Yaml | undefined
 
 /**
  * A file a person wrote (a fixture behaviour, a conformance scenario) that does not read or
@@ -29,6 +39,7 @@ export function parseYamlFile(text: string, file: string, what: string, example:
   // eslint-disable-next-line no-control-regex -- a NUL is what the check looks for
   const binary = text.search(/[\u0000\uFFFD]/)
   if (binary >= 0) throw new FileFormatError(`${file}:${lineAt(text, binary)}: not a text file (it holds binary bytes); give the ${what} as YAML or JSON text`)
+  const { LineCounter, parseDocument } = yaml()
   const lines = new LineCounter()
   let document
   try {
@@ -117,6 +128,7 @@ function describeIssue(issue: z.core.$ZodIssue, basePath: readonly PropertyKey[]
 
 /** Where `path` is in the document: the key of the last pair found on it, or the deepest node. */
 function nodeOffset(root: Node, path: readonly PropertyKey[]): number {
+  const { isMap, isPair, isScalar, isSeq } = yaml()
   let node: unknown = root
   let offset = rangeStart(root)
   for (const key of path) {

@@ -78,6 +78,8 @@ export class FixtureHttpHandler {
     if (this.legacy) return { response: await this.legacy.handle(request, body), log }
     if (text !== undefined) this.logRejected(text, body)
     const { method, tool } = firstCall(body)
+    const scopeRefusal = this.oauth?.scopeRefusal(request, method)
+    if (scopeRefusal) return { response: scopeRefusal, log }
     if (this.speaksModern(body)) {
       const outcome = await this.serveModern(request, text, body, method, tool)
       return 'drop' in outcome ? outcome : { ...outcome, log }

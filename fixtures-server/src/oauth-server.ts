@@ -1,4 +1,5 @@
 import { JWT_BEARER_ASSERTION, verifyClientAssertion } from './oauth-assertion.ts'
+import { AuthorizationEndpoint } from './oauth-authorize.ts'
 import { prng, randomHex } from './prng.ts'
 import { TOKEN_AUTH_METHODS, type OAuthSpec } from './schema.ts'
 import type { BearerKind, TokenRecord } from './wire.ts'
@@ -12,16 +13,22 @@ export interface OAuthAnswer {
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource'
 const SERVER_METADATA = '/.well-known/oauth-authorization-server'
 const TOKEN = '/token'
+const AUTHORIZE = '/authorize'
+const REGISTER = '/register'
 
 interface Issued {
   /** Date.now() after which the token is refused, or Infinity. */
   expiresAt: number
+  /** The scope it was issued for, if any. */
+  scope?: string
 }
 
 /** For a test hosting the authorization server itself (plugin/test): what it is told as it happens. */
 export interface OAuthServerHooks {
   /** Every token issued, access and refresh, so the test can look for it where it must never appear. */
   issued?(token: string): void
+  /** Every authorization code and PKCE verifier a token request presented: secrets the test looks for too. */
+  presented?(secret: string): void
 }
 
 /**
@@ -37,6 +44,8 @@ export class OAuthServer {
   private readonly accessTokens = new Map<string, Issued>()
   private readonly refreshTokens = new Set<string>()
   private readonly random: () => number
+  /** The authorization-code grant's front channel and registrations, when `spec.authorize` is set. */
+  private readonly front?: AuthorizationEndpoint
 
   constructor(
     private readonly spec: OAuthSpec,
@@ -48,6 +57,7 @@ export class OAuthServer {
   ) {
     // A restarted fixture issues tokens its predecessor never did.
     this.random = prng(seed, 7_000_000 + start)
+    if (spec.authorize) this.front = new AuthorizationEndpoint(spec, this.random)
   }
 
   /** Every token issued so far stops working, as when an administrator revokes them (in-process control). */
@@ -63,6 +73,7 @@ export class OAuthServer {
 
   /** Whether a path is the authorization server's (or a metadata document), not the MCP endpoint's. */
   serves(path: string): boolean {
+    if (this.front && (path === AUTHORIZE || (path === REGISTER && this.spec.registration))) return true
     return path === SERVER_METADATA || path === TOKEN || path === PROTECTED_RESOURCE || path === `${PROTECTED_RESOURCE}${this.endpoint}`
   }
 
@@ -72,7 +83,12 @@ export class OAuthServer {
       if (request.method !== 'POST') return { response: oauthError(405, 'invalid_request', 'the token endpoint takes POST') }
       return this.token(request, url.origin)
     }
+    if (url.pathname === REGISTER && this.front) {
+      if (request.method !== 'POST') return { response: oauthError(405, 'invalid_request', 'registration takes POST') }
+      return { response: await this.front.register(request) }
+    }
     if (request.method !== 'GET') return { response: oauthError(405, 'invalid_request', 'metadata is read with GET') }
+    if (url.pathname === AUTHORIZE && this.front) return { response: this.front.authorize(url, url.origin) }
     if (url.pathname === SERVER_METADATA) return { response: json(200, this.serverMetadata(url.origin)) }
     return {
       response: json(200, {
@@ -103,6 +119,26 @@ export class OAuthServer {
     return { bearer, refusal }
   }
 
+  /**
+   * The step-up of `spec.stepUpScope`: a 403 `insufficient_scope` for a tools/call whose (valid)
+   * token lacks the scope, naming the scopes it holds plus the one it needs, as the minimum
+   * approach of MCP 2025-11-25 "Server Scope Management" suggests; undefined otherwise.
+   */
+  scopeRefusal(request: Request, method: string | undefined): Response | undefined {
+    const needed = this.spec.stepUpScope
+    if (!needed || method !== 'tools/call') return undefined
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    const granted = (token ? this.accessTokens.get(token)?.scope : undefined)?.split(' ').filter(Boolean) ?? []
+    if (granted.includes(needed)) return undefined
+    const url = new URL(request.url)
+    const scope = [...granted, needed].join(' ')
+    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${url.origin}${PROTECTED_RESOURCE}${this.endpoint}"`
+    return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Forbidden: insufficient scope' }, id: null }), {
+      status: 403,
+      headers: { 'content-type': 'application/json', 'www-authenticate': challenge },
+    })
+  }
+
   private classify(request: Request, url: URL): BearerKind {
     if (url.searchParams.has('access_token')) return 'query'
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
@@ -120,14 +156,22 @@ export class OAuthServer {
   }
 
   private serverMetadata(origin: string) {
+    const code = this.front
+      ? {
+          code_challenge_methods_supported: ['S256'],
+          authorization_response_iss_parameter_supported: true,
+          ...(this.spec.registration ? { registration_endpoint: `${origin}${REGISTER}` } : {}),
+        }
+      : {}
     return {
+      ...code,
       issuer: origin,
       // Required by RFC 8414 for servers with an authorization endpoint; this one serves none (headless grants only).
       authorization_endpoint: `${origin}/authorize`,
       token_endpoint: `${origin}${TOKEN}`,
       response_types_supported: ['code'],
-      grant_types_supported: ['client_credentials', 'refresh_token'],
-      token_endpoint_auth_methods_supported: this.methods(),
+      grant_types_supported: this.front ? ['authorization_code', 'client_credentials', 'refresh_token'] : ['client_credentials', 'refresh_token'],
+      token_endpoint_auth_methods_supported: this.front ? [...this.methods(), 'none'] : this.methods(),
       token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256'],
     }
   }
@@ -150,7 +194,15 @@ export class OAuthServer {
       if (this.spec.refreshTokens === 'revoked' || !this.refreshTokens.delete(presented)) {
         return { response: oauthError(400, 'invalid_grant', 'the refresh token is invalid or revoked'), token: record('invalid_grant') }
       }
-    } else if (grant !== 'client_credentials') {
+    } else if (grant === 'authorization_code' && this.front) {
+      for (const field of ['code', 'code_verifier']) {
+        const value = form.get(field)
+        if (value) this.hooks.presented?.(value)
+      }
+      const redeemed = this.front.redeem(form, clientAuth === 'none' ? (form.get('client_id') ?? '') : this.spec.clientId)
+      if (redeemed === 'invalid_grant') return { response: oauthError(400, 'invalid_grant', 'the code is invalid, used, or not for this client, redirect_uri or verifier'), token: record('invalid_grant') }
+      return { response: json(200, this.issue(redeemed.scope)), token: record('issued') }
+    } else if (grant !== 'client_credentials' || clientAuth === 'none') {
       return { response: oauthError(400, 'unsupported_grant_type', `grant_type ${JSON.stringify(grant)} is not supported`), token: record('unsupported_grant_type') }
     }
     return { response: json(200, this.issue(scope)), token: record('issued') }
@@ -159,7 +211,7 @@ export class OAuthServer {
   private issue(scope: string | undefined) {
     const access = `fixture-at-${randomHex(this.random, 24)}`
     const lifetime = this.spec.tokenLifetimeMs
-    this.accessTokens.set(access, { expiresAt: lifetime === undefined ? Infinity : Date.now() + lifetime })
+    this.accessTokens.set(access, { expiresAt: lifetime === undefined ? Infinity : Date.now() + lifetime, ...(scope ? { scope } : {}) })
     const refresh = this.spec.refreshTokens === 'none' ? undefined : `fixture-rt-${randomHex(this.random, 24)}`
     if (refresh) this.refreshTokens.add(refresh)
     this.hooks.issued?.(access)
@@ -191,7 +243,9 @@ export class OAuthServer {
       const ok = this.spec.publicKey !== undefined && verifyClientAssertion(assertion, this.spec.publicKey, this.spec.clientId, audiences)
       return { clientAuth: 'private_key_jwt', authenticated: allowed.includes('private_key_jwt') && ok }
     }
-    return { clientAuth: 'none', authenticated: false }
+    // A public client (the authorization-code grant's): its id alone, when it has no credential to present.
+    const publicId = form.get('client_id')
+    return { clientAuth: 'none', authenticated: this.front?.isPublicClient(publicId) ?? false }
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BeyondSchema } from './beyond-schema.ts'
 import { ERAS } from './era.ts'
 
 /**
@@ -247,6 +248,8 @@ const FaultSchema = z
 
 /** Client authentication methods at the token endpoint (RFC 6749 §2.3.1, RFC 7523 §2.2). */
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const
+/** How the fixture's authorization endpoint answers (`http.oauth.authorize`): `approve`, or a broken variant. */
+export const AUTHORIZE_ANSWERS = ['approve', 'wrong-iss', 'no-iss', 'wrong-state', 'deny'] as const
 
 /**
  * An OAuth 2.1 resource server with its own authorization server (oauth-*.ts): the MCP endpoint
@@ -273,8 +276,24 @@ const OAuthSchema = z
     scopes: z.array(z.string()).optional(),
     /** Refuse a token request whose RFC 8707 `resource` is not this endpoint (invalid_target), as MCP requires clients to send it. */
     requireResource: z.boolean().default(false),
+    /**
+     * Serve the authorization-code grant with PKCE S256: an authorization endpoint that approves
+     * every valid request at once (no person), as the answer says: `approve`, or a broken variant
+     * (an `iss` of another issuer, no `iss` though advertised, another `state`, or `access_denied`).
+     */
+    authorize: z.enum(AUTHORIZE_ANSWERS).optional(),
+    /** Serve dynamic client registration (RFC 7591) at /register: public native clients. */
+    registration: z.boolean().default(false),
+    /**
+     * A tools/call needs this scope too: a token issued without it gets 403 with
+     * `error="insufficient_scope"` and the scopes it needs (MCP 2025-11-25 "Runtime Insufficient Scope Errors").
+     */
+    stepUpScope: z.string().min(1).optional(),
   })
-  .refine((o) => o.clientSecret !== undefined || o.publicKey !== undefined || o.staticTokens.length > 0, 'give clientSecret, publicKey or staticTokens')
+  .refine(
+    (o) => o.clientSecret !== undefined || o.publicKey !== undefined || o.staticTokens.length > 0 || o.authorize !== undefined,
+    'give clientSecret, publicKey, staticTokens or authorize',
+  )
 
 const HttpSchema = z.strictObject({
   /** 401 unless this header carries this value; `echo`: the 401 body quotes the header that was sent. */
@@ -345,6 +364,8 @@ export const BehaviourSchema = z.strictObject({
   declareTools: z.boolean().default(true),
   tools: z.array(ToolSchema).default([]),
   pagination: PaginationSchema.optional(),
+  /** resources, prompts, completions and logFlood (beyond-schema.ts). */
+  ...BeyondSchema,
   listChanged: ListChangedSchema.optional(),
   crash: CrashSchema.optional(),
   http: HttpSchema.optional(),

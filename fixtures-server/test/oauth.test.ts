@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { createHash, generateKeyPairSync } from 'node:crypto'
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -127,5 +127,70 @@ describe('the OAuth fixture (http.oauth)', () => {
     const log = JSON.stringify([fx.wire!.http, fx.wire!.entries])
     expect(log).not.toContain(SECRET)
     expect(log).not.toMatch(/fixture-(at|rt)-/)
+  })
+})
+
+describe('the authorization endpoint of the OAuth fixture (http.oauth.authorize)', () => {
+  const s256 = (text: string) => createHash('sha256').update(text).digest('base64url')
+  const verifier = 'v'.repeat(43)
+  const authorize = (fx: HttpFixture, clientId: string, redirect: string, extra: Record<string, string> = {}) =>
+    fetch(`${origin(fx)}/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirect, code_challenge: s256(verifier), code_challenge_method: 'S256', state: 'st', ...extra })}`, { redirect: 'manual' })
+  const token = (fx: HttpFixture, form: Record<string, string>) =>
+    fetch(`${origin(fx)}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() })
+
+  it('registers a native client, approves with a code for any loopback port, and exchanges it once, with the verifier', async () => {
+    const fx = await fixture({ clientId: 'kit', authorize: 'approve', registration: true })
+    const metadata = await (await fetch(`${origin(fx)}/.well-known/oauth-authorization-server`)).json()
+    expect(metadata).toMatchObject({ code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true, registration_endpoint: `${origin(fx)}/register` })
+    const registered = await (await fetch(`${origin(fx)}/register`, { method: 'POST', body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/callback'], application_type: 'native' }) })).json()
+    const redirect = 'http://127.0.0.1:4321/callback'
+    const answer = await authorize(fx, registered.client_id, redirect)
+    expect(answer.status).toBe(302)
+    const back = new URL(answer.headers.get('location')!)
+    expect(back.searchParams.get('state')).toBe('st')
+    expect(back.searchParams.get('iss')).toBe(origin(fx))
+    const code = back.searchParams.get('code')!
+    const form = { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: registered.client_id }
+    expect((await token(fx, { ...form, code_verifier: 'w'.repeat(43) })).status).toBe(400)
+    // The wrong verifier spent the code: a code is good for one exchange, whatever its outcome.
+    expect((await token(fx, { ...form, code_verifier: verifier })).status).toBe(400)
+    const second = new URL((await authorize(fx, registered.client_id, redirect)).headers.get('location')!).searchParams.get('code')!
+    const issued = await token(fx, { ...form, code: second, code_verifier: verifier })
+    expect(issued.status).toBe(200)
+    expect(await issued.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.stringMatching(/^fixture-at-/) })
+  })
+
+  it('refuses a redirect URI the client did not register, and a request without S256', async () => {
+    const fx = await fixture({ clientId: 'kit', authorize: 'approve', registration: true })
+    expect((await authorize(fx, 'kit', 'https://attacker.example/callback')).status).toBe(400)
+    const plain = new URL((await authorize(fx, 'kit', 'http://127.0.0.1:9/callback', { code_challenge_method: 'plain' })).headers.get('location')!)
+    expect(plain.searchParams.get('error')).toBe('invalid_request')
+  })
+
+  it.each([
+    ['wrong-iss', (u: URL) => u.searchParams.get('iss') === 'https://attacker.example'],
+    ['no-iss', (u: URL) => !u.searchParams.has('iss')],
+    ['wrong-state', (u: URL) => u.searchParams.get('state') === 'st-other'],
+    ['deny', (u: URL) => u.searchParams.get('error') === 'access_denied' && !u.searchParams.has('code')],
+  ] as const)('answers the broken variant %s', async (variant, broken) => {
+    const fx = await fixture({ clientId: 'kit', authorize: variant })
+    expect(broken(new URL((await authorize(fx, 'kit', 'http://127.0.0.1:9/callback')).headers.get('location')!))).toBe(true)
+  })
+})
+
+describe('the step-up of the OAuth fixture (http.oauth.stepUpScope)', () => {
+  it('answers a tools/call whose token lacks the scope with 403 insufficient_scope naming held and needed scopes', async () => {
+    const fx = await fixture({ clientId: 'kit', clientSecret: SECRET, scopes: ['tools'], stepUpScope: 'admin' })
+    const grant = (scope: string) =>
+      fetch(`${origin(fx)}/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`kit:${SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}` })
+    const narrow = (await (await grant('tools')).json()).access_token
+    const wide = (await (await grant('tools admin')).json()).access_token
+    const call = (token: string) =>
+      fetch(fx.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }) })
+    const refused = await call(narrow)
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="tools admin", resource_metadata="${origin(fx)}/.well-known/oauth-protected-resource/mcp"`)
+    // With the scope, the call reaches the MCP endpoint (which wants a session first: not a scope refusal).
+    expect((await call(wide)).status).not.toBe(403)
   })
 })

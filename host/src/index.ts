@@ -4,3 +4,4 @@ export { attachConsoleLogger, type ConsoleLoggerOptions, type LogLevel } from '.
 export { createHost, type Host, type HostOptions } from './host.ts'
 export { AttachmentStore, AttachmentError, type AttachmentStoreConfig, type AttachmentErrorCode, type SaveImage } from './attachments.ts'
 export { ModelCatalog, type ModelCatalogConfig, type ModelInfo, type Modality } from './models.ts'
+export { fileCredentialStore, credentialsDir } from './credentials.ts'

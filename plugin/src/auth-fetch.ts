@@ -60,7 +60,7 @@ function challengeOf(answer: Response): Challenge | undefined {
   if (answer.status !== 401 && answer.status !== 403) return undefined
   const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(answer)
   if (answer.status === 403 && error !== 'insufficient_scope') return undefined
-  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) }
+  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}), ...(answer.status === 403 ? { insufficientScope: true as const } : {}) }
 }
 
 /** The SDK's requests carry a JSON string or nothing: both can be sent again as they are. */

@@ -7,6 +7,8 @@ import { untilAborted } from './wait.ts'
 export interface Challenge {
   resourceMetadataUrl?: URL
   scope?: string
+  /** A 403 `insufficient_scope`: the token works but lacks scope (a step-up), not an expired one. */
+  insufficientScope?: true
 }
 
 /**

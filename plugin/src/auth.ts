@@ -2,41 +2,18 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { Grant } from './auth-renewal.ts'
+import { secretVariable, type AuthConfig } from './auth-config.ts'
+import { fetchUnder } from './oauth/bounded-fetch.ts'
+import { AuthorizationCodeFlow, type CodeFlowConfig } from './oauth/flow.ts'
+import { hostAuthOf } from './oauth/host-auth.ts'
 
-/**
- * OAuth for a headless host: the grants that need no browser (client credentials, with a secret
- * or a private-key JWT) and a token handed over by the operator. Secrets are never written in the
- * configuration: it names the environment variables that hold them, read when a connection starts.
- */
-export type AuthConfig =
-  | { type: 'client_credentials'; clientId: string; clientSecretEnv: string; issuer: string; scope?: string }
-  | { type: 'private_key_jwt'; clientId: string; privateKeyEnv: string; algorithm: string; issuer: string; scope?: string }
-  | { type: 'bearer'; tokenEnv: string }
-
-export const AUTH_TYPES = ['client_credentials', 'private_key_jwt', 'bearer'] as const
-
-/** The environment variable each type reads its secret from, by config field. */
-export function secretVariable(auth: AuthConfig): { field: string; name: string } {
-  switch (auth.type) {
-    case 'client_credentials':
-      return { field: 'clientSecretEnv', name: auth.clientSecretEnv }
-    case 'private_key_jwt':
-      return { field: 'privateKeyEnv', name: auth.privateKeyEnv }
-    case 'bearer':
-      return { field: 'tokenEnv', name: auth.tokenEnv }
-  }
-}
-
-/** The configured secret's value, for redaction from the start (tokens are learned as they come). */
-export function authSecrets(config: object, env: NodeJS.ProcessEnv): string[] {
-  const auth = (config as { auth?: AuthConfig }).auth
-  const value = auth ? env[secretVariable(auth).name] : undefined
-  return value ? [value] : []
-}
+// The configuration's share of auth is auth-config.ts: parsing a configuration loads no OAuth code.
+// Re-exported for the modules that still reach it through here (connection.ts).
+export { authSecrets, type AuthConfig } from './auth-config.ts'
 
 export interface AuthSetup {
-  /** For the OAuth grants: its tokens are renewed by auth-renewal.ts, each time with `grantWith`. */
-  provider?: OAuthClientProvider
+  /** For the OAuth grants: the grant auth-renewal.ts renews their tokens with, over a fetch bounded in bytes. */
+  grant?(serverUrl: URL, fetchFn: typeof fetch): Grant
   /** The access token the provider holds now (the last one saved), for the grants. */
   accessToken(): string | undefined
   /** For a given token: sent as it is; a 401 then stops the connection, as nothing can renew it. */
@@ -48,10 +25,23 @@ export interface AuthSetup {
  * hold (the configured secret, each access and refresh token), so that redaction covers them
  * before any of them can reach a log, an error or a report.
  */
-export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, learnSecret: (value: string) => void): AuthSetup {
+export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, learnSecret: (value: string) => void, instance?: { config: object; serverName: string }): AuthSetup {
   if (!auth) return { headers: {}, accessToken: () => undefined }
-  const secret = env[secretVariable(auth).name] ?? ''
+  const variable = secretVariable(auth)
+  const secret = variable ? (env[variable.name] ?? '') : ''
   learnSecret(secret)
+  if (auth.type === 'authorization_code') {
+    let flow: AuthorizationCodeFlow | undefined
+    return {
+      headers: {},
+      accessToken: () => flow?.current(),
+      grant: (serverUrl, fetchFn) => {
+        const host = hostAuthOf(instance?.config ?? auth)
+        flow = new AuthorizationCodeFlow({ serverName: instance?.serverName ?? 'mcp', serverUrl, config: codeFlowConfig(auth, secret), ...host, learnSecret })
+        return flow.grantWith(fetchFn)
+      },
+    }
+  }
   if (auth.type === 'bearer') return { headers: { authorization: `Bearer ${secret}` }, accessToken: () => undefined }
   const common = { clientId: auth.clientId, expectedIssuer: auth.issuer, clientName: 'mcp-bridge', ...(auth.scope ? { scope: auth.scope } : {}) }
   const provider =
@@ -64,7 +54,13 @@ export function authSetup(auth: AuthConfig | undefined, env: NodeJS.ProcessEnv, 
     if (tokens.refresh_token) learnSecret(tokens.refresh_token)
     accessToken = tokens.access_token
   })
-  return { provider: learning, headers: {}, accessToken: () => accessToken }
+  return { grant: (serverUrl, fetchFn) => grantWith(learning, serverUrl, fetchFn), headers: {}, accessToken: () => accessToken }
+}
+
+/** The flow's settings from `auth` and the secret its variable holds (empty: none). */
+export function codeFlowConfig(auth: Extract<AuthConfig, { type: 'authorization_code' }>, secret: string): CodeFlowConfig {
+  const { clientId, clientMetadataUrl, issuer, scope } = auth
+  return { ...(clientId ? { clientId } : {}), ...(secret ? { clientSecret: secret } : {}), ...(clientMetadataUrl ? { clientMetadataUrl } : {}), ...(issuer ? { issuer } : {}), ...(scope ? { scope } : {}) }
 }
 
 /** The provider, with every token it is given seen by `saw` before the SDK can use (or print) it. */
@@ -85,8 +81,7 @@ function learningTokens(provider: OAuthClientProvider, saw: (tokens: OAuthTokens
  */
 export function grantWith(provider: OAuthClientProvider, serverUrl: URL, fetchFn: typeof fetch): Grant {
   return async (challenge, signal) => {
-    const bounded: typeof fetch = (input, init) => fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
-    const result = await auth(provider, { serverUrl, ...challenge, fetchFn: bounded })
+    const result = await auth(provider, { serverUrl, ...challenge, fetchFn: fetchUnder(fetchFn, signal) })
     // A headless provider has no redirect URL, so the SDK never asks for one; said plainly if it ever does.
     if (result !== 'AUTHORIZED') throw new UnauthorizedError('the authorization server asked for a browser sign-in, which a headless bridge cannot give')
   }

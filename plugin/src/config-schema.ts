@@ -6,7 +6,7 @@
  */
 
 import Schema from 'schemastery'
-import type { AuthConfig } from './auth.ts'
+import type { AuthConfig } from './auth-config.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -82,13 +82,14 @@ export const StdioFields = {
 
 /** Every field any auth type has; config.ts's checkAuth keeps each type to its own. */
 const AuthFields = {
-  type: optionalString().description('client_credentials, private_key_jwt or bearer.'),
-  clientId: optionalString().description("The client's registered id (the grants)."),
-  clientSecretEnv: optionalString().description('Name of the host variable that holds the client secret (client_credentials).'),
+  type: optionalString().description('client_credentials, private_key_jwt, bearer or authorization_code.'),
+  clientId: optionalString().description("The client's registered id (the grants; optional with authorization_code, where it is a pre-registered client)."),
+  clientSecretEnv: optionalString().description('Name of the host variable that holds the client secret (client_credentials; a confidential pre-registered client with authorization_code).'),
+  clientMetadataUrl: optionalString().description('authorization_code: the https URL of the Client ID Metadata Document the bridge is identified by where the server supports it.'),
   privateKeyEnv: optionalString().description('Name of the host variable that holds the PEM private key (private_key_jwt).'),
   algorithm: optionalString().description('The JWS algorithm of the private_key_jwt assertion (RS256 when unset).'),
   tokenEnv: optionalString().description('Name of the host variable that holds the token sent with each request (bearer).'),
-  issuer: optionalString().description('The authorization server the credentials were registered with; they are never presented to another.'),
+  issuer: optionalString().description('The authorization server the credentials were registered with; they are never presented to another (optional with authorization_code).'),
   scope: optionalString().description("Scopes to ask for (space-separated); otherwise what the server's metadata says."),
 }
 
@@ -96,7 +97,7 @@ const SseFields = {
   transport: Schema.const('sse').required().description('The legacy 2024-11-05 HTTP+SSE transport.'),
   url: Schema.string().role('link').description('The legacy SSE endpoint (the GET stream), http:// or https://.'),
   headers: Schema.dict(String).default({}).description('Sent with every request; never logged.'),
-  auth: Schema.object(AuthFields).description('OAuth client credentials, a private-key JWT, or a token from the environment.'),
+  auth: Schema.object(AuthFields).description('OAuth client credentials, a private-key JWT, a token from the environment, or a sign-in (authorization code).'),
 }
 
 export const HttpFields = {

@@ -4,7 +4,7 @@ import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
 import { configSecrets, createRedactor, redactUrl, type Redact } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
-import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth.ts'
+import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth-config.ts'
 import {
   HttpFields,
   SseSchema,
@@ -227,6 +227,7 @@ const AUTH_FIELDS: Record<AuthConfig['type'], { required: string[]; optional: st
   client_credentials: { required: ['clientId', 'clientSecretEnv', 'issuer'], optional: ['scope'] },
   private_key_jwt: { required: ['clientId', 'privateKeyEnv', 'issuer'], optional: ['scope', 'algorithm'] },
   bearer: { required: ['tokenEnv'], optional: [] },
+  authorization_code: { required: [], optional: ['clientId', 'clientSecretEnv', 'clientMetadataUrl', 'issuer', 'scope'] },
 }
 
 /**
@@ -249,10 +250,14 @@ function checkAuth(auth: Record<string, string | undefined>, headers: Record<str
     fail('auth', 'and headers.Authorization both set credentials; keep one of them.')
   }
   const config = (type === 'private_key_jwt' ? { algorithm: 'RS256', ...definedOnly(auth) } : definedOnly(auth)) as unknown as AuthConfig
-  const { field, name } = secretVariable(config)
-  if (!INHERIT_PATTERN.test(name) || name.includes('*')) fail(`auth.${field}`, `${describeValue(name, redact)} is not an environment variable name (for example "MCP_CLIENT_SECRET").`)
-  if (!process.env[name]) fail(`auth.${field}`, `names ${describeName(name, redact)}, which is not set in the host's environment: export it before starting the host.`)
-  if (type !== 'bearer') {
+  const variable = secretVariable(config)
+  if (variable) {
+    const { field, name } = variable
+    if (!INHERIT_PATTERN.test(name) || name.includes('*')) fail(`auth.${field}`, `${describeValue(name, redact)} is not an environment variable name (for example "MCP_CLIENT_SECRET").`)
+    if (!process.env[name]) fail(`auth.${field}`, `names ${describeName(name, redact)}, which is not set in the host's environment: export it before starting the host.`)
+  }
+  if (type === 'authorization_code') checkCodeAuth(auth, redact)
+  if (type !== 'bearer' && (type !== 'authorization_code' || auth.issuer)) {
     let issuer: URL | undefined
     try {
       issuer = new URL(auth.issuer!)
@@ -266,6 +271,24 @@ function checkAuth(auth: Record<string, string | undefined>, headers: Record<str
     }
   }
   return config
+}
+
+/**
+ * The authorization-code fields that depend on each other. A Client ID Metadata Document URL "MUST
+ * use the "https" scheme and contain a path component" (MCP 2025-11-25 §basic/authorization).
+ */
+function checkCodeAuth(auth: Record<string, string | undefined>, redact: Redact): void {
+  if (auth.clientSecretEnv && !auth.clientId) fail('auth.clientSecretEnv', 'needs auth.clientId: a client secret belongs to the pre-registered client it names.')
+  if (auth.clientMetadataUrl === undefined) return
+  let url: URL | undefined
+  try {
+    url = new URL(auth.clientMetadataUrl)
+  } catch {
+    // Reported below.
+  }
+  if (url?.protocol !== 'https:' || url.pathname === '/') {
+    fail('auth.clientMetadataUrl', `${describeValue(auth.clientMetadataUrl, redact)} must be an https:// URL with a path (for example "https://example.com/mcp-bridge.json"): it is the client id.`)
+  }
 }
 
 function definedOnly(record: Record<string, string | undefined>): Record<string, string> {

@@ -5,6 +5,7 @@ import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResul
 import { admitImages, type ImageServices } from './image-admission.ts'
 import { jsonEqual } from './json-equal.ts'
 import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from './json-schema.ts'
+import { jsonByteLength, jsonFitsInBytes } from './json-size.ts'
 import { bridgeOutput, type BridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
 import { quoteUntrusted, redactSecrets, type Redact } from '@mcp-bridge/process'
@@ -226,12 +227,11 @@ export function toCanonical(
   if (isError !== undefined && typeof isError !== 'boolean') {
     throw new BridgeError(`${rawName} returned "isError" that is not a boolean (${isError === null ? 'null' : typeof isError}): whether the call failed is unknown`, 'INVALID_RESULT')
   }
-  if (Number.isFinite(maxResultBytes)) {
-    const size = Buffer.byteLength(JSON.stringify(result))
-    if (size > maxResultBytes) {
-      const what = isError === true ? 'an error result of' : ''
-      throw new BridgeError(`${rawName} returned ${what}${what ? ' ' : ''}${size} bytes, over limits.maxResultBytes (${maxResultBytes})`, 'INVALID_RESULT')
-    }
+  // Measured, never re-serialised (json-size.ts): most results clear the limit on a bound that
+  // reads no text, and only one that fails is counted whole, for the message.
+  if (!jsonFitsInBytes(result, maxResultBytes)) {
+    const what = isError === true ? 'an error result of' : ''
+    throw new BridgeError(`${rawName} returned ${what}${what ? ' ' : ''}${jsonByteLength(result)} bytes, over limits.maxResultBytes (${maxResultBytes})`, 'INVALID_RESULT')
   }
   const blocks = content ?? []
   if (isError === true) {

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client'
 import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
 import { TokenRenewal } from './auth-renewal.ts'
-import { authSetup, grantWith } from './auth.ts'
+import { authSetup } from './auth.ts'
 import type { HttpConfig } from './config.ts'
 import { isModernRefusal } from './era.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
@@ -44,17 +44,17 @@ export function httpAccess(config: HttpConfig, options: HttpTransportOptions): H
   const learn = (value: string) => {
     if (value && 'learn' in options.redact) options.redact.learn(value)
   }
-  const auth = authSetup(config.auth, process.env, learn)
+  const auth = authSetup(config.auth, process.env, learn, { config, serverName: config.serverName })
   const headers = { ...options.headers, ...auth.headers }
   const limits: ResponseLimits = { maxBytes: config.limits.maxResultBytes, maxErrorChars: config.limits.maxResultTextChars, redact: options.redact }
   const lifetime = new AbortController()
   let authorized: AuthorizingFetch | undefined
-  if (auth.provider) {
+  if (auth.grant) {
     // The authorization server's requests are bounded like the MCP server's, and carry the configured headers as they always did.
     const grantFetch = withHeaders(fetchWithLimits(fetch, limits), headers)
     const renewal = new TokenRenewal({
       current: auth.accessToken,
-      grant: grantWith(auth.provider, options.url, grantFetch),
+      grant: auth.grant(options.url, grantFetch),
       timeoutMs: config.connectTimeoutMs,
       lifetime: lifetime.signal,
     })
@@ -172,7 +172,7 @@ class AnsweredRequests implements Transport {
 }
 
 /** `base` with `headers` under each request's own (which win), as the SDK's requestInit merges them. */
-function withHeaders(base: typeof fetch, headers: Record<string, string>): typeof fetch {
+export function withHeaders(base: typeof fetch, headers: Record<string, string>): typeof fetch {
   return (input, init) => {
     const merged = new Headers(headers)
     new Headers(init?.headers).forEach((value, name) => merged.set(name, value))

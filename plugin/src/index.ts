@@ -2,6 +2,7 @@ import type { Context, Fiber } from 'cordis'
 import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
 import { BridgeError, errorMessage, withoutStack } from './errors.ts'
+import { bindHostAuth } from './oauth/host-auth.ts'
 import { reserveServerName } from './server-names.ts'
 import { ToolSet } from './tool-set.ts'
 
@@ -27,6 +28,8 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   let releaseName = () => {}
   ctx.effect(() => (releaseName = reserveServerName(ctx, config.serverName)), 'mcp-client.serverName')
 
+  // The optional `mcpAuth` service, looked up when a connection needs to sign in (oauth/host-auth.ts).
+  bindHostAuth(config, () => ctx.get('mcpAuth'))
   const logger = ctx.logger(`mcp:${config.serverName}`)
   // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.
   const tools = new ToolSet(ctx.tools)

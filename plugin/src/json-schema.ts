@@ -1,7 +1,23 @@
-import Ajv, { type ErrorObject } from 'ajv'
-import Ajv2020 from 'ajv/dist/2020.js'
+import { createRequire } from 'node:module'
+import type Ajv from 'ajv'
+import type { ErrorObject } from 'ajv'
+import type Ajv2020 from 'ajv/dist/2020.js'
 import { collectingUnchecked, linearRegExp, withinMatchBudget } from '@mcp-bridge/process'
 import { isRecord } from './records.ts'
+
+/**
+ * Ajv, loaded at its first use: the first call of a tool, or a listed schema the plain-keyword
+ * shortcut (withinPlainKeywords) cannot vouch for. Importing it is a large share of a host's
+ * start, and a host that lists plain schemas and has not called a tool yet never needs it
+ * (issue 40). Both packages are CommonJS, so `require` loads them synchronously, where they are
+ * first needed, and every function here stays synchronous.
+ */
+let engines: { Ajv: typeof Ajv; Ajv2020: typeof Ajv2020 } | undefined
+function ajv(): { Ajv: typeof Ajv; Ajv2020: typeof Ajv2020 } {
+  if (engines) return engines
+  const require = createRequire(import.meta.url)
+  return (engines = { Ajv: require('ajv') as typeof Ajv, Ajv2020: require('ajv/dist/2020.js') as typeof Ajv2020 })
+}
 
 /**
  * Violations as readable lines, or an empty list when the value conforms. At most
@@ -59,7 +75,7 @@ export class SchemaCompiler {
     const { $schema, ...declared } = schema
     const dialect = dialectOf($schema)
     const body = dialect === 'draft-04' ? (fromDraft04(declared) as Record<string, unknown>) : declared
-    const engine = dialect === '2020-12' ? (this.draft2020 ??= new Ajv2020(options)) : (this.draft07 ??= new Ajv(options))
+    const engine = dialect === '2020-12' ? (this.draft2020 ??= new (ajv().Ajv2020)(options)) : (this.draft07 ??= new (ajv().Ajv)(options))
     const unchecked = new Set<string>()
     try {
       const check = collectingUnchecked(unchecked, () => {
@@ -186,7 +202,7 @@ let metaCheckers: { draft07: Ajv; draft2020: Ajv2020 } | undefined
 export function schemaProblem(schema: Record<string, unknown>): string | undefined {
   const { $schema } = schema
   if ($schema === undefined && withinPlainKeywords(schema, 0)) return undefined
-  metaCheckers ??= { draft07: new Ajv(options), draft2020: new Ajv2020(options) }
+  metaCheckers ??= { draft07: new (ajv().Ajv)(options), draft2020: new (ajv().Ajv2020)(options) }
   // Copied without `$schema` only when there is one: most schemas have none, and a rest copy per
   // schema is a measurable share of discovering 10,000 tools.
   const dialect = dialectOf($schema)

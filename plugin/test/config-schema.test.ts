@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import type Schema from 'schemastery'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import type { AuthConfig } from '../src/auth.ts'
+import type { AuthConfig } from '../src/auth-config.ts'
 import { SseSchema, StdioSchema, StreamableHttpSchema, type ReconnectConfig, type StdioConfig, type StreamableHttpConfig } from '../src/config-schema.ts'
 import { Config } from '../src/index.ts'
 

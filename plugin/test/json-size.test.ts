@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { jsonTextLength } from '../src/json-size.ts'
+import { jsonByteLength, jsonFitsInBytes, jsonTextLength } from '../src/json-size.ts'
 
 /** Any UTF-16 code unit, lone surrogates and control characters included. */
 const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 12 })
@@ -51,5 +51,36 @@ describe('jsonTextLength', () => {
     for (let i = 0; i < 200_000; i++) deep = [deep]
     expect(() => JSON.stringify(deep)).toThrow(RangeError)
     expect(jsonTextLength(deep)).toBe(200_000 * 2 + 6)
+  })
+})
+
+describe('jsonByteLength and jsonFitsInBytes: the UTF-8 size of a result, never stringified', () => {
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v))
+
+  it('is the UTF-8 byte length of JSON.stringify for every JSON value, escapes, pairs and lone surrogates included', () => {
+    fc.assert(fc.property(value, (v) => jsonByteLength(v) === bytes(v)), { numRuns: 2_000 })
+    for (const text of ['é', '€', '\ud83d\ude00', '\ud800', '\udfff', '\u0000', '\u007f', '\u0080', '\u07ff', '\u0800', '\uffff']) {
+      expect(jsonByteLength({ text }), JSON.stringify(text)).toBe(bytes({ text }))
+    }
+  })
+
+  it('says "fits" exactly when the UTF-8 text is no longer than the limit, on either side of the shortcut', () => {
+    fc.assert(
+      fc.property(value, fc.nat({ max: 400 }), (v, limit) => jsonFitsInBytes(v, limit) === bytes(v) <= limit && jsonByteLength(v, limit) > limit === bytes(v) > limit),
+      { numRuns: 2_000 },
+    )
+    // Controls and lone surrogates take 6 bytes per code unit: the bound must cover them exactly.
+    for (const text of ['\u0001'.repeat(50), '\ud800'.repeat(50), '"'.repeat(50), 'x'.repeat(50)]) {
+      const size = bytes({ text })
+      expect([jsonFitsInBytes({ text }, size), jsonFitsInBytes({ text }, size - 1)], JSON.stringify(text.slice(0, 2))).toEqual([true, false])
+    }
+  })
+
+  it('decides a 10 MiB text below, above and without a limit', () => {
+    // A string of 10 MiB that is not read: its characters would cost far more than its length.
+    const big = { content: [{ type: 'text', text: 'x'.repeat(10 * 1024 * 1024) }] }
+    expect(jsonFitsInBytes(big, 64 * 1024 * 1024)).toBe(true)
+    expect(jsonFitsInBytes(big, 1024)).toBe(false)
+    expect(jsonFitsInBytes(big, Number.POSITIVE_INFINITY)).toBe(true)
   })
 })

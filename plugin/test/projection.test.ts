@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { PlannedTool, toCanonical } from '../src/definition.ts'
 import type { ToolDefinition } from '../src/host-contract.ts'
 import { projectContent } from '../src/projection.ts'
@@ -190,6 +190,20 @@ describe('toCanonical', () => {
       expect(() => toCanonical({ isError, content: text('done') }, 'read')).toThrow(expect.objectContaining({ code: 'INVALID_RESULT', message: expect.stringMatching(/"isError" that is not a boolean/) }))
     }
     expect(toCanonical({ isError: false, content: text('done') }, 'read').content).toEqual(text('done'))
+  })
+
+  it('measures a result against limits.maxResultBytes without serialising it, exactly at the limit (issue 40)', () => {
+    const result = { content: [{ type: 'text', text: 'é'.repeat(50_000) }], structuredContent: { n: 1 } }
+    const size = Buffer.byteLength(JSON.stringify(result))
+    const stringify = vi.spyOn(JSON, 'stringify')
+    try {
+      expect(toCanonical(result, 'x', { maxResultBytes: size }).content).toBe(result.content)
+      expect(toCanonical(result, 'x', { maxResultBytes: 1 << 20 }).content).toBe(result.content)
+      expect(stringify).not.toHaveBeenCalled()
+    } finally {
+      stringify.mockRestore()
+    }
+    expect(() => toCanonical(result, 'x', { maxResultBytes: size - 1 })).toThrow(`x returned ${size} bytes, over limits.maxResultBytes (${size - 1})`)
   })
 })
 

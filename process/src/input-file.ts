@@ -42,17 +42,10 @@ export function readInputFileSync(path: string, options: InputFileOptions): stri
   }
   try {
     check(fstatSync(fd), path, options)
-    const chunks: Buffer[] = []
-    let total = 0
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, options.maxBytes + 1 - total))
-      const read = readSync(fd, chunk, 0, chunk.length, null)
-      if (read === 0) break
-      chunks.push(chunk.subarray(0, read))
-      total += read
-      if (total > options.maxBytes) throw tooLarge(total, path, options, true)
-    }
-    return Buffer.concat(chunks, total).toString('utf8')
+    const content = new CappedContent(path, options)
+    let chunk = content.next()
+    while (content.keep(chunk, readSync(fd, chunk, 0, chunk.length, null))) chunk = content.next()
+    return content.text()
   } finally {
     closeSync(fd)
   }
@@ -67,19 +60,43 @@ export async function readInputFile(path: string, options: InputFileOptions): Pr
   }
   try {
     check(await handle.stat(), path, options)
-    const chunks: Buffer[] = []
-    let total = 0
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, options.maxBytes + 1 - total))
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null)
-      if (bytesRead === 0) break
-      chunks.push(chunk.subarray(0, bytesRead))
-      total += bytesRead
-      if (total > options.maxBytes) throw tooLarge(total, path, options, true)
-    }
-    return Buffer.concat(chunks, total).toString('utf8')
+    const content = new CappedContent(path, options)
+    let chunk = content.next()
+    while (content.keep(chunk, (await handle.read(chunk, 0, chunk.length, null)).bytesRead)) chunk = content.next()
+    return content.text()
   } finally {
     await handle.close()
+  }
+}
+
+/**
+ * The bytes read so far, for both readers: each read asks for at most one byte past the cap, so a
+ * file that grew past it while read shows itself without being read whole.
+ */
+class CappedContent {
+  private readonly chunks: Buffer[] = []
+  private total = 0
+  constructor(
+    private readonly path: string,
+    private readonly options: InputFileOptions,
+  ) {}
+
+  /** The buffer for the next read. */
+  next(): Buffer {
+    return Buffer.allocUnsafe(Math.min(1 << 20, this.options.maxBytes + 1 - this.total))
+  }
+
+  /** Keeps the `read` bytes of `chunk`; false at the end of the file, an error past the cap. */
+  keep(chunk: Buffer, read: number): boolean {
+    if (read === 0) return false
+    this.chunks.push(chunk.subarray(0, read))
+    this.total += read
+    if (this.total > this.options.maxBytes) throw tooLarge(this.total, this.path, this.options, true)
+    return true
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks, this.total).toString('utf8')
   }
 }
 

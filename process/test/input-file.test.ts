@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { truncateSync, writeFileSync } from 'node:fs'
+import { existsSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { readInputFile, readInputFileSync } from '../src/index.ts'
@@ -24,9 +24,9 @@ writeFileSync(small, 'a: 1\n')
 const options = { maxBytes: 1024 * 1024, what: 'the config file' }
 
 describe.each([
-  ['readInputFileSync', async (path: string) => readInputFileSync(path, options)],
-  ['readInputFile', (path: string) => readInputFile(path, options)],
-] as const)('%s', (_name, read) => {
+  ['readInputFileSync', async (path: string, given = options) => readInputFileSync(path, given)],
+  ['readInputFile', (path: string, given = options) => readInputFile(path, given)],
+] as const)('%s', (name, read) => {
   it('reads a regular file', async () => {
     expect(await read(small)).toBe('a: 1\n')
   })
@@ -40,6 +40,20 @@ describe.each([
     const started = performance.now()
     await expect(read(path)).rejects.toThrow(`the config file ${path} ${reason}`)
     expect(performance.now() - started).toBeLessThan(1_000)
+  })
+
+  it('reads a file of several chunks whole', async () => {
+    const text = 'x'.repeat(2.5 * 1024 * 1024)
+    const large = join(dir.path, `large-${name}.yaml`)
+    writeFileSync(large, text)
+    expect(await read(large, { ...options, maxBytes: 4 * 1024 * 1024 })).toBe(text)
+  })
+
+  it.runIf(existsSync('/proc/self/status'))('refuses a file that turns out longer than its size said, at the cap', async () => {
+    // /proc files give size 0 and then have content: as a file that grows while it is read.
+    await expect(read('/proc/self/status', { ...options, maxBytes: 16 })).rejects.toThrow(
+      'the config file /proc/self/status is over 16 bytes (it grew while it was read), above the limit of 16 bytes (16 B)',
+    )
   })
 
   it('says why a missing file cannot be read', async () => {

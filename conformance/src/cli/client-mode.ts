@@ -4,14 +4,20 @@
  * (conformance/test/server-mode-modules.test.ts).
  */
 import type { ClientRunOptions } from '../client/index.ts'
+import type { LoadedScenario } from '../client/load.ts'
 import type { SuiteResult } from '../model.ts'
 
-export type { ClientRunOptions }
+export type { ClientRunOptions, LoadedScenario }
 
 const clientMode = () => import('../client/index.ts')
 
 export async function listScenarios(): Promise<Array<{ id: string; title: string }>> {
   return (await clientMode()).listScenarios()
+}
+
+/** Every scenario, parsed and checked (the slow part of a run's start: read once, then handed to the run). */
+export async function loadClientScenarios(): Promise<LoadedScenario[]> {
+  return (await clientMode()).loadScenarios()
 }
 
 export async function runClientScenarios(options: ClientRunOptions): Promise<SuiteResult[]> {

@@ -1,7 +1,8 @@
 /**
  * Everything a parsed command does once it is more than --help or --version: list the scenarios,
  * load the baseline, run the suites, write the reports, print the summary. Loaded on demand by
- * cli.ts, so the runners (the SDK, the plugin, the fixtures) cost nothing until a run needs them.
+ * cli.ts, so the runners (the SDK, the plugin, the fixtures) cost nothing until a run needs them;
+ * each mode's runner loads only for a run of that mode (client-mode.ts, the server runner below).
  */
 import { constants } from 'node:fs'
 import { access, mkdir, stat, writeFile } from 'node:fs/promises'
@@ -10,7 +11,7 @@ import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { failuresOf, formatBaseline, loadBaseline, type BaselineEntry } from '../baseline.ts'
 import { defaultJobs } from '../client/pool.ts'
-import { listScenarios, runClientScenarios, type ClientRunOptions } from './client-mode.ts'
+import { listScenarios, loadClientScenarios, runClientScenarios, type ClientRunOptions, type LoadedScenario } from './client-mode.ts'
 import { EXIT, type RunReport, type SuiteResult } from '../model.ts'
 import { formatGithubAnnotations } from '../report/annotations.ts'
 import { assembleReport, harnessErrorSuite } from '../report/assemble.ts'
@@ -20,7 +21,6 @@ import { formatMarkdownSummary } from '../report/markdown.ts'
 import { plain } from '../report/line.ts'
 import { formatSummary, progressLine } from '../report/summary.ts'
 import { formatReports, writeReports } from '../report/write.ts'
-import { runServerSuite } from '../server/run.ts'
 import { describeTarget, everythingTarget } from '../server/target.ts'
 import type { Io } from './io.ts'
 import { TOOL } from './tool.ts'
@@ -60,8 +60,8 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
     if (typeof loaded === 'string') return refuse({ message: `--compare ${command.compare} ${loaded}`, file: shortPath(command.compare, io.cwd) })
     previous = loaded
   }
-  const refused = await preflight(command)
-  if (refused) return refuse({ message: refused })
+  const checked = await preflight(command)
+  if ('refused' in checked) return refuse({ message: checked.refused })
   const merged: MergedRun[] = []
   for (const { label, path } of command.merge) {
     const loaded = await loadPrevious(path)
@@ -71,7 +71,7 @@ export async function runCommand(command: Exclude<Command, { kind: 'help' | 'ver
   }
   const startedAt = new Date()
   const started = performance.now()
-  const suites = [...(await runSuites(command, io)), ...merged.flatMap((run) => run.suites)]
+  const suites = [...(await runSuites(command, io, checked.scenarios)), ...merged.flatMap((run) => run.suites)]
   const report = assembleReport({
     suites,
     baseline,
@@ -124,7 +124,13 @@ async function writeBaseline(report: RunReport, previous: BaselineEntry[], path:
  * the report directory can be written, the scenarios named exist, snapshots may be written, the
  * wire log to judge exists. A reason to refuse, or undefined.
  */
-async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 'list' }>): Promise<string | undefined> {
+async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 'list' }>): Promise<{ refused: string } | { scenarios?: LoadedScenario[] }> {
+  const why = await refusal(command)
+  return typeof why === 'string' ? { refused: why } : why
+}
+
+/** preflight's checks: a reason to refuse, or the scenarios they loaded (for a run that has any). */
+async function refusal(command: Exclude<Command, { kind: 'help' | 'version' | 'list' }>): Promise<string | { scenarios?: LoadedScenario[] }> {
   const unwritable = await unwritableDirectory(command.reportDir)
   if (unwritable) return `cannot write reports to ${command.reportDir}: ${unwritable} (choose another --report-dir)`
   if (command.summaryMd) {
@@ -133,14 +139,15 @@ async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 
     if (problem) return `cannot write the Markdown summary to ${command.summaryMd}: ${dir} ${problem}`
   }
   // A scenario file that does not read is its one line (load.ts), before anything runs.
-  let known: string[] = []
+  let scenarios: LoadedScenario[] | undefined
   if (command.kind === 'client' || command.kind === 'default' || (command.kind === 'judge' && command.scenario !== undefined)) {
     try {
-      known = (await listScenarios()).map((scenario) => scenario.id)
+      scenarios = await loadClientScenarios()
     } catch (error) {
       return messageOf(error)
     }
   }
+  const known = (scenarios ?? []).map(({ scenario }) => scenario.id)
   if (command.kind === 'client') {
     if (command.options.updateSnapshots && process.env.CI === 'true') return '--update-snapshots is refused when CI=true: update snapshots locally and commit them'
     const unknown = command.options.scenarioIds.filter((id) => !known.includes(id))
@@ -156,7 +163,7 @@ async function preflight(command: Exclude<Command, { kind: 'help' | 'version' | 
       if (!known.includes(command.scenario)) return `no scenario with id ${JSON.stringify(command.scenario)}${didYouMean(command.scenario, known)} (see: mcp-conformance list)`
     }
   }
-  return undefined
+  return scenarios ? { scenarios } : {}
 }
 
 /** Why reports cannot go to `dir` (created if missing), or undefined. */
@@ -238,7 +245,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 const DEFAULT_BASELINE = fileURLToPath(new URL('../../examples/default.baseline.yaml', import.meta.url))
 
-async function runSuites(command: Extract<Command, { reportDir: string }>, io: Io): Promise<SuiteResult[]> {
+/** `scenarios`: what the preflight loaded, so that a client run does not parse every file again. */
+async function runSuites(command: Extract<Command, { reportDir: string }>, io: Io, scenarios: readonly LoadedScenario[] | undefined): Promise<SuiteResult[]> {
   // On a terminal one line tells where the run is, and only what needs a look stays on screen;
   // elsewhere every finished run and check is a line of the log.
   const live = io.terminal ? new LiveLine(io.stderr, io.terminal.columns) : undefined
@@ -252,7 +260,7 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
   const suites: SuiteResult[] = []
   if (command.kind === 'client' || command.kind === 'default') {
     const given = command.kind === 'client' ? command.options : { transports: command.transports, scenarioIds: [], updateSnapshots: false, jobs: command.jobs }
-    const options = { ...given, jobs: given.jobs ?? defaultJobs() }
+    const options = { ...given, jobs: given.jobs ?? defaultJobs(), ...(scenarios ? { scenarios } : {}) }
     io.stderr(`mcp-conformance: client scenarios (${options.transports.join(', ')}), ${options.jobs === 1 ? 'one at a time' : `${options.jobs} at a time`}\n`)
     suites.push(...(await clientSuites(options, io, live)))
   }
@@ -265,6 +273,8 @@ async function runSuites(command: Extract<Command, { reportDir: string }>, io: I
     const serverName = command.kind === 'server' ? command.serverName : undefined
     const options = { calls, onCheck, requestTimeoutMs: command.timeoutMs, startupTimeoutMs: command.startupTimeoutMs, ...(serverName ? { serverName } : {}) }
     const revisions = command.kind === 'server' ? command.revisions : undefined
+    // The server runner (its probes, registry and judges) loads only for a run that judges a server.
+    const { runServerSuite } = await import('../server/run.ts')
     if (!revisions) {
       io.stderr(`mcp-conformance: server checks against ${describeTarget(target)}\n`)
       suites.push(await runServerSuite(target, options))

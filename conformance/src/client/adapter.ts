@@ -1,3 +1,5 @@
+import type { BeyondRequest } from './driver/protocol.ts'
+
 /**
  * What the runner needs of a client under test. Small on purpose: another client (an SDK-based
  * bridge, a naive one with known bugs) can be judged by implementing these few members.
@@ -29,6 +31,14 @@ export interface CallOutcome {
   ms?: number
 }
 
+/** A verb beyond tools (driver/protocol.ts BeyondRequest), without its id. */
+export type BeyondAsk = BeyondRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
+
+/** What the client answered a verb beyond tools: its result as its user gets it, or why not. */
+export type BeyondOutcome =
+  | { ok: true; value: Record<string, unknown>; ms: number }
+  | { ok: false; error: string; ms?: number; unsupported?: boolean; unanswered?: string }
+
 export type ModelRoute = { provider: string; model: string } | undefined
 
 export interface ClientSession {
@@ -45,6 +55,8 @@ export interface ClientSession {
   attachmentCount(): number
   /** What a driven client declared it does (`listChanged`, `reconnect`); bridges do everything. */
   features?(): string[]
+  /** Resources, prompts and completions (the driver protocol's beyond verbs); absent when the client offers none of them. */
+  ask?(request: BeyondAsk): Promise<BeyondOutcome>
   /** Server processes still alive once the client said it had closed (judged before the driver ends). */
   orphans?(): number[]
   /** A driven client: lines its driver wrote that break the driver protocol (a harness problem, not a verdict). */

@@ -29,12 +29,22 @@ export const FEATURES = {
   listChanged: 'the client re-lists on notifications/tools/list_changed (the spec leaves following it to the client)',
   reconnect: 'the client reconnects or respawns its server after losing it (the spec leaves reconnecting to the client)',
   tasks: 'the client calls tools as tasks (MCP 2025-11-25 §basic/utilities/tasks: task-augmented requests are optional for a requestor)',
+  resources: 'the client lists and reads resources (MCP 2025-11-25 §server/resources: a server feature a client may use or not)',
+  prompts: 'the client lists and gets prompts (MCP 2025-11-25 §server/prompts: a server feature a client may use or not)',
+  completions: 'the client asks for argument completions (MCP 2025-11-25 §server/utilities/completion: a server feature a client may use or not)',
 } as const
+
+/**
+ * Features beyond tools: judged for whoever declares them, a bridge included. A bridge (our
+ * plugin) that does not offer them yet is not applicable, never failed for a verb it lacks.
+ */
+export const BEYOND_FEATURES: ReadonlySet<string> = new Set(['resources', 'prompts', 'completions'])
 
 /** Why the whole scenario does not apply to this client, or undefined when it does. */
 export function scenarioNotApplicable(scenario: Scenario, kind: ClientKind, features: string[]): string | undefined {
-  if (kind === 'bridge') return undefined
   const applies = scenario.applies
+  if (BEYOND_FEATURES.has(applies.to) && !features.includes(applies.to)) return `only for clients that declare "${applies.to}": ${FEATURES[applies.to as keyof typeof FEATURES]}${kind === 'bridge' ? ' (the bridge does not offer it yet)' : ''}; ${applies.reason ?? ''}`.replace(/; $/, '')
+  if (kind === 'bridge') return undefined
   if (applies.to === 'bridge') return `bridge only: ${applies.reason ?? 'about a bridge naming contract'}`
   if (applies.to !== 'every-client' && !features.includes(applies.to)) return `only for clients that declare "${applies.to}": ${FEATURES[applies.to]}; ${applies.reason ?? ''}`.replace(/; $/, '')
   if (scenario.steps.some((step) => 'squat' in step)) return 'bridge only: another plugin squatting a public name needs a host tool registry'

@@ -6,6 +6,7 @@ import { loadScenarios, SCENARIO_DIR, type LoadedScenario } from './load.ts'
 import type { RunEra } from './eras.ts'
 import { runPool } from './pool.ts'
 import { runScenario } from './run-scenario.ts'
+import { estimatedRunMs, startOrder } from './schedule.ts'
 
 export type { ClientAdapter, ClientSession, ServerTarget, ToolView, CallOutcome } from './adapter.ts'
 export { bridgeAdapter } from './bridge-adapter.ts'
@@ -35,13 +36,15 @@ export interface ClientRunOptions {
   driver?: string
   /** Where scenarios live; `scenarios/` by default. */
   dir?: string
+  /** The scenarios of `dir`, already loaded (the CLI loads them before the run to check the ids asked for): not read again. */
+  scenarios?: readonly LoadedScenario[]
 }
 
 /** Pure: the scenarios this run covers, in id order, then this shard's share (1-based index). */
-export function selectScenarios(all: LoadedScenario[], ids: string[], shard?: { index: number; count: number }): LoadedScenario[] {
+export function selectScenarios(all: readonly LoadedScenario[], ids: string[], shard?: { index: number; count: number }): LoadedScenario[] {
   const unknown = ids.filter((id) => !all.some((s) => s.scenario.id === id))
   if (unknown.length) throw new Error(`no scenario with id ${unknown.map((id) => JSON.stringify(id)).join(', ')} (see: mcp-conformance list)`)
-  const chosen = ids.length ? all.filter((s) => ids.includes(s.scenario.id)) : all
+  const chosen = ids.length ? all.filter((s) => ids.includes(s.scenario.id)) : [...all]
   return shard ? chosen.filter((_, i) => i % shard.count === shard.index - 1) : chosen
 }
 
@@ -57,9 +60,14 @@ export async function runClientScenarios(options: ClientRunOptions): Promise<Sui
   // A CI run that rewrote its snapshots would pass whatever the client did.
   if (options.updateSnapshots && process.env.CI === 'true') throw new Error('--update-snapshots is refused when CI=true: update snapshots locally and commit them')
   const adapter = options.adapter ?? (options.driver !== undefined ? driverAdapter(options.driver) : bridgeAdapter)
-  const selected = selectScenarios(loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
+  const selected = selectScenarios(options.scenarios ?? loadScenarios(options.dir ?? SCENARIO_DIR), options.scenarioIds, options.shard)
   const runs = expandRuns(selected, options.transports)
-  return runPool(runs, options.jobs ?? 1, ({ loaded }) => runsAlone(loaded), async ({ loaded, transport, era }, index) => {
+  const jobs = options.jobs ?? 1
+  // One at a time, the runs go in the serial order; side by side, in the order that ends soonest
+  // (schedule.ts). Either way the results come back in the serial order.
+  const order = jobs === 1 ? runs.map((_, index) => index) : startOrder(runs, ({ loaded }) => runsAlone(loaded), ({ loaded, transport }) => estimatedRunMs(loaded.scenario, transport))
+  const started = order.map((index) => ({ ...runs[index]!, index }))
+  const results = await runPool(started, jobs, ({ loaded }) => runsAlone(loaded), async ({ loaded, transport, era, index }) => {
     const place = { id: loaded.scenario.id, transport, era, index, total: runs.length }
     options.onRun?.(place)
     const result = await runScenario(loaded, transport, adapter, { updateSnapshots: options.updateSnapshots, era })
@@ -68,6 +76,9 @@ export async function runClientScenarios(options: ClientRunOptions): Promise<Sui
     options.onProgress?.(`${failed.length ? 'FAIL' : 'ok  '} ${loaded.scenario.id} [${runLabel(transport, era)}] ${result.durationMs} ms${failed.length ? `: ${failed.map((c) => c.id).join(', ')}` : ''}`)
     return result
   })
+  const inSerialOrder = new Array<SuiteResult>(runs.length)
+  started.forEach(({ index }, k) => (inSerialOrder[index] = results[k]!))
+  return inSerialOrder
 }
 
 /**

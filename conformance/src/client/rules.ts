@@ -92,6 +92,13 @@ export const CLIENT_RULES = {
   'http/protocol-version-value': [
     rule('2025-06-18', undefined, 'basic/transports', 'protocol-version-header', 'Protocol Version Header', 'SHOULD', 'The protocol version sent by the client SHOULD be the one negotiated during initialization.'),
   ],
+  'pagination/opaque': [
+    rule('2025-03-26', undefined, 'server/utilities/pagination', 'implementation-guidelines', 'Implementation Guidelines', 'MUST', "Clients MUST treat cursors as opaque tokens: Don't attempt to parse or modify cursors"),
+  ],
+  'capabilities/negotiated': [
+    rule('2025-03-26', '2025-03-26', 'basic/lifecycle', 'operation', 'Operation', 'SHOULD', 'Both parties SHOULD: Only use capabilities that were successfully negotiated'),
+    rule('2025-06-18', undefined, 'basic/lifecycle', 'operation', 'Operation', 'MUST', 'Both parties MUST: Only use capabilities that were successfully negotiated'),
+  ],
 } as const satisfies Record<string, readonly ClientRule[]>
 
 export type ClientRuleKey = keyof typeof CLIENT_RULES

@@ -84,6 +84,43 @@ const WaitCondition = z.strictObject({
 
 const took = { took: Took.optional() }
 
+/** What the client answered a verb beyond tools (run/steps/beyond.ts); every given field is checked. */
+const BeyondExpectation = z.strictObject({
+  /** Lists: exactly these URIs, URI templates or prompt names, in any order (every page followed). */
+  items: z.array(z.string()).optional(),
+  /** A regular expression the answer's text (resource text, prompt message texts) must match. */
+  text: Regex.optional(),
+  /** readResource: how many characters of text the client handed over. */
+  length: z.int().min(0).optional(),
+  /** readResource: the SHA-256 (hex) of the bytes the client's blob decodes to. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lowercase hex').optional(),
+  /** complete: exactly these values, in order. */
+  values: z.array(z.string()).optional(),
+  /** The client refused (answered an error) instead of a result. */
+  refused: z.boolean().optional(),
+})
+
+const beyond = { expect: BeyondExpectation.optional() }
+
+/** Verbs beyond tools, each asked of the client through its driver (optional: FEATURES in applicability.ts). */
+const BeyondSteps = [
+  z.strictObject({ listResources: z.strictObject(beyond), ...took }),
+  z.strictObject({ listTemplates: z.strictObject(beyond), ...took }),
+  /** Read this URI as the client's user names it (the URI the server listed). */
+  z.strictObject({ readResource: z.strictObject({ uri: z.string().min(1), ...beyond }), ...took }),
+  z.strictObject({ listPrompts: z.strictObject(beyond), ...took }),
+  /** Get a prompt with these arguments, as declared by the server (strings, by MCP's schema). */
+  z.strictObject({ getPrompt: z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.string()).default({}), ...beyond }), ...took }),
+  z.strictObject({
+    complete: z.strictObject({
+      ref: z.union([z.strictObject({ type: z.literal('ref/prompt'), name: z.string() }), z.strictObject({ type: z.literal('ref/resource'), uri: z.string() })]),
+      argument: z.strictObject({ name: z.string(), value: z.string() }),
+      ...beyond,
+    }),
+    ...took,
+  }),
+] as const
+
 const Step = z.union([
   CallStep,
   z.strictObject({ wait: WaitCondition, ...took }),
@@ -96,6 +133,7 @@ const Step = z.union([
   /** Another plugin of the host registers a tool under this public name (squatting). */
   z.strictObject({ squat: z.string(), ...took }),
   z.strictObject({ dispose: z.literal(true), ...took }),
+  ...BeyondSteps,
 ])
 
 /** How often something may happen: at least / at most. */
@@ -167,9 +205,11 @@ const Expectations = z.strictObject({
 const Applies = z.strictObject({
   /**
    * every-client (the default); bridge: about a bridge naming contract; listChanged / reconnect /
-   * tasks: about a behaviour the spec leaves to the client, judged for clients whose driver declares it.
+   * tasks: about a behaviour the spec leaves to the client, judged for clients whose driver declares it;
+   * resources / prompts / completions: a feature beyond tools, judged for any client (a bridge
+   * included) that declares it, not applicable to one that does not.
    */
-  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks']).default('every-client'),
+  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks', 'resources', 'prompts', 'completions']).default('every-client'),
   reason: z.string().optional(),
   /** Further check ids of this scenario that judge bridges only, each with its reason. */
   bridgeOnly: z.record(z.string(), z.string()).default({}),

@@ -4,6 +4,7 @@
  * this merges it into one ordered, bounded list, with messages normalised as in the text
  * transcript so that ids read c1/s1 in both.
  */
+import { beyondAsk } from '../client/beyond-ask.ts'
 import type { ScenarioStep } from '../client/scenario.ts'
 import type { RunTranscript, TimelineEvent } from '../model.ts'
 import { excerpt } from '../server/check.ts'
@@ -74,7 +75,9 @@ export function stepLabel(step: ScenarioStep): string {
   if ('restart' in step) return 'restart the server'
   if ('expectTools' in step) return `expect tools [${step.expectTools.join(', ')}]`
   if ('squat' in step) return `another plugin registers ${step.squat}`
-  return 'dispose the client'
+  if ('dispose' in step) return 'dispose the client'
+  const { ask } = beyondAsk(step)
+  return `ask the client: ${ask.op}${'uri' in ask ? ` ${ask.uri}` : 'name' in ask ? ` ${ask.name}` : ''}`
 }
 
 function waitLabel(wait: Extract<ScenarioStep, { wait: unknown }>['wait']): string {

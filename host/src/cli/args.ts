@@ -13,6 +13,11 @@ Commands:
                         print what the model sees (the content) and the canonical value.
   watch                 Keep the host running, reloading FILE whenever it changes; logs go to
                         stderr. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM; SIGHUP reloads now.
+  login SERVER          Sign in to the server whose entry has serverName SERVER (auth.type
+                        authorization_code): prints the URL to open on stderr, waits up to 5
+                        minutes for the browser to come back, and stores the tokens (0600 files
+                        in MCP_BRIDGE_CREDENTIALS_DIR, default ~/.config/mcp-bridge/credentials).
+  logout SERVER         Forget the tokens stored for SERVER.
 
 Options:
   -c, --config FILE     The cordis.yml file to load (default: ./cordis.yml).
@@ -38,6 +43,7 @@ export type Command =
   | (Common & { kind: 'tools'; json: boolean })
   | (Common & { kind: 'call'; json: boolean; tool: string; args: Record<string, unknown> })
   | (Common & { kind: 'watch' })
+  | (Common & { kind: 'login' | 'logout'; server: string })
 
 export type ParsedArgs = { ok: true; command: Command } | { ok: false; error: string }
 
@@ -55,7 +61,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   if (values.help) return { ok: true, command: { kind: 'help' } }
   if (values.version) return { ok: true, command: { kind: 'version' } }
   const [name, ...rest] = positionals
-  if (name === undefined) return { ok: false, error: 'missing command: tools, call or watch' }
+  if (name === undefined) return { ok: false, error: 'missing command: tools, call, watch, login or logout' }
   const logLevel = values['log-level'] ?? (name === 'watch' ? 'info' : 'warn')
   if (!LEVELS.has(logLevel)) return { ok: false, error: `--log-level must be error, warn, info or debug, not "${logLevel}"` }
   const common: Common = { config: values.config ?? 'cordis.yml', logLevel: logLevel as LogLevel }
@@ -80,8 +86,16 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
       const error = extra(0)
       return error ? { ok: false, error } : { ok: true, command: { ...common, kind: 'watch' } }
     }
+    case 'login':
+    case 'logout': {
+      if (values.json) return { ok: false, error: `--json applies to tools and call, not ${name}` }
+      const [server] = rest
+      if (server === undefined) return { ok: false, error: `${name} needs the serverName of a bridge entry, e.g. ${name} github` }
+      const error = extra(1)
+      return error ? { ok: false, error } : { ok: true, command: { ...common, kind: name, server } }
+    }
     default:
-      return { ok: false, error: `unknown command "${name}": use tools, call or watch` }
+      return { ok: false, error: `unknown command "${name}": use tools, call, watch, login or logout` }
   }
 }
 

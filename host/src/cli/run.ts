@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type { FileHost } from '../loader/host.ts'
 import { parseCommandLine, usageErrorLines, USAGE, type Command } from './args.ts'
 import { formatResult, formatTools, resultJson, toolsJson } from './format.ts'
+import { credentialsDir } from '../credentials.ts'
 
 export interface CliIo {
   /** Data: the tool list, call results, help. */
@@ -48,6 +49,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 2
   }
 
+  // Sign-ins need no Cordis host: the flow runs on its own, with the entry's config.
+  if (command.kind === 'login' || command.kind === 'logout') return (await import('./login.ts')).login(command.config, command.server, io, command.kind)
   const hosts = await fileHosts()
   if (!hosts) {
     const wanted = PACKAGE.peerDependencies.cordis
@@ -58,6 +61,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     file: command.config,
     env: io.env,
     watch: command.kind === 'watch',
+    credentialsDir: credentialsDir(io.env),
     logging: { level: command.logLevel, write: io.stderr },
   })
   try {

@@ -1,5 +1,7 @@
 import type { SignalOptions } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
+import type { McpAuthService } from '@mcp-bridge/plugin'
+import { fileCredentialStore } from '../credentials.ts'
 import { createHost, stopOnSignals, type Host } from '../host.ts'
 import type { ConsoleLoggerOptions } from '../logging.ts'
 import { createLoader, type ConfigLoader, type LoaderOptions } from './loader.ts'
@@ -11,6 +13,16 @@ export interface FileHostOptions extends LoaderOptions {
   logging?: ConsoleLoggerOptions | false
   /** As in createHost: SIGINT/SIGTERM dispose the host and exit 130/143, unless `false`. */
   signals?: SignalOptions | false
+  /**
+   * Where `mcp-bridge login` stored OAuth credentials (credentials.ts): the host offers them to
+   * the bridge as the `mcpAuth` service. Absent: credentials live as long as a connection.
+   */
+  credentialsDir?: string
+  /**
+   * How a person signs in (McpAuthService.signIn): handed the authorization URL of a server
+   * configured with `auth.type: authorization_code`. Absent: a headless host, which refuses.
+   */
+  signIn?: McpAuthService['signIn']
 }
 
 export interface FileHost extends Host {
@@ -26,6 +38,14 @@ export interface FileHost extends Host {
 export async function createFileHost(options: FileHostOptions): Promise<FileHost> {
   // Signals are taken below, once the entries are part of what a signal disposes.
   const host = await createHost({ logging: options.logging, signals: false })
+  if (options.credentialsDir || options.signIn) {
+    const service: McpAuthService = {
+      ...(options.credentialsDir && { credentials: fileCredentialStore(options.credentialsDir) }),
+      ...(options.signIn && { signIn: options.signIn }),
+    }
+    host.ctx.provide('mcpAuth')
+    host.ctx.set('mcpAuth', service)
+  }
   // The bridge is handed over as this very module instance, so that the host and the entries it
   // runs share one copy of the plugin whatever the resolver would pick for the package name.
   const loader = createLoader(host.ctx, { ...options, plugins: { [BRIDGE_PACKAGE]: bridge, ...options.plugins } })

@@ -1,19 +1,12 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLError } from 'yaml'
-import { pluginKey } from './names.ts'
-import { referenceTags, resolveReferences } from './references.ts'
-import { lineOfField, type Entry, type LoaderIssue } from './types.ts'
-import { isRecord } from '@mcp-bridge/plugin/rules'
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError, type YAMLSeq } from 'yaml'
+import { checkEntry, type EntryInput } from './entry.ts'
+import { referenceTags } from './references.ts'
+import type { Entry, LoaderIssue, ParseOptions } from './types.ts'
 
-export interface ParseOptions {
-  /** Absolute directory of the file: `!path` values and plugin paths are resolved against it. */
-  baseDir: string
-  env: Readonly<Record<string, string | undefined>>
-  /** Plugin names the host resolves itself (the bridge, plus any the host embeds). */
-  builtins: ReadonlySet<string>
-}
+export type { ParseOptions } from './types.ts'
 
 export type ParseOutcome =
-  | { ok: false; error: LoaderIssue }
+  | FileError
   | {
       ok: true
       /** Usable entries, in file order (disabled ones included, flagged). */
@@ -28,8 +21,8 @@ export type ParseOutcome =
       keepMissing: boolean
     }
 
-const ENTRY_FIELDS = new Set(['id', 'name', 'config', 'disabled'])
-const ID_PATTERN = /^[A-Za-z0-9][\w.:-]{0,63}$/
+type FileError = { ok: false; error: LoaderIssue }
+type LineOf = (offset: number | undefined) => number | undefined
 
 /**
  * Pure: cordis.yml text to entries. The file is a YAML list of `{ id, name, config, disabled? }`.
@@ -37,100 +30,80 @@ const ID_PATTERN = /^[A-Za-z0-9][\w.:-]{0,63}$/
  * entry only disqualifies that entry.
  */
 export function parseConfig(text: string, options: ParseOptions): ParseOutcome {
+  const read = readEntries(text)
+  return read.ok ? collect(read.inputs, options) : read
+}
+
+/** The file's entries as written, or the problem that makes the whole file unusable. */
+function readEntries(text: string): FileError | { ok: true; inputs: EntryInput[] } {
   const lines = new LineCounter()
   const doc = parseDocument(text, { customTags: referenceTags, lineCounter: lines, uniqueKeys: true, prettyErrors: true, merge: true })
-  const fileError = (message: string, line?: number): ParseOutcome => ({ ok: false, error: { message, line } })
-  const lineOf = (offset: number | undefined) => (offset === undefined ? undefined : lines.linePos(offset).line)
-
-  const syntax = doc.errors[0]
-  if (syntax) return fileError(`invalid YAML: ${firstLine(syntax)}`, lineOf(syntax.pos[0]))
-  if (doc.contents === null) return fileError('the file is empty: write a list of entries (or [] to run no plugins)')
-  if (!isSeq(doc.contents)) {
-    const hint = isMap(doc.contents) && doc.contents.has('plugins') ? ' (move the items under "plugins:" to the top level)' : ''
-    return fileError(`the top level must be a list of entries like "- id: ... name: ... config: ..."${hint}`, lineOf(doc.contents.range?.[0]))
-  }
+  const lineOf: LineOf = (offset) => (offset === undefined ? undefined : lines.linePos(offset).line)
+  const list = topLevelList(doc, lineOf)
+  if (!isSeq(list)) return list
   let values: unknown[]
   try {
     values = doc.toJS({ maxAliasCount: 100 }) as unknown[]
   } catch (error) {
     return fileError(`invalid YAML: ${error instanceof Error ? error.message : String(error)}`)
   }
-
-  const items = doc.contents.items
+  const items = list.items as (Node | null)[]
   const ranges = items.map((item) => (item as { range?: [number, number, number] }).range)
-  const warningsByItem = new Map<number, YAMLError[]>()
-  for (const warning of doc.warnings) {
+  const warnings = warningsByEntry(doc.warnings, ranges, lineOf)
+  if (!(warnings instanceof Map)) return warnings
+  const inputs = values.map((value, index) => ({
+    value,
+    index,
+    line: lineOf(ranges[index]?.[0]),
+    fieldLines: fieldLinesOf(items[index] ?? null, lineOf),
+    warnings: (warnings.get(index) ?? []).map(firstLine),
+  }))
+  return { ok: true, inputs }
+}
+
+/** The top-level list, or why the file is not one. */
+function topLevelList(doc: Document, lineOf: LineOf): YAMLSeq | FileError {
+  const syntax = doc.errors[0]
+  if (syntax) return fileError(`invalid YAML: ${firstLine(syntax)}`, lineOf(syntax.pos[0]))
+  if (doc.contents === null) return fileError('the file is empty: write a list of entries (or [] to run no plugins)')
+  if (isSeq(doc.contents)) return doc.contents
+  const hint = isMap(doc.contents) && doc.contents.has('plugins') ? ' (move the items under "plugins:" to the top level)' : ''
+  return fileError(`the top level must be a list of entries like "- id: ... name: ... config: ..."${hint}`, lineOf(doc.contents.range?.[0]))
+}
+
+/** YAML warnings by the entry they fall in; one outside every entry is a file error. */
+function warningsByEntry(warnings: readonly YAMLError[], ranges: ([number, number, number] | undefined)[], lineOf: LineOf): Map<number, YAMLError[]> | FileError {
+  const byEntry = new Map<number, YAMLError[]>()
+  for (const warning of warnings) {
     const index = ranges.findIndex((range) => range !== undefined && warning.pos[0] >= range[0] && warning.pos[0] < range[2])
     if (index < 0) return fileError(firstLine(warning), lineOf(warning.pos[0]))
-    warningsByItem.set(index, [...(warningsByItem.get(index) ?? []), warning])
+    byEntry.set(index, [...(byEntry.get(index) ?? []), warning])
   }
+  return byEntry
+}
 
-  const entries: Entry[] = []
-  const errors: LoaderIssue[] = []
-  const held: string[] = []
-  const firstLineOfId = new Map<string, number | undefined>()
-  let keepMissing = false
-
-  values.forEach((value, index) => {
-    const line = lineOf(ranges[index]?.[0])
-    const fieldLines = new Map<string, number>()
-    recordLines(items[index] as Node | null, '', fieldLines, lineOf)
-    const found: LoaderIssue[] = []
-    const report = (field: string | undefined, message: string) => found.push({ field, message, line: lineOfField(field, fieldLines, line) })
-    const record = isRecord(value) ? value : undefined
-    if (!record) report(undefined, 'must be a mapping with id, name and config')
-
-    const rawId = record?.id
-    let id: string | undefined
-    if (rawId === undefined) report('id', 'is required: give every entry a unique id')
-    else if (typeof rawId !== 'string' || !ID_PATTERN.test(rawId)) {
-      report('id', `${JSON.stringify(rawId)} is invalid: use 1-64 characters from A-Z a-z 0-9 _ . : - starting with a letter or digit`)
-    } else if (firstLineOfId.has(rawId)) {
-      const first = firstLineOfId.get(rawId)
-      report('id', `"${rawId}" is already used by the entry${first ? ` at line ${first}` : ' above'}: ids must be unique`)
-    } else {
-      id = rawId
-      firstLineOfId.set(rawId, line)
-    }
-
-    for (const warning of warningsByItem.get(index) ?? []) report(undefined, firstLine(warning))
-    for (const key of Object.keys(record ?? {})) {
-      if (!ENTRY_FIELDS.has(key)) report(key, 'is not an entry field (expected id, name, config, disabled); plugin options go under config')
-    }
-
-    const disabled = record?.disabled ?? false
-    if (typeof disabled !== 'boolean') report('disabled', 'must be true or false')
-
-    const name = record?.name
-    let key: string | undefined
-    if (name === undefined) report('name', `is required: the plugin's package name or a path relative to this file`)
-    else if (typeof name !== 'string') report('name', 'must be a string')
+/** Checks every entry in file order; an id counts as taken from its first valid use on. */
+function collect(inputs: readonly EntryInput[], options: ParseOptions): ParseOutcome {
+  const outcome = { ok: true as const, entries: [] as Entry[], errors: [] as LoaderIssue[], held: [] as string[], keepMissing: false }
+  const seenIds = new Map<string, number | undefined>()
+  for (const input of inputs) {
+    const checked = checkEntry(input, options, seenIds)
+    if (checked.id !== undefined) seenIds.set(checked.id, input.line)
+    if (checked.entry) outcome.entries.push(checked.entry)
     else {
-      const resolved = pluginKey(name, options.baseDir, options.builtins)
-      if (resolved.kind === 'error') report('name', resolved.message)
-      else key = resolved.key
-    }
-
-    let config: unknown = record?.config ?? {}
-    if (!isRecord(config)) report('config', 'must be a mapping of the plugin options')
-    else if (disabled !== true) {
-      // A disabled entry never runs, so the variables it references need not exist.
-      const resolved = resolveReferences(config, options, 'config')
-      for (const issue of resolved.issues) report(issue.field, issue.message)
-      config = resolved.value
-    }
-
-    const label = id ?? (typeof rawId === 'string' && ID_PATTERN.test(rawId) ? rawId : `#${index + 1}`)
-    if (found.length) {
-      for (const issue of found) errors.push({ ...issue, entry: label })
-      if (id !== undefined) held.push(id)
+      outcome.errors.push(...checked.issues)
+      if (checked.id !== undefined) outcome.held.push(checked.id)
       // Without an id we cannot tell which running entry this edit belongs to.
-      else if (!(typeof rawId === 'string' && firstLineOfId.has(rawId))) keepMissing = true
-      return
+      else if (!checked.duplicate) outcome.keepMissing = true
     }
-    entries.push({ id: id!, name: name as string, key: key!, config, disabled: disabled === true, line, fieldLines })
-  })
-  return { ok: true, entries, errors, held, keepMissing }
+  }
+  return outcome
+}
+
+function fieldLinesOf(node: Node | null, lineOf: LineOf): Map<string, number> {
+  const into = new Map<string, number>()
+  recordLines(node, '', into, lineOf)
+  return into
 }
 
 /**
@@ -138,7 +111,7 @@ export function parseConfig(text: string, options: ParseOptions): ParseOutcome {
  * that an issue points at its own line. Keys brought in by a merge (`<<: *common`) are not under
  * the entry, so they are not recorded: their issues point at the nearest written ancestor.
  */
-function recordLines(node: Node | null, path: string, into: Map<string, number>, lineOf: (offset: number | undefined) => number | undefined): void {
+function recordLines(node: Node | null, path: string, into: Map<string, number>, lineOf: LineOf): void {
   if (isMap(node)) {
     for (const pair of node.items) {
       // A merge key (`<<`, read as a symbol) brings keys from elsewhere in the file: not this entry's lines.
@@ -156,6 +129,10 @@ function recordLines(node: Node | null, path: string, into: Map<string, number>,
       recordLines(item as Node | null, at, into, lineOf)
     })
   }
+}
+
+function fileError(message: string, line?: number): FileError {
+  return { ok: false, error: { message, line } }
 }
 
 function firstLine(error: YAMLError): string {

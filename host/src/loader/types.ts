@@ -36,6 +36,15 @@ export function lineOfField(field: string | undefined, lines: ReadonlyMap<string
   return entryLine
 }
 
+/** What parsing cordis.yml needs from outside the text. */
+export interface ParseOptions {
+  /** Absolute directory of the file: `!path` values and plugin paths are resolved against it. */
+  baseDir: string
+  env: Readonly<Record<string, string | undefined>>
+  /** Plugin names the host resolves itself (the bridge, plus any the host embeds). */
+  builtins: ReadonlySet<string>
+}
+
 /**
  * A problem the loader reports. `entry` is the id (or `#n` when the entry has no usable id),
  * `field` the dotted path inside the entry (`config.serverName`).

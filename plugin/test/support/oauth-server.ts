@@ -19,6 +19,13 @@ export interface OAuthOptions {
   publicKeyPem?: string
   /** Every bearer token is refused, however fresh (a misconfigured resource server). */
   refuseAllTokens?: boolean
+  /** The authorization-code grant: the fixture's authorization endpoint answers so (approve, or a broken variant). */
+  authorize?: OAuthSpec['authorize']
+  /** Dynamic client registration at /register. */
+  registration?: boolean
+  refreshTokens?: OAuthSpec['refreshTokens']
+  scopes?: string[]
+  requireResource?: boolean
 }
 
 export interface TokenRequest {
@@ -36,6 +43,8 @@ export interface OAuthServer extends InProcessServer {
   /** Every Authorization header the MCP endpoint received. */
   authorizations: string[]
   issued: string[]
+  /** Every authorization code and PKCE verifier presented at the token endpoint. */
+  presented: string[]
   /** Every token issued so far stops working, as when an administrator revokes them. */
   revokeAll(): void
   /** Every access token issued so far has expired (the fixture answers 401 invalid_token to it). */
@@ -53,15 +62,18 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
   options: OAuthOptions,
   serve: Serve<S> = serveHttp as unknown as Serve<S>,
 ): Promise<OAuthServer & S> {
-  const state = { tokenRequests: [] as TokenRequest[], authorizations: [] as string[], issued: [] as string[] }
+  const state = { tokenRequests: [] as TokenRequest[], authorizations: [] as string[], issued: [] as string[], presented: [] as string[] }
   const spec: OAuthSpec = {
     clientId: options.clientId,
     ...(options.clientSecret !== undefined ? { clientSecret: options.clientSecret } : {}),
     ...(options.publicKeyPem !== undefined ? { publicKey: options.publicKeyPem } : {}),
     staticTokens: [],
-    refreshTokens: 'none',
+    refreshTokens: options.refreshTokens ?? 'none',
     refuseAllTokens: options.refuseAllTokens ?? false,
-    requireResource: false,
+    requireResource: options.requireResource ?? false,
+    registration: options.registration ?? false,
+    ...(options.authorize ? { authorize: options.authorize } : {}),
+    ...(options.scopes ? { scopes: options.scopes } : {}),
   }
   // Known once the server listens: the endpoint's path names its protected-resource metadata.
   const listening: { oauth?: FixtureOAuth; origin?: string } = {}
@@ -85,7 +97,7 @@ export async function serveOAuth<S extends InProcessServer = InProcessServer>(
   const server = await serve(factory, { guard })
   const url = new URL(server.url)
   listening.origin = url.origin
-  listening.oauth = new FixtureOAuth(spec, 1, 1, url.pathname, { issued: (token) => void state.issued.push(token) })
+  listening.oauth = new FixtureOAuth(spec, 1, 1, url.pathname, { issued: (token) => void state.issued.push(token), presented: (secret) => void state.presented.push(secret) })
   return Object.assign(server, { issuer: url.origin, ...state, revokeAll: () => listening.oauth!.revokeAll(), expireAll: () => listening.oauth!.expireAll(), rotateClientSecret: (secret: string) => void (spec.clientSecret = secret) })
 }
 
@@ -97,7 +109,7 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
   const url = new URL(req.url ?? '/', origin)
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) for (const item of [value ?? []].flat()) headers.append(name, item)
-  if (req.method !== 'POST' || url.pathname !== '/token') return new Request(url, { method: req.method, headers })
+  if (req.method !== 'POST' || (url.pathname !== '/token' && url.pathname !== '/register')) return new Request(url, { method: req.method, headers })
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   return new Request(url, { method: 'POST', headers, body: Buffer.concat(chunks).toString() })

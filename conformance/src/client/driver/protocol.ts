@@ -16,6 +16,25 @@ export type DriverRequest =
   | { id: number; op: 'call'; name: string; args: Record<string, unknown> }
   | { id: number; op: 'abort'; call: number }
   | { id: number; op: 'close' }
+  | BeyondRequest
+
+/**
+ * Verbs beyond tools, each optional: a driver whose client lacks one answers
+ * `{ok: false, unsupported: true, error}`, and declares the feature (`resources`, `prompts`,
+ * `completions`) in its connect answer only when it supports its verbs. Lists answer the whole
+ * list as the client gives it to its user (a client follows the pages itself).
+ */
+export type BeyondRequest =
+  | { id: number; op: 'resources' }
+  | { id: number; op: 'templates' }
+  | { id: number; op: 'read'; uri: string }
+  | { id: number; op: 'prompts' }
+  | { id: number; op: 'prompt'; name: string; args: Record<string, string> }
+  | { id: number; op: 'complete'; ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string } }
+
+/** What each beyond verb answers in `value`: the client's result as its user gets it (MCP shapes). */
+export type BeyondOp = BeyondRequest['op']
+export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete']
 
 /** Client settings the scenario asks for, in words every client has (each optional to honour). */
 export interface DriverOptions {
@@ -42,8 +61,8 @@ export interface DriverContentBlock {
 }
 
 export type DriverAnswer =
-  | { id: number; ok: true; tools?: DriverTool[]; result?: DriverCallResult; features?: string[] }
-  | { id: number; ok: false; error: string }
+  | { id: number; ok: true; tools?: DriverTool[]; result?: DriverCallResult; features?: string[]; value?: Record<string, unknown> }
+  | { id: number; ok: false; error: string; unsupported?: boolean }
 
 /** What a call gave the caller: the client's result, or (ok: false) the error it raised. */
 export interface DriverCallResult {
@@ -68,6 +87,8 @@ export function parseDriverLine(line: string): { answer: DriverAnswer } | { even
     if (!v.ok && typeof v.error !== 'string') return { invalid: `an error answer needs "error": a string: ${line.slice(0, 200)}` }
     if (v.tools !== undefined && !validTools(v.tools)) return { invalid: `"tools" must be an array of {name: string, …}: ${line.slice(0, 200)}` }
     if (v.features !== undefined && !(Array.isArray(v.features) && v.features.every((f) => typeof f === 'string'))) return { invalid: `"features" must be an array of strings, got ${JSON.stringify(v.features).slice(0, 100)}` }
+    if (v.value !== undefined && (typeof v.value !== 'object' || v.value === null || Array.isArray(v.value))) return { invalid: `"value" must be an object, got ${JSON.stringify(v.value).slice(0, 100)}` }
+    if (v.unsupported !== undefined && typeof v.unsupported !== 'boolean') return { invalid: `"unsupported" must be a boolean, got ${JSON.stringify(v.unsupported).slice(0, 100)}` }
     const problem = v.result === undefined ? undefined : resultProblem(v.result)
     if (problem) return { invalid: `"result" ${problem}` }
     return { answer: v as DriverAnswer }

@@ -1,4 +1,5 @@
 import type { ClientSession } from '../adapter.ts'
+import { askThroughDriver } from './ask.ts'
 import { callThroughDriver } from './call.ts'
 import { disposeDriver } from './dispose.ts'
 import { processesWith } from './processes.ts'
@@ -15,6 +16,7 @@ export function driverSession(driver: DriverState): ClientSession {
     },
     features: () => driver.features,
     call: (publicName, args, options) => callThroughDriver(driver, publicName, args, options),
+    ask: (request) => askThroughDriver(driver, request),
     state: () => driver.state,
     logs: () => driver.logs,
     protocolViolations: () => channel.violations,

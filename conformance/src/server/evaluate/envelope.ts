@@ -5,7 +5,7 @@
 import type { CheckResult } from '../../model.ts'
 import { count, judge, list, show } from '../check.ts'
 import { EARLY_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from '../registry/lifecycle.ts'
-import { ERROR_RESPONSES, JSONRPC_VERSION, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
+import { ERROR_RESPONSES, JSONRPC_VERSION, NO_NOTIFICATION_RESPONSE, NOTIFICATION_IDS, REQUEST_IDS, RESPONSE_IDS, RESULT_OR_ERROR } from '../registry/messages.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { classifyNotifications, neededFor } from './notifications.ts'
 import type { EnvelopeRule, Finding, Ledger, RequestCounts, ServerRequest } from '../wire/ledger.ts'
@@ -17,6 +17,7 @@ const ENVELOPE: Array<[EnvelopeRule, CheckDef]> = [
   ['response-ids', RESPONSE_IDS],
   ['no-response-to-notifications', NO_NOTIFICATION_RESPONSE],
   ['request-ids', REQUEST_IDS],
+  ['notification-ids', NOTIFICATION_IDS],
 ]
 
 /** Which sentence of its check a finding breaks. */
@@ -33,6 +34,7 @@ export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches =
   const errors = ledgers.reduce((n, l) => n + l.counts.errorResponses, 0)
   const notificationsSent = ledgers.reduce((n, l) => n + l.counts.notificationsSent, 0)
   const requests = ledgers.reduce((n, l) => n + l.requestCounts.all, 0)
+  const notificationsReceived = ledgers.reduce((n, l) => n + l.tally(), 0)
   // What each rule needs to have seen before a pass means something.
   const seen: Record<EnvelopeRule, [number, string]> = {
     version: [messages, `${count(messages, 'message')}, each with "jsonrpc": "2.0"`],
@@ -41,6 +43,7 @@ export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches =
     'response-ids': [responses, `${count(responses, 'response')}, each answering a request the kit sent, once`],
     'no-response-to-notifications': [notificationsSent, `no response to any of the ${count(notificationsSent, 'notification')} the kit sent`],
     'request-ids': [requests, `${count(requests, 'server request')} with distinct string or integer ids`],
+    'notification-ids': [notificationsReceived, `${count(notificationsReceived, 'notification')}, none with an id`],
   }
   const nothing: Record<EnvelopeRule, string> = {
     version: 'the server sent no message; nothing to judge',
@@ -49,6 +52,7 @@ export function judgeEnvelope(ledgers: Ledger[], version: string, onlyBreaches =
     'response-ids': 'the server sent no response; nothing to judge',
     'no-response-to-notifications': 'the kit sent no notification; nothing to judge',
     'request-ids': 'the server sent no request; nothing to judge',
+    'notification-ids': 'the server sent no notification; nothing to judge',
   }
   const rules = onlyBreaches ? ENVELOPE.filter(([rule]) => findings.some((f) => f.rule === rule)) : ENVELOPE
   return rules.map(([rule, def]) => {

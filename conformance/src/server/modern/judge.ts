@@ -5,7 +5,8 @@
 import type { CheckResult, SpecRef } from '../../model.ts'
 import { INFORMATION, verdict, type Observed } from '../check.ts'
 import { breachStatus } from '../registry/types.ts'
-import { LATEST_MODERN_REVISION, modernSectionLabel, modernSectionUrl, type ModernRevision } from '../spec.ts'
+import { LATEST_MODERN_REVISION, type ModernRevision } from '../spec.ts'
+import { modernTopicLabel, modernTopicUrl } from './topics.ts'
 import type { ModernCheckDef, ModernRule } from './registry.ts'
 
 export interface ModernJudge {
@@ -18,7 +19,7 @@ export interface ModernJudge {
 
 export function citeModern(rule: ModernRule, revision: ModernRevision): SpecRef {
   const keyword = rule.keyword === 'NONE' ? 'no requirement' : rule.keyword
-  return { ref: `${modernSectionLabel(revision, rule.topic)}: ${keyword}`, url: modernSectionUrl(revision, rule.topic), keyword: rule.keyword, quote: rule.quote }
+  return { ref: `${modernTopicLabel(revision, rule.topic)}: ${keyword}`, url: modernTopicUrl(revision, rule.topic), keyword: rule.keyword, quote: rule.quote }
 }
 
 export function modernJudge(def: ModernCheckDef, revision: ModernRevision = LATEST_MODERN_REVISION): ModernJudge {

@@ -5,6 +5,8 @@
  * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
  * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
  */
+import { ENVELOPE_CHECKS } from './envelope-rules.ts'
+import { X_MCP_HEADER } from './header-rules.ts'
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
 
@@ -92,8 +94,8 @@ export const NOT_YET_JUDGED_AREAS = [
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'cache hints on resources/read and resources/templates/list results',
-  'the JSON-RPC envelope and stdio rules as 2026-07-28 states them',
+  'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines)',
 ]
 
 /** In the order the docs list them. */
-export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, ...REQUEST_CHECKS, NOT_YET_JUDGED]
+export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, ...REQUEST_CHECKS, X_MCP_HEADER, ...ENVELOPE_CHECKS, NOT_YET_JUDGED]

@@ -11,6 +11,7 @@ import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { listen } from './listen.ts'
+import { judgeXMcpHeader } from './x-mcp-header.ts'
 import { MAY_ASK_FOR_INPUT, judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeInputRequired, judgeListen, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
 
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
@@ -120,6 +121,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     ...transportChecks,
     judgeLists(lists),
     judgeToolNames(tools),
+    judgeXMcpHeader(tools, revision),
     judgeResourceMissing(missingResource, MISSING_URI),
     judgeListen(listened, wire.transport),
     judgeInputRequired(called),

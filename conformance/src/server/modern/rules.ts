@@ -167,8 +167,8 @@ export const LISTEN: ModernCheckDef = {
 
 export const TOOL_NAMES: ModernCheckDef = {
   id: 'modern/tool-names',
-  title: 'tool names are 1 to 128 characters of A-Z, a-z, 0-9, _, - and .',
-  how: 'the names of the first page of tools/list, when tools are declared',
+  title: 'tool names are 1 to 128 characters of A-Z, a-z, 0-9, _, - and ., each listed once',
+  how: 'the names of the first page of tools/list, when tools are declared (a character outside that set is one of the “special characters” names SHOULD NOT contain)',
   rules: [
     {
       topic: 'tools#tool-names',
@@ -176,6 +176,7 @@ export const TOOL_NAMES: ModernCheckDef = {
       quote:
         'Tool names SHOULD be between 1 and 128 characters in length (inclusive). The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot (.)',
     },
+    { topic: 'tools#tool-names', keyword: 'SHOULD', quote: 'Tool names SHOULD be unique within a server.', case: 'unique' },
   ],
 }
 

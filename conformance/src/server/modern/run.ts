@@ -8,8 +8,10 @@ import { CLIENT_INFO } from '../client-info.ts'
 import type { ToolCall } from '../probe/tools.ts'
 import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
+import { StdioWire } from '../wire/stdio.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { eraOf, modernSignal, type Era } from './detect.ts'
+import { judgeModernEnvelope } from './envelope.ts'
 import { runRequests } from './requests.ts'
 import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
@@ -56,6 +58,22 @@ export async function detectEra(wire: Wire, initialize: RpcOutcome, revision: st
   return { era: eraOf(initialize, outcome), wire: probed, discover: outcome }
 }
 
+/** An id no request of the kit ever has: the cancellation naming it is one a server must ignore. */
+const NEVER_SENT = 'mcp-conformance-never-sent'
+
+/**
+ * Judged last, over everything the connection carried: first a notification (a cancellation of a
+ * request never sent, which basic/patterns/cancellation says to ignore), so that the rule that a
+ * notification gets no response is put to the test too.
+ */
+async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number): Promise<CheckResult[]> {
+  await wire.notify('notifications/cancelled', { requestId: NEVER_SENT, reason: 'conformance probe', _meta: modernMeta(revision) })
+  // Over stdio a reply to it has no POST to come back on; a server answering in order sends it before the answer to the next request.
+  await discover(wire, revision, timeoutMs)
+  const ledger = wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
+  return ledger ? judgeModernEnvelope(ledger, wire.transport, revision) : []
+}
+
 /** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
 export async function runModern(detection: Detection & { era: Extract<Era, { era: 'modern-only' }> }, initialize: Extract<RpcOutcome, { kind: 'error' }>, requested: string, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<CheckResult[]> {
   const { era, wire } = detection
@@ -66,7 +84,7 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
   checks.push(judgeDiscover(answer), judgeDiscoverServerInfo(answer))
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport))
-  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)))
+  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)), ...(await envelope(wire, era.revision, timeoutMs)))
   checks.push(notYetJudged(era.revision))
   return checks
 }
@@ -83,5 +101,6 @@ export async function runPinnedModern(wire: Wire, revision: ModernRevision, time
   if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   const requests = await runRequests(wire, revision, answer, refused, timeoutMs, calls)
-  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, notYetJudged(revision)], spoken }
+  const envelopes = await envelope(wire, revision, timeoutMs)
+  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, ...envelopes, notYetJudged(revision)], spoken }
 }

@@ -1,9 +1,9 @@
 /** Pure: the shape of a modern check and of the 2026-07-28 sentence each of its rules enforces. */
 import type { Keyword } from '../registry/types.ts'
-import type { ModernTopic } from '../spec.ts'
+import type { AnyModernTopic } from './topics.ts'
 
 export interface ModernRule {
-  topic: ModernTopic
+  topic: AnyModernTopic
   keyword: Keyword
   /** The sentence as 2026-07-28 states it (emphasis and link markup removed). */
   quote: string

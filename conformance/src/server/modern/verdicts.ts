@@ -161,7 +161,9 @@ export function judgeToolNames(tools: RpcOutcome | undefined): CheckResult {
   const names = listed.map((tool) => (isObject(tool) ? tool.name : undefined))
   const bad = names.filter((name) => typeof name !== 'string' || !TOOL_NAME.test(name))
   if (bad.length) return j.breach(`${bad.length} of ${names.length} tool names break the format: ${list(bad.map((name) => show(name, 60)))}`)
-  return j.pass(`${names.length} tool names, each 1–128 characters of A-Z a-z 0-9 _ - .`)
+  const repeated = names.filter((name, i) => names.indexOf(name) !== i)
+  if (repeated.length) return j.breach(`tools/list names ${list([...new Set(repeated)].map((name) => show(name, 60)))} more than once`, { wire: tools!.wire }, 'unique')
+  return j.pass(`${names.length} tool names, each 1–128 characters of A-Z a-z 0-9 _ - ., none listed twice`)
 }
 
 export function judgeResourceMissing(outcome: RpcOutcome | undefined, uri: string): CheckResult {

@@ -8,6 +8,7 @@ import { isObject, judge } from '../check.ts'
 import { completionValues, judgeComplete, judgeGetPrompt, judgeRead, judgeSetLevel, judgeSubscribe, judgeTemplates, notDeclared } from '../evaluate/features.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
 import { judgeList, listChecks, listFailed, listPrerequisite, namedItems } from '../evaluate/lists.ts'
+import { judgeInvalidLevel } from '../evaluate/invalid-inputs.ts'
 import { judgeUndeclared } from '../evaluate/undeclared.ts'
 import {
   COMPLETE,
@@ -19,8 +20,10 @@ import {
   RESOURCES_SUBSCRIBE,
   RESOURCES_UNDECLARED,
   SET_LEVEL,
+  SET_LEVEL_INVALID,
 } from '../registry/features.ts'
 import { atLeast } from '../spec.ts'
+import { UNKNOWN_LEVEL } from '../unknown-inputs.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { completionTarget, promptArguments, promptsToTry } from './arguments.ts'
 import { drainList } from './lists.ts'
@@ -136,6 +139,7 @@ async function getPrompt(wire: Wire, session: Session, prompts: PromptList, comp
 }
 
 async function probeLogging(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {
-  if (!isObject(session.capabilities.logging)) return notDeclared('logging', [SET_LEVEL], session.version)
-  return [judgeSetLevel(await wire.request('logging/setLevel', { level: 'info' }, timeoutMs), session.version)]
+  if (!isObject(session.capabilities.logging)) return notDeclared('logging', [SET_LEVEL, SET_LEVEL_INVALID], session.version)
+  const accepted = judgeSetLevel(await wire.request('logging/setLevel', { level: 'info' }, timeoutMs), session.version)
+  return [accepted, judgeInvalidLevel(await wire.request('logging/setLevel', { level: UNKNOWN_LEVEL }, timeoutMs), session.version)]
 }

@@ -1,5 +1,6 @@
 /**
- * The tasks area (2025-11-25 basic/utilities/tasks), for a server that declares tasks. Requests
+ * The tasks area (2025-11-25 basic/utilities/tasks), for a server that declares tasks (and one task-
+ * augmented call, to a server that does not, which must run it as a plain one). Requests
  * about task ids never issued are always safe; a task runs its tool, so tasks are created only
  * for a tool the user named with --call. Every wait is bounded by the request timeout.
  */
@@ -8,7 +9,9 @@ import type { CheckResult } from '../../model.ts'
 import { isObject } from '../check.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
 import { namedItems } from '../evaluate/lists.ts'
+import { judgeUndeclaredAugmentation, type UndeclaredAugmentation } from '../evaluate/task-undeclared.ts'
 import { judgeTasks, taskOf, tasksNotJudged, TERMINAL, type TaskObservation, type TaskTrace } from '../evaluate/tasks.ts'
+import { TASK_UNDECLARED } from '../registry/tasks.ts'
 import { atLeast } from '../spec.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { drainList, PAGE_CAP } from './lists.ts'
@@ -32,7 +35,10 @@ export async function probeTasks(wire: Wire, session: Session, options: TaskProb
   const v = session.version
   if (!atLeast(v, '2025-11-25')) return tasksNotJudged(v, 'tasks arrived in 2025-11-25')
   const tasks = session.capabilities.tasks
-  if (!isObject(tasks)) return tasksNotJudged(v, 'the server does not declare the tasks capability')
+  if (!isObject(tasks)) {
+    const skipped = tasksNotJudged(v, 'the server does not declare the tasks capability').filter((c) => c.id !== TASK_UNDECLARED.id)
+    return [...skipped, judgeUndeclaredAugmentation(await augmentUndeclared(wire, options), v)]
+  }
   const timeout = options.requestTimeoutMs
   const obs: TaskObservation = { unknown: [] }
   const cancels = isObject(tasks.cancel)
@@ -75,7 +81,15 @@ export async function probeTasks(wire: Wire, session: Session, options: TaskProb
     obs.unknown.push({ method, outcome: await wire.request(method, { taskId: UNKNOWN_TASK_ID }, timeout) })
   }
   if (lists) obs.listCursor = await wire.request('tasks/list', { cursor: UNKNOWN_CURSOR }, timeout)
-  return judgeTasks(obs, v)
+  const undeclared: UndeclaredAugmentation = toolCalls ? { none: 'the server declares tasks.requests.tools.call' } : await augmentUndeclared(wire, options)
+  return [...judgeTasks(obs, v), judgeUndeclaredAugmentation(undeclared, v)]
+}
+
+/** A task-augmented call of the first tool named with --call, to a server that does not declare such calls. */
+async function augmentUndeclared(wire: Wire, options: TaskProbeOptions): Promise<UndeclaredAugmentation> {
+  const call = options.calls[0]
+  if (!call) return { none: 'no tool was named with --call (a call runs its tool, so the kit makes one only for a tool it may call)' }
+  return { tool: call.name, outcome: await wire.request('tools/call', { name: call.name, arguments: call.arguments, task: { ttl: TTL_MS } }, options.requestTimeoutMs) }
 }
 
 function createParams(call: ToolCall): Record<string, unknown> {

@@ -1,5 +1,6 @@
 /** Resources, prompts, completion and logging: declared → exercised, undeclared → not served. */
 import type { Revision } from '../spec.ts'
+import { UNKNOWN_LEVEL } from '../unknown-inputs.ts'
 import { PAGINATION_HOW, REPLY, rule, STABLE_CURSORS, type CheckDef, type Rule } from './rules.ts'
 
 /**
@@ -137,6 +138,14 @@ export const SET_LEVEL: CheckDef = {
   rules: [declared(), EMPTY_RESULT, REPLY],
 }
 
+export const SET_LEVEL_INVALID: CheckDef = {
+  id: 'logging/invalid-level',
+  title: 'an unknown log level gets -32602',
+  scope: 'server',
+  how: `logging/setLevel "${UNKNOWN_LEVEL}" when logging is declared: the answer should be JSON-RPC error -32602 (a result or another error warns)`,
+  rules: [rule('2024-11-05', 'logging#error-handling', 'SHOULD', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid log level: -32602 (Invalid params)'), REPLY],
+}
+
 /** In the order the docs list them. */
 export const FEATURE_CHECKS: CheckDef[] = [
   RESOURCES_UNDECLARED,
@@ -152,4 +161,5 @@ export const FEATURE_CHECKS: CheckDef[] = [
   COMPLETIONS_UNDECLARED,
   COMPLETE,
   SET_LEVEL,
+  SET_LEVEL_INVALID,
 ]

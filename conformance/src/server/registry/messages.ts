@@ -81,5 +81,13 @@ export const REQUEST_IDS: CheckDef = {
   ],
 }
 
+export const NOTIFICATION_IDS: CheckDef = {
+  id: 'jsonrpc/notification-ids',
+  title: 'notifications the server sends carry no id',
+  how: `${EVERY}: a message whose method is a notifications/ method carries no "id" (one that does is read, and answered, as the request it then is)`,
+  scope: 'server',
+  rules: [rule('2024-11-05', 'base#notifications', 'MUST NOT', 'Notifications MUST NOT include an ID.')],
+}
+
 /** In the order the docs list them. */
-export const MESSAGE_CHECKS: CheckDef[] = [JSONRPC_VERSION, ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS]
+export const MESSAGE_CHECKS: CheckDef[] = [JSONRPC_VERSION, ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, NOTIFICATION_IDS]

@@ -197,6 +197,21 @@ export const TASK_RELATED_META: CheckDef = {
   ],
 }
 
+export const TASK_UNDECLARED: CheckDef = {
+  id: 'tasks/undeclared-augmentation',
+  title: 'a server that does not declare task-augmented tools/call runs such a call as a plain one',
+  scope: 'server',
+  how: 'only when tasks.requests.tools.call is not declared, with the first tool named with --call: tools/call with params.task { ttl }; the answer must be what a plain call answers (a CallToolResult), never a CreateTaskResult. A JSON-RPC error is information: whether the plain call succeeds is tools/call/{name}’s to judge',
+  rules: [
+    rule(
+      '2025-11-25',
+      'tasks#task-support-and-handling',
+      'MUST',
+      'Receivers that do not declare the task capability for a request type MUST process requests of that type normally, ignoring any task-augmentation metadata if present.',
+    ),
+  ],
+}
+
 export const TASK_CHECKS: CheckDef[] = [
   TASK_CREATE,
   TASK_GET,
@@ -208,5 +223,6 @@ export const TASK_CHECKS: CheckDef[] = [
   TASK_CANCEL_TERMINAL,
   TASK_UNKNOWN_ID,
   TASK_FORBIDDEN,
+  TASK_UNDECLARED,
   TASK_RELATED_META,
 ]

@@ -1,7 +1,7 @@
 /**
  * Pure: the sections a rule may cite. The spec's own list (spec.ts) feeds the client table's
- * digest and stays as it is; the tasks utility's sections, which only server checks cite, are
- * listed here and resolved the same way.
+ * digest and stays as it is; the sections only server checks cite (the tasks utility's, and the
+ * error-handling section of logging) are listed here and resolved the same way.
  */
 import { SECTIONS, sectionLabel, sectionUrl, type Revision, type SpecTopic } from '../spec.ts'
 
@@ -24,22 +24,30 @@ export const TASK_SECTIONS = {
   'tasks#protocol-errors': ['basic/utilities/tasks#protocol-errors', 'tasks: protocol errors'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
-export type TaskTopic = keyof typeof TASK_SECTIONS
-export type Topic = SpecTopic | TaskTopic
+/** Sections of the server pages only server checks cite (2024-11-05 on, same path in every legacy revision). */
+const OTHER_SECTIONS = {
+  'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
+} as const satisfies Record<string, readonly [path: string, label: string]>
 
-function isTaskTopic(topic: Topic): topic is TaskTopic {
-  return Object.hasOwn(TASK_SECTIONS, topic)
+const SERVER_SECTIONS = { ...TASK_SECTIONS, ...OTHER_SECTIONS }
+
+export type TaskTopic = keyof typeof TASK_SECTIONS
+type ServerTopic = keyof typeof SERVER_SECTIONS
+export type Topic = SpecTopic | ServerTopic
+
+function isServerTopic(topic: Topic): topic is ServerTopic {
+  return Object.hasOwn(SERVER_SECTIONS, topic)
 }
 
 /** `page#anchor` of a topic, '' for what is no page of the spec (schema, JSON-RPC, the bridge). */
 export function topicPath(topic: Topic): string {
-  return isTaskTopic(topic) ? TASK_SECTIONS[topic][0] : SECTIONS[topic][0]
+  return isServerTopic(topic) ? SERVER_SECTIONS[topic][0] : SECTIONS[topic][0]
 }
 
 export function topicUrl(revision: Revision, topic: Topic): string | undefined {
-  return isTaskTopic(topic) ? `${BASE}/${revision}/${TASK_SECTIONS[topic][0]}` : sectionUrl(revision, topic)
+  return isServerTopic(topic) ? `${BASE}/${revision}/${SERVER_SECTIONS[topic][0]}` : sectionUrl(revision, topic)
 }
 
 export function topicLabel(revision: Revision, topic: Topic): string {
-  return isTaskTopic(topic) ? `MCP ${revision} ${TASK_SECTIONS[topic][1]}` : sectionLabel(revision, topic)
+  return isServerTopic(topic) ? `MCP ${revision} ${SERVER_SECTIONS[topic][1]}` : sectionLabel(revision, topic)
 }

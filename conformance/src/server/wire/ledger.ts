@@ -5,7 +5,7 @@
  */
 import type { WireEntry } from './types.ts'
 
-export type EnvelopeRule = 'version' | 'error-responses' | 'result-or-error' | 'response-ids' | 'no-response-to-notifications' | 'request-ids'
+export type EnvelopeRule = 'version' | 'error-responses' | 'result-or-error' | 'response-ids' | 'no-response-to-notifications' | 'request-ids' | 'notification-ids'
 
 export interface Finding {
   rule: EnvelopeRule
@@ -78,6 +78,17 @@ export const KEEP_FINDINGS_PER_RULE = 20
 export const KEEP_REQUESTS_PER_KIND = 10
 /** Server request ids remembered to find a reused one; past this, later ids are still judged for their type. */
 const MAX_SERVER_IDS = 10_000
+/** Distinct error codes (per method answered) remembered with their first answer; past this, the rest are counted apart. */
+export const MAX_ERROR_CODES = 100
+
+/** One error code the server answered a method with: how often, and its first error response as evidence. */
+export interface ErrorCodeSeen {
+  code: number
+  count: number
+  /** The method of the request it answered, when the kit sent one with its id. */
+  method?: string
+  first: WireEntry
+}
 
 /** How many server requests of each kind arrived; the verdicts read these, not the kept ones. */
 export interface RequestCounts {
@@ -123,6 +134,10 @@ export class Ledger {
   private classifier: NotificationClassifier | undefined
   private readonly classOf = new WeakMap<ServerNotification, string>()
   readonly counts: LedgerCounts = { messages: 0, responses: 0, errorResponses: 0, notificationsSent: 0 }
+  /** `code method` → how often the server answered that method with that integer error code (the first MAX_ERROR_CODES pairs). */
+  readonly errorCodes = new Map<string, ErrorCodeSeen>()
+  /** Error responses past MAX_ERROR_CODES distinct pairs, counted only. */
+  errorCodesUnkept = 0
   private readonly sentRequests = new Map<string, { method: string; message: unknown }>()
   private readonly answered = new Set<string>()
   /** Request ids named inside notifications the kit sent (a cancellation's requestId). */
@@ -179,6 +194,8 @@ export class Ledger {
       return undefined
     }
     this.envelope(message, `${method} request with id ${JSON.stringify(id)}`, entry)
+    // A notifications/* method with an id is read as the request it is, and named as the notification it was meant to be.
+    if (method.startsWith('notifications/')) this.finding({ rule: 'notification-ids', message: `${method} notification with id ${JSON.stringify(id)}`, wire: [entry] })
     if (id === null || !(typeof id === 'string' || Number.isInteger(id))) {
       this.finding({ rule: 'request-ids', message: `${method} request with id ${JSON.stringify(id)}, not a string or an integer`, wire: [entry] })
     } else if (this.serverIds.has(key(id))) {
@@ -320,7 +337,7 @@ export class Ledger {
     if (hasResult === hasError) {
       this.finding({ rule: 'result-or-error', message: `${label} has ${hasResult ? 'both a result and an error' : 'neither a result nor an error'}`, wire: [entry] })
     }
-    if (hasError) this.errorShape(message, label, entry)
+    if (hasError) this.errorShape(message, label, entry, to?.method)
     if (context.toNotification !== undefined) {
       this.finding({ rule: 'no-response-to-notifications', message: `${label} came back for ${describe(context.toNotification)}`, wire: [{ dir: 'client→server', message: context.toNotification }, entry] })
       return
@@ -328,7 +345,7 @@ export class Ledger {
     this.matchId(message, label, entry)
   }
 
-  private errorShape(message: Record<string, unknown>, label: string, entry: WireEntry): void {
+  private errorShape(message: Record<string, unknown>, label: string, entry: WireEntry, method: string | undefined): void {
     this.counts.errorResponses++
     const error = message.error
     if (typeof error !== 'object' || error === null || Array.isArray(error)) {
@@ -337,7 +354,16 @@ export class Ledger {
     }
     const { code, message: text } = error as Record<string, unknown>
     if (!Number.isInteger(code)) this.finding({ rule: 'error-responses', message: `${label}: error code ${JSON.stringify(code) ?? 'missing'} is not an integer`, wire: [entry] })
+    else this.errorCode(code as number, method, entry)
     if (typeof text !== 'string') this.finding({ rule: 'error-responses', message: `${label}: error message ${JSON.stringify(text) ?? 'missing'} is not a string`, wire: [entry] })
+  }
+
+  private errorCode(code: number, method: string | undefined, entry: WireEntry): void {
+    const k = `${code} ${method ?? ''}`
+    const seen = this.errorCodes.get(k)
+    if (seen) seen.count++
+    else if (this.errorCodes.size < MAX_ERROR_CODES) this.errorCodes.set(k, { code, count: 1, ...(method ? { method } : {}), first: entry })
+    else this.errorCodesUnkept++
   }
 
   private matchId(message: Record<string, unknown>, label: string, entry: WireEntry): void {

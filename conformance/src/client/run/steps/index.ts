@@ -1,5 +1,6 @@
 import type { Scenario } from '../../scenario.ts'
 import type { RunState } from '../state.ts'
+import { runBeyond } from './beyond.ts'
 import { runCall } from './call.ts'
 import { runDispose } from './dispose.ts'
 import { runExpectTools } from './expect-tools.ts'
@@ -17,4 +18,5 @@ export async function runStep(run: RunState, step: Scenario['steps'][number], st
   else if ('expectTools' in step) runExpectTools(run, step.expectTools, stepIndex + 1)
   else if ('squat' in step) await runSquat(run, step.squat)
   else if ('dispose' in step) await runDispose(run)
+  else await runBeyond(run, step, stepIndex + 1)
 }

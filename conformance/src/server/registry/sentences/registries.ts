@@ -4,7 +4,8 @@
  * own pages, so its checks are read here as rules in force in that revision.
  */
 import { MODERN_CHECKS } from '../../modern/registry.ts'
-import { isModernRevision, MODERN_SECTIONS, type ModernTopic, type Revision } from '../../spec.ts'
+import { modernTopicPath, type AnyModernTopic } from '../../modern/topics.ts'
+import { isModernRevision, type Revision } from '../../spec.ts'
 import { CHECKS } from '../index.ts'
 import type { CheckDef } from '../types.ts'
 import { coverage, type Coverage, type PathOf } from './coverage.ts'
@@ -23,7 +24,7 @@ function modernDefs(revision: string): CheckDef[] {
   }))
 }
 
-const modernPath: PathOf = (topic) => MODERN_SECTIONS[topic as ModernTopic][0]
+const modernPath: PathOf = (topic) => modernTopicPath(topic as AnyModernTopic)
 
 /** The checks that can judge `revision`'s sentences. */
 export function checksFor(revision: string): readonly CheckDef[] {

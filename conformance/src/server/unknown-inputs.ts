@@ -1,0 +1,4 @@
+/** Input no server can know, which the probes send to see it refused: the kit's own names. */
+
+/** A log level no revision defines. */
+export const UNKNOWN_LEVEL = 'mcp-conformance-no-such-level'
