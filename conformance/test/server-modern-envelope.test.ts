@@ -11,11 +11,11 @@ import { exitCodeOf } from '../src/report/assemble.ts'
 import { ENVELOPE_CHECKS } from '../src/server/modern/envelope-rules.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import { BREACHES } from './fixtures/modern-stdio/breaches.mjs'
-import { startV2Http } from './fixtures/v2-server/index.mjs'
+import { startV2Http } from '../../plugin/test/support/v2-server.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
 
 const SCRIPTED = fileURLToPath(new URL('./fixtures/modern-stdio/index.mjs', import.meta.url))
-const V2_STDIO = fileURLToPath(new URL('./fixtures/v2-server/stdio.mjs', import.meta.url))
+const V2_STDIO = fileURLToPath(new URL('../../plugin/test/support/v2-server.mjs', import.meta.url))
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
 const IDS = ENVELOPE_CHECKS.map((def) => def.id)
 
@@ -43,7 +43,7 @@ describe('a correct modern server: every envelope check passes', () => {
   }, 60_000)
 
   it('the v2 SDK server over stdio (serveStdio, legacy: reject)', async () => {
-    const suite = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [V2_STDIO, 'reject'] }, OPTIONS)
+    const suite = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [V2_STDIO, 'stdio', 'reject'] }, OPTIONS)
     expect(flagged(suite)).toEqual([])
     expectEnvelopePasses(suite)
   }, 60_000)
