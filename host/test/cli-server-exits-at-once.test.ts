@@ -23,21 +23,22 @@ function tools(script: string): Promise<{ code: number | null; stderr: string }>
 }
 
 describe('mcp-bridge tools against a server that exits at once (issue 34, item 9)', () => {
-  // Whichever comes first, the broken pipe under the initialize write (EPIPE) or the closed
-  // connection, the line says that the server exited, with its code and its last stderr, redacted.
+  // Whichever comes first, the broken pipe under the first write (EPIPE) or the closed connection,
+  // the line says that the server exited, with its code and its last stderr, redacted. The first
+  // request is the server/discover probe (plugin README, "Protocol eras").
   it.each([
     ['before it reads anything', `echo "goodbye ${SECRET}" >&2; exit 3`, 3],
-    ['after its stdin has taken the initialize', `sleep 0.3; echo "goodbye ${SECRET}" >&2; exit 4`, 4],
+    ['after its stdin has taken the first request', `sleep 0.3; echo "goodbye ${SECRET}" >&2; exit 4`, 4],
   ])('%s: it exited, with its code and stderr, never only "write EPIPE"', async (_when, script, code) => {
     const run = await tools(script)
     expect(run.code).toBe(1)
-    expect(run.stderr).toMatch(new RegExp(`initialize failed: the server process exited \\(code ${code}\\) before answering \\(server stderr: goodbye <redacted>\\)`))
+    expect(run.stderr).toMatch(new RegExp(`server/discover failed: the server process exited \\(code ${code}\\) before answering \\(server stderr: goodbye <redacted>\\)`))
     expect(run.stderr).not.toMatch(/EPIPE|Connection closed/)
     expect(run.stderr).not.toContain(SECRET)
   })
 
   it('one killed by a signal says which', async () => {
     const run = await tools('kill -9 $$')
-    expect(run.stderr).toMatch(/initialize failed: the server process exited \(signal SIGKILL\) before answering/)
+    expect(run.stderr).toMatch(/server\/discover failed: the server process exited \(signal SIGKILL\) before answering/)
   })
 })

@@ -132,7 +132,7 @@ describe('configuration errors at run time are said once, without a stack, and n
   it('failOnStartupError: activation rejects with one line, and nothing announces a retry', async () => {
     const host = await startHost()
     await expect(host.load({ ...stdio, command: process.execPath, args: ['-e', 'process.exit(3)'], failOnStartupError: true })).rejects.toThrow(
-      /^mcp-client\(fs\): initial connection or tool discovery failed \(failOnStartupError\): initialize failed: /,
+      /^mcp-client\(fs\): initial connection or tool discovery failed \(failOnStartupError\): server\/discover failed: /,
     )
     expect(noisy(host.logs)).toEqual([])
     expect(host.logs.filter((line) => line.startsWith('[error]'))).toHaveLength(1)
