@@ -85,7 +85,7 @@ const AuthFields = {
   type: optionalString().description('client_credentials, private_key_jwt, bearer or authorization_code.'),
   clientId: optionalString().description("The client's registered id (the grants; optional with authorization_code, where it is a pre-registered client)."),
   clientSecretEnv: optionalString().description('Name of the host variable that holds the client secret (client_credentials; a confidential pre-registered client with authorization_code).'),
-  clientMetadataUrl: optionalString().description('authorization_code: the https URL of the Client ID Metadata Document the bridge is identified by where the server supports it.'),
+  clientMetadataUrl: optionalString().description('With authorization_code, the https URL of the Client ID Metadata Document the bridge is identified by where the server supports it.'),
   privateKeyEnv: optionalString().description('Name of the host variable that holds the PEM private key (private_key_jwt).'),
   algorithm: optionalString().description('The JWS algorithm of the private_key_jwt assertion (RS256 when unset).'),
   tokenEnv: optionalString().description('Name of the host variable that holds the token sent with each request (bearer).'),

@@ -278,7 +278,7 @@ function checkAuth(auth: Record<string, string | undefined>, headers: Record<str
  * use the "https" scheme and contain a path component" (MCP 2025-11-25 §basic/authorization).
  */
 function checkCodeAuth(auth: Record<string, string | undefined>, redact: Redact): void {
-  if (auth.clientSecretEnv && !auth.clientId) fail('auth.clientSecretEnv', 'needs auth.clientId: a client secret belongs to the pre-registered client it names.')
+  if (auth.clientSecretEnv && !auth.clientId) fail('auth.clientSecretEnv', 'needs auth.clientId, the pre-registered client the secret belongs to.')
   if (auth.clientMetadataUrl === undefined) return
   let url: URL | undefined
   try {

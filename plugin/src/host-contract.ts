@@ -161,7 +161,7 @@ export interface PositionalModelInfoService {
 
 /**
  * Optional: how the host keeps OAuth credentials and lets a person sign in, for servers configured
- * with `auth.type: authorization_code` (plugin/README.md "Signing in"). Looked up with `ctx.get`
+ * with the auth type `authorization_code` (plugin/README.md "Signing in"). Looked up with `ctx.get`
  * when a connection needs it. Without it, credentials live as long as the connection and a sign-in
  * is refused with one line naming the server.
  */

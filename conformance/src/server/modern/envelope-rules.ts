@@ -30,7 +30,7 @@ export const MODERN_RESULT_OR_ERROR: ModernCheckDef = {
   how: `${EVERY}: a response with neither a result nor an error, or both, is not read as an answer`,
   rules: [
     { topic: 'basic#result-responses', keyword: 'MUST', quote: 'Result responses MUST include a result field.' },
-    { topic: 'jsonrpc#response-object', keyword: 'MUST', quote: 'Either the result member or error member MUST be included, but both members MUST NOT be included.', case: 'both' },
+    { topic: 'jsonrpc#response-object', keyword: 'MUST NOT', quote: 'Either the result member or error member MUST be included, but both members MUST NOT be included.', case: 'both' },
   ],
 }
 
@@ -68,7 +68,7 @@ export const MODERN_NO_SERVER_REQUESTS: ModernCheckDef = {
     { topic: 'stdio#receiving-messages', keyword: 'MUST NOT', quote: 'The server MUST NOT write JSON-RPC requests to stdout.', case: 'stdio' },
     {
       topic: 'basic#requests',
-      keyword: 'MUST',
+      keyword: 'MUST NOT',
       quote: 'Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be null. The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for.',
       case: 'ids',
     },
