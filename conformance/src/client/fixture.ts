@@ -52,7 +52,12 @@ export class FixtureHandle {
 
   /** HTTP: a fresh fixture at the same URL (stdio fixtures are restarted by the client). */
   async restart(): Promise<void> {
-    if (this.transport === 'http') await this.startHttp()
+    if (this.transport !== 'http') return
+    // A scripted crash may still be shutting down (draining, closing sockets) when the scenario
+    // asks for the restart; the port is free only once the old listener has closed.
+    const previous = this.http
+    if (previous && !this.over.has(previous)) await previous.close()
+    await this.startHttp()
   }
 
   async close(): Promise<void> {
