@@ -35,6 +35,12 @@ describe('input_required is declined', () => {
       isError: true,
       error: { code: 'TOOL_ERROR', message: expect.stringMatching(/ask failed: the server asked for input \(an input_required result\), which the bridge cannot give: it declares no elicitation, sampling or roots capability; the call was not retried/) },
     })
-    expect(host.logs.filter((line) => line.includes('got tools/call'))).toHaveLength(1)
+    // The child's stderr is read on its own schedule, after the answer on stdout at times: wait
+    // for the line, then stop the server, so that a retry's line (written before the answer)
+    // would be counted too.
+    const calls = () => host.logs.filter((line) => line.includes('got tools/call')).length
+    await expect.poll(calls).toBeGreaterThanOrEqual(1)
+    await host.dispose()
+    expect(calls()).toBe(1)
   })
 })
