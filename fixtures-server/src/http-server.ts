@@ -46,7 +46,8 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
   const inFlight = new Set<Promise<void>>()
   let resolveExited!: (code: number) => void
   const exited = new Promise<number>((resolve) => (resolveExited = resolve))
-  let down = false
+  /** The one shutdown: whoever asks again (close() during a scripted crash) waits for the same. */
+  let closing: Promise<void> | undefined
   let crashing: Promise<void> | undefined
 
   const engine = new FixtureEngine(parsed, {
@@ -119,13 +120,14 @@ export async function startHttpFixture(behaviour: Behaviour | BehaviourInput, op
     await writeResponse(res, outcome.response, streamed ? record : undefined)
   }
 
-  async function shutdown(): Promise<void> {
-    if (down) return
-    down = true
-    await handler.close()
-    await engine.close()
-    for (const socket of sockets) socket.destroy()
-    await new Promise((resolve) => server.close(resolve))
+  function shutdown(): Promise<void> {
+    closing ??= (async () => {
+      await handler.close()
+      await engine.close()
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => server.close(resolve))
+    })()
+    return closing
   }
 
   async function crash(code: number, drain: boolean): Promise<void> {
