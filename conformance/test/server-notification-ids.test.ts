@@ -3,14 +3,11 @@
  * jsonrpc/notification-ids, and the same server logging with an id fails exactly that check. A
  * real stdio server process, scripted in this file.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
 import { runServerSuite } from '../src/server/run.ts'
 import { findCheck as find, flagged } from './support/find-check.ts'
-import { lineServerSource } from './support/line-server.ts'
+import { lineServerFile, lineServerSource } from './support/line-server.ts'
 
 // Declares logging (and refuses levels it does not know); before answering each ping it logs, with an id when its argument is "with-id".
 const SERVER = lineServerSource(
@@ -30,17 +27,10 @@ function log() {
       : { error: { code: -32601, message: 'Method not found' } }`,
 )
 
-let dir: string
-let script: string
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-notification-ids-'))
-  script = join(dir, 'server.mjs')
-  await writeFile(script, SERVER)
-})
-afterAll(() => rm(dir, { recursive: true, force: true }))
+const script = lineServerFile(SERVER)
 
 function run(mode: 'plain' | 'with-id'): Promise<SuiteResult> {
-  return runServerSuite({ kind: 'stdio', command: process.execPath, args: [script, mode] }, { requestTimeoutMs: 5_000, exitGraceMs: 1_000 })
+  return runServerSuite({ kind: 'stdio', command: process.execPath, args: [script(), mode] }, { requestTimeoutMs: 5_000, exitGraceMs: 1_000 })
 }
 
 describe('notifications the server sends carry no id', () => {

@@ -5,15 +5,12 @@
  * answering it with a CreateTaskResult fails exactly that check. A real stdio server process,
  * scripted in this file.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
 import { runServerSuite } from '../src/server/run.ts'
 import { delta } from './server-helpers.ts'
 import { findCheck as find } from './support/find-check.ts'
-import { lineServerSource } from './support/line-server.ts'
+import { lineServerFile, lineServerSource } from './support/line-server.ts'
 
 // Declares tools only; with "tasks" as its argument it answers a task-augmented call with a task.
 const SERVER = lineServerSource(
@@ -32,17 +29,10 @@ function call(params) {
       : { error: { code: -32601, message: 'Method not found' } }`,
 )
 
-let dir: string
-let script: string
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-task-undeclared-'))
-  script = join(dir, 'server.mjs')
-  await writeFile(script, SERVER)
-})
-afterAll(() => rm(dir, { recursive: true, force: true }))
+const script = lineServerFile(SERVER)
 
 function run(mode: 'plain' | 'tasks'): Promise<SuiteResult> {
-  return runServerSuite({ kind: 'stdio', command: process.execPath, args: [script, mode] }, { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] })
+  return runServerSuite({ kind: 'stdio', command: process.execPath, args: [script(), mode] }, { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] })
 }
 
 describe('a task-augmented tools/call to a server that does not declare tasks', () => {

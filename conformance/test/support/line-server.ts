@@ -1,3 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
+
 /**
  * The source of a scripted stdio server for tests: it reads newline-delimited JSON-RPC, skips lines
  * that are no JSON and messages that are no request, answers each request with `reply` (a JS
@@ -22,4 +27,20 @@ process.stdin.on('data', (chunk) => {
 })
 process.stdin.on('end', () => process.exit(0))
 `
+}
+
+/**
+ * Writes `source` to a temp file before the tests of the calling file and removes it after them;
+ * returns the file's path, for the test's `runServerSuite` target.
+ */
+export function lineServerFile(source: string): () => string {
+  let dir: string | undefined
+  let script = ''
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-line-server-'))
+    script = join(dir, 'server.mjs')
+    await writeFile(script, source)
+  })
+  afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined))
+  return () => script
 }
