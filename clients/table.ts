@@ -7,6 +7,7 @@
  */
 import { runLabel, type CheckResult, type SpecRef, type SuiteResult } from '../conformance/src/model.ts'
 import { CELL_SYMBOLS as SYMBOL, cellOf, type Cell } from '../conformance/src/client/table.ts'
+import { isModernRequest, metaVersion } from '../conformance/src/client/eras.ts'
 import { cell as tableCell, code, renderProvenance, sentence, type RowProvenance, type TableEntry } from '../scripts/table-evidence.mjs'
 
 export interface ClientRecord {
@@ -54,7 +55,10 @@ export function runsOf(suites: SuiteResult[]): RunRecord[] {
   })
 }
 
-/** Pure: the protocol revisions a client asked for, from the initialize requests its runs' transcripts show. */
+/**
+ * Pure: the protocol revisions a client asked for, from its runs' transcripts: the version of each
+ * initialize request (legacy), and the version each modern request names in its `_meta`.
+ */
 export function revisionsOf(suites: SuiteResult[]): string[] {
   const asked = new Set<string>()
   for (const suite of suites)
@@ -62,6 +66,7 @@ export function revisionsOf(suites: SuiteResult[]): string[] {
       if (event.kind !== 'message' || event.from !== 'client') continue
       const message = event.message as { method?: unknown; params?: { protocolVersion?: unknown } }
       if (message?.method === 'initialize' && typeof message.params?.protocolVersion === 'string') asked.add(message.params.protocolVersion.slice(0, 40))
+      else if (isModernRequest(message)) asked.add(metaVersion(message)!.slice(0, 40))
     }
   return [...asked].sort()
 }
@@ -80,7 +85,7 @@ export function formatClients(records: ClientRecord[], text: { intro: string; fi
   const find = (record: ClientRecord, row: string) => record.runs.find((run) => key(run) === row)
   const lines = [text.intro.trimEnd(), '', ...renderProvenance(records.map((r) => r.provenance), text.table)]
 
-  lines.push('', '## Clients', '', '| client | era spoken | revision asked for | package and configuration |', '| --- | --- | --- | --- |')
+  lines.push('', '## Clients', '', '| client | era spoken | revisions asked for | package and configuration |', '| --- | --- | --- | --- |')
   for (const r of records) lines.push(`| ${r.name} | ${r.era ?? '—'} | ${revisions(r)} | ${tableCell(r.about, 2000)} |`)
 
   const cells = Object.keys(SYMBOL) as Cell[]

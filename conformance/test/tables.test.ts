@@ -181,6 +181,12 @@ describe('conformance/docs/CLIENTS.md (clients/table.ts)', () => {
     expect(revisionsOf(theirs)).toEqual(['2025-06-18', '2025-11-25'])
   })
 
+  it('counts the revision a modern request names in its _meta as asked for, and no legacy _meta', () => {
+    const message = (method: string, version: string) => ({ at: 0, kind: 'message' as const, from: 'client' as const, message: { id: 'c2', jsonrpc: '2.0', method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version } } } })
+    const modern = { ...suite('s1', 'stdio', []), transcript: { text: '', events: [message('server/discover', '2026-07-28'), message('tools/list', '2025-06-18')] } }
+    expect(revisionsOf([modern, suite('s2', 'stdio', [], '2025-11-25')])).toEqual(['2025-11-25', '2026-07-28'])
+  })
+
   it('gives a run at another era its own row: the era joins the transport', () => {
     const legacy = suite('s1', 'stdio', [check('x', 'pass')], '2025-11-25')
     const modern = { ...suite('s1', 'stdio', [check('x', 'warn', 'slow')]), era: 'modern' as const, spoke: ['modern' as const] }
