@@ -121,11 +121,14 @@ describe('the mcpServers service', () => {
     expect(host.tools.list().map((tool) => tool.name)).toEqual(['mcp__svc__echo'])
     const second = pidOf(host, 'svc')
     expect(second).not.toBe(first)
-    // Two reconnects at once leave one session: the first child is gone, the last one serves.
+    // Two reconnects at once leave one session: every child they started but the serving one is gone.
+    const pids = new Set<number>()
+    host.ctx.on('mcp/state', (event) => void (event.pid !== undefined && pids.add(event.pid)))
     await Promise.all([server.reconnect(), server.reconnect()])
     const third = pidOf(host, 'svc')
+    expect(pids.size).toBe(2)
+    expect([...pids].filter(isAlive)).toEqual([third])
     expect(isAlive(second)).toBe(false)
-    expect(isAlive(third)).toBe(true)
     expect(await host.tools.execute('mcp__svc__echo', { a: 1 })).toMatchObject({ isError: false })
   })
 
