@@ -45,6 +45,8 @@ function produces(scenario: Scenario, check: string): boolean {
   if ((m = /^expect\/call-(\d+)$/.exec(check))) return Number(m[1]) <= steps.filter((step) => 'call' in step).length && calls.length > 0
   if ((m = /^timing\/step-(\d+)$/.exec(check))) return steps[Number(m[1]) - 1]?.took !== undefined
   if ((m = /^expect\/tools-at-step-(\d+)$/.exec(check))) return steps[Number(m[1]) - 1] !== undefined && 'expectTools' in steps[Number(m[1]) - 1]!
+  // A step beyond tools: its expectation, and the wire checks its verb has (beyond.ts).
+  if ((m = /^(expect|wire)\/([a-z-]+)-(\d+)$/.exec(check)) && m[2] !== 'call') return beyondProduces(steps[Number(m[3]) - 1], m[1]!, m[2]!)
   if (check === 'timing/start' || check === 'timing/total' || check === 'timing/dispose') return scenario.timing?.[check.slice(7) as 'start' | 'total' | 'dispose'] !== undefined
   if (check === 'expect/settled') return scenario.settle !== undefined
   if ((m = /^expect\/received\/(.+)$/.exec(check))) return scenario.expect.received[m[1]!] !== undefined
@@ -64,6 +66,23 @@ function produces(scenario: Scenario, check: string): boolean {
   }
   if (check === 'expect/logs') return scenario.expect.logs !== undefined || scenario.expect.noLogs.length > 0
   return keys[check] !== undefined && scenario.expect[keys[check]] !== undefined
+}
+
+/** The verb each beyond step asks (FORMAT.md), and the wire checks that verb's step has. */
+const BEYOND_VERBS: Record<string, { op: string; wire: string[] }> = {
+  listResources: { op: 'resources', wire: ['capability', 'cursors'] },
+  listTemplates: { op: 'templates', wire: ['capability', 'cursors'] },
+  readResource: { op: 'read', wire: ['capability', 'read-uri'] },
+  listPrompts: { op: 'prompts', wire: ['capability', 'cursors'] },
+  getPrompt: { op: 'prompt', wire: ['capability', 'prompt-arguments'] },
+  complete: { op: 'complete', wire: ['capability'] },
+}
+
+function beyondProduces(step: object | undefined, kind: string, name: string): boolean {
+  const key = Object.keys(BEYOND_VERBS).find((verb) => step !== undefined && verb in step)
+  if (!key) return false
+  const verb = BEYOND_VERBS[key]!
+  return kind === 'expect' ? name === verb.op && (step as Record<string, { expect?: unknown }>)[key]?.expect !== undefined : verb.wire.includes(name)
 }
 
 /** Every entry of a "judged by" cell: scenario checks, test files, or a declared gap. */

@@ -7,6 +7,7 @@
 
 import Schema from 'schemastery'
 import type { AuthConfig } from './auth-config.ts'
+import { FeaturesSchema, type FeaturesConfig } from './features/config.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -66,6 +67,7 @@ const CommonFields = {
   listChanged: filled(Schema.object(ListChangedFields)).description('Re-listing after the server says its tools changed.'),
   limits: filled(Schema.object(LimitsFields)).description("Bounds on what the server's tools and results may hold."),
   tools: filled(Schema.object(ToolFilterFields)).description("Which of the server's tools are bridged; by default all of them."),
+  features: FeaturesSchema,
 }
 
 export const StdioFields = {
@@ -129,11 +131,12 @@ export type LimitsConfig = Fields<typeof LimitsFields>
 
 /** The fields every transport has; the nested objects by their own field dicts. */
 type CommonConfig = Flat<
-  Omit<Fields<typeof CommonFields>, 'reconnect' | 'listChanged' | 'limits' | 'tools'> & {
+  Omit<Fields<typeof CommonFields>, 'reconnect' | 'listChanged' | 'limits' | 'tools' | 'features'> & {
     reconnect: ReconnectConfig
     listChanged: ListChangedConfig
     limits: LimitsConfig
     tools: Fields<typeof ToolFilterFields>
+    features: FeaturesConfig
   }
 >
 

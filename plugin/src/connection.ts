@@ -30,6 +30,8 @@ export interface ConnectionOptions {
   noRetryOnFirstFailure?: boolean
   /** Told each new state, with the live stdio child's pid (the plugin emits it as `mcp/state`). */
   onState?: (state: ConnectionState, pid: number | undefined) => void
+  /** Server log messages (notifications/message params), when the features ask for them. */
+  onLogMessage?: (params: unknown) => void
 }
 
 /**
@@ -52,6 +54,8 @@ export class ServerConnection {
   private readonly disposing = new AbortController()
   /** Every sync, in order; it never rejects. */
   private syncQueue: Promise<void> = Promise.resolve()
+  /** Every reconnect() and disconnect(), in order; it never rejects. */
+  private manual: Promise<void> = Promise.resolve()
   /** A re-sync is queued and has not started: list_changed until it starts adds nothing. */
   private resyncQueued = false
   /** The unmatched tool-filter entries last warned about, so a re-sync does not repeat them. */
@@ -59,9 +63,10 @@ export class ServerConnection {
   /** The session already told it declares no tools: said once per session, not at every re-sync. */
   private toollessSession?: Session
   private readonly listChanged: Debouncer
-  private readonly clock: Clock
-  private readonly redact: Redact
-  private readonly log: Log
+  readonly clock: Clock
+  /** The instance's redactor and log, shared with the features beyond tools (features/). */
+  readonly redact: Redact
+  readonly log: Log
   /** Inherited variables already warned about: a reconnect does not repeat the warning. */
   private readonly warnedEnv = new Set<string>()
   private firstAttempt = true
@@ -89,6 +94,61 @@ export class ServerConnection {
   private setState(state: ConnectionState): void {
     this.state = state
     this.options.onState?.(state, this.session?.pid)
+  }
+
+  /** The live session, for the features beyond tools (features/); without one, why there is none. */
+  live(): Session {
+    if (!this.session) throw new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE')
+    return this.session
+  }
+
+  /**
+   * Ends the live session (if any) and connects afresh with a full attempt budget, as a user's
+   * "reconnect" asks. One manual step at a time, after any attempt in flight: two reconnects never
+   * leave two sessions. Resolves with the attempt's outcome.
+   */
+  reconnect(): Promise<{ error?: unknown }> {
+    const step = this.manual.then(async () => {
+      if (await this.endLive()) return { error: new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE') }
+      this.failures = 0
+      this.setState({ kind: 'connecting' })
+      return this.runAttempt()
+    })
+    this.manual = step.then(
+      () => {},
+      () => {},
+    )
+    return step
+  }
+
+  /** Ends the live session and stays down, tools unregistered, until reconnect() or a reload. */
+  disconnect(): Promise<void> {
+    const step = this.manual.then(async () => {
+      if (await this.endLive()) return
+      this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
+      this.setState({ kind: 'stopped', reason: 'disconnected on request; reconnect() or a reload connects again' })
+      this.log.info('disconnected on request')
+      await this.syncQueue
+    })
+    this.manual = step.catch(() => {})
+    return step
+  }
+
+  /** A manual step's start: no attempt in flight or scheduled, no live session. True when disposed. */
+  private async endLive(): Promise<boolean> {
+    this.clock.clearTimeout(this.timer)
+    await this.attempting
+    // The attempt may have scheduled a retry before it settled.
+    this.clock.clearTimeout(this.timer)
+    this.timer = undefined
+    if (this.disposed) return true
+    this.listChanged.cancel()
+    const session = this.session
+    // Cleared first: its close is then no loss to report (hooksFor's isLive).
+    this.session = undefined
+    this.connectedAt = undefined
+    await session?.close()
+    return this.disposed
   }
 
   /** The live stdio child's pid, for process accounting. */
@@ -248,6 +308,7 @@ export class ServerConnection {
         this.scheduleReconnect(true)
       },
       onStderrLine: (line: string) => this.log.debug('stderr: %s', line),
+      ...(this.options.onLogMessage && { onLogMessage: (params: unknown) => (this.disposed ? undefined : this.options.onLogMessage?.(params)) }),
       onNotice: (message: string) => this.log.warn('%s', message),
       onSecretLookingEnv: (names: string[]) => {
         const fresh = names.filter((name) => !this.warnedEnv.has(name))

@@ -4,6 +4,7 @@ import type { JsonSchema } from './host-contract.ts'
 import { schemaProblem } from './json-schema.ts'
 import { jsonTextLength } from './json-size.ts'
 import { MAX_RAW_NAME_CHARS, publicToolName } from './naming.ts'
+import { drainPages, type PagedList } from './pages.ts'
 import { isRecord } from './records.ts'
 
 /** One tools/list page as the server sent it; nothing in it is trusted yet. */
@@ -54,25 +55,12 @@ export interface ToolPlan {
 }
 
 
-/** Follows the cursor chain to its end, refusing chains that repeat or never end. */
-export async function drainToolPages(listPage: ListPage, limits: Pick<LimitsConfig, 'maxPages' | 'maxTools'>): Promise<unknown[]> {
-  const tools: unknown[] = []
-  const seen = new Set<string>()
-  let cursor: string | undefined
-  for (let page = 1; ; page++) {
-    const result = await listPage(cursor)
-    if (!Array.isArray(result.tools)) throw invalid('tools/list result has no "tools" array')
-    tools.push(...result.tools)
-    if (tools.length > limits.maxTools) throw invalid(`server lists more than limits.maxTools (${limits.maxTools}) tools`)
-    const next = result.nextCursor
-    if (next === undefined || next === null || next === '') return tools
-    if (typeof next !== 'string') throw invalid('tools/list returned a nextCursor that is not a string')
-    if (seen.has(next)) throw invalid(`tools/list returned cursor "${next.slice(0, 80)}" twice: the pagination never ends`)
-    if (page >= limits.maxPages) throw invalid(`tools/list pagination exceeded limits.maxPages (${limits.maxPages})`)
-    seen.add(next)
-    cursor = next
-  }
+/** Follows the cursor chain to its end, refusing chains that repeat or never end (pages.ts). */
+export function drainToolPages(listPage: ListPage, limits: Pick<LimitsConfig, 'maxPages' | 'maxTools'>): Promise<unknown[]> {
+  return drainPages(TOOL_PAGES, listPage, limits)
 }
+
+const TOOL_PAGES: PagedList = { method: 'tools/list', key: 'tools', noun: 'tools', code: 'INVALID_TOOL_LIST' }
 
 /**
  * Pure: validates a drained tool list and derives the generation to register. Individually

@@ -17,6 +17,8 @@ export type BridgeErrorCode =
   | 'NAME_CONFLICT'
   | 'CONNECT_TIMEOUT'
   | 'INVALID_CONFIG'
+  /** A feature beyond tools that the configuration does not enable or the server did not declare (features/). */
+  | 'NOT_OFFERED'
 
 const brand = Symbol.for('mcp-bridge.error')
 

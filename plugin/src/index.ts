@@ -1,6 +1,7 @@
 import type { Context, Fiber } from 'cordis'
 import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
+import { beyondTools } from './features/attach.ts'
 import { BridgeError, errorMessage, withoutStack } from './errors.ts'
 import { bindHostAuth } from './oauth/host-auth.ts'
 import { reserveServerName } from './server-names.ts'
@@ -33,7 +34,9 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   const logger = ctx.logger(`mcp:${config.serverName}`)
   // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.
   const tools = new ToolSet(ctx.tools)
+  const features = beyondTools(config)
   const connection = new ServerConnection({
+    ...(features.onLogMessage && { onLogMessage: features.onLogMessage }),
     config,
     logger,
     tools,
@@ -43,6 +46,7 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
     onState: (state, pid) => ctx.emit('mcp/state', { serverName: config.serverName, state, pid }),
   })
   ctx.effect(() => () => connection.dispose(), 'mcp-client.connection')
+  features.attach(ctx, connection)
   stopConnectingWhenUnwanted(ctx, connection, () => releaseName())
 
   const outcome = await connection.ready

@@ -46,6 +46,8 @@ export interface SessionHooks {
   /** Something the server did that fails nothing but is worth a warning (an oversized stray line). */
   onNotice(message: string): void
   onSecretLookingEnv(names: string[]): void
+  /** A notifications/message's params (features/server-log.ts); absent when server logs are not wanted. */
+  onLogMessage?(params: unknown): void
 }
 
 /** Results are validated by the bridge itself, so the SDK only checks they are objects. */
@@ -150,6 +152,8 @@ export class Session {
     // Legacy: registered before connect so a list_changed that races the first sync is queued, not
     // lost; a modern connection replaces it with the subscription's (listChanged above).
     client.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged())
+    // Before connect too: a server may log the moment it is initialized.
+    if (hooks.onLogMessage) client.setNotificationHandler('notifications/message', (notification) => hooks.onLogMessage?.(notification.params))
     const handle = dial.open()
     const session = new Session(client, handle, config, hooks, redact)
     session.watch(client)
@@ -247,6 +251,29 @@ export class Session {
   /** The server declared the tools capability: without it, tools/list is not for this client to send. */
   get declaresTools(): boolean {
     return this.client.getServerCapabilities()?.tools !== undefined
+  }
+
+  /** What the server declared at initialize (or discovery), for the features beyond tools to check. */
+  get capabilities(): Record<string, unknown> {
+    return (this.client.getServerCapabilities() as Record<string, unknown> | undefined) ?? {}
+  }
+
+  /** The server's `instructions`, as it sent them: untrusted (features/instructions.ts bounds and redacts them). */
+  get instructions(): string | undefined {
+    return this.client.getInstructions()
+  }
+
+  /**
+   * One request of a feature beyond tools (features/), under toolCallTimeoutMs and the caller's
+   * signal; its failures are told apart as a call's are, `method` standing for the tool's name.
+   */
+  async request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    try {
+      return await this.client.request({ method, params } as never, AnyObject, { signal, timeout: this.config.toolCallTimeoutMs })
+    } catch (error) {
+      if (signal.aborted) throw new BridgeError(`${method} was aborted`, 'ABORTED', { cause: safeCause(error, this.redact) })
+      throw this.callFailure(error, method)
+    }
   }
 
   /**

@@ -1,9 +1,11 @@
 import { readdirSync } from 'node:fs'
 import { configSecrets, createRedactor, makeTempDir, type TempDir } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
+import { McpServers } from '@mcp-bridge/plugin/features'
 import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from '@mcp-bridge/host'
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
+import { askBridge, BRIDGE_BEYOND_CONFIG, BRIDGE_BEYOND_FEATURES } from './bridge-ask.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 
 const VISION = { provider: 'kit', model: 'vision' }
@@ -22,6 +24,8 @@ export const bridgeAdapter: ClientAdapter = {
     const services = [
       ctx.plugin(ToolRegistry),
       ctx.plugin(AttachmentStore, { directory: attachments.path }),
+      // The features beyond tools are asked through it (bridge-ask.ts).
+      ctx.plugin(McpServers),
       ctx.plugin(ModelCatalog, {
         models: [
           { ...VISION, inputModalities: ['text', 'image'] },
@@ -31,6 +35,7 @@ export const bridgeAdapter: ClientAdapter = {
     ]
     for (const service of services) await service
     const resolved = pluginConfig(target, config)
+    resolved.features = { ...BRIDGE_BEYOND_CONFIG, ...(resolved.features as object | undefined) }
     // The instance's connection as it tells it (the plugin's public `mcp/state` event), followed
     // from before it starts, so that no state is missed.
     const serverName = resolved.serverName as string
@@ -93,6 +98,8 @@ function session(
     onToolsChange: (listener) => ctx.on('tools/change', () => listener()),
     call: async (publicName, args, options) => toOutcome(await registry()!.execute(publicName, args, options)),
     state: () => connection.state,
+    features: () => BRIDGE_BEYOND_FEATURES,
+    ask: (request) => askBridge((ctx.get('mcpServers') as McpServers | undefined)?.get(serverName), request),
     logs: () => logs,
     pids: () => (connection.pid === undefined ? [] : [connection.pid]),
     attachmentCount: () => (afterDispose ? 0 : readdirSync(attachments.path).length),

@@ -1,0 +1,70 @@
+import type { Context } from 'cordis'
+import type { Config } from '../config.ts'
+import type { ServerConnection } from '../connection.ts'
+import { LOG_LEVELS } from './config.ts'
+import { ServerLog } from './server-log.ts'
+import type {} from './service.ts'
+
+/** What an instance adds to its connection for the features beyond tools it is configured with. */
+export interface BeyondTools {
+  /** Server log messages, when features.logLevel asks for them. */
+  onLogMessage?: (params: unknown) => void
+  /** Binds the features to the instance's connection, for the instance's lifetime. */
+  attach(ctx: Context, connection: ServerConnection): void
+}
+
+/**
+ * The features beyond tools, for one instance. With none configured and no `mcpServers` service
+ * loaded, nothing runs and handle.ts (the features' code) is never loaded: a tools-only host
+ * loads what it loaded before.
+ */
+export function beyondTools(config: Config): BeyondTools {
+  const level = config.features.logLevel
+  let serverLog: ServerLog | undefined
+  return {
+    ...(level !== 'off' && { onLogMessage: (params: unknown) => serverLog?.message(params) }),
+    attach(ctx, connection) {
+      if (level !== 'off') {
+        serverLog = new ServerLog(connection.log, connection.clock, connection.redact, level, config.features.maxLogLinesPerMinute)
+        ctx.effect(() => () => serverLog?.close(), 'mcp-client.serverLog')
+        askForLogLevel(ctx, config, connection)
+      }
+      offerToServices(ctx, config, connection)
+    },
+  }
+}
+
+/**
+ * Enters the instance in the host's `mcpServers` service whenever one is loaded, and takes it out
+ * when either goes. Cordis has no optional injection, so this is a sub-plugin of the instance that
+ * waits for the service.
+ */
+function offerToServices(ctx: Context, config: Config, connection: ServerConnection): void {
+  ctx.inject(['mcpServers'], async (inner) => {
+    const { McpServer } = await import('./handle.ts')
+    const server = new McpServer(connection, config, connection.redact, connection.log)
+    inner.effect(() => inner.mcpServers.add(server), 'mcp-client.mcpServers')
+  })
+}
+
+/**
+ * A legacy server that declares logging is asked, on each connection, for the configured level
+ * (logging/setLevel, MCP 2025-11-25 §server/utilities/logging). Messages below it are dropped here
+ * anyway: a server may ignore the request, and a 2026-07-28 one takes no such request.
+ */
+function askForLogLevel(ctx: Context, config: Config, connection: ServerConnection): void {
+  ctx.on('mcp/state', (event) => {
+    if (event.serverName !== config.serverName || event.state.kind !== 'connected') return
+    let session
+    try {
+      session = connection.live()
+    } catch {
+      return
+    }
+    if (session.capabilities.logging === undefined || session.era?.kind !== 'legacy') return
+    const level = config.features.logLevel as (typeof LOG_LEVELS)[number]
+    session.request('logging/setLevel', { level }, AbortSignal.timeout(config.connectTimeoutMs)).catch((error: unknown) => {
+      connection.log.warn('logging/setLevel %s was refused: %s', level, error instanceof Error ? error.message : String(error))
+    })
+  })
+}
