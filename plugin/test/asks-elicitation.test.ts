@@ -110,6 +110,23 @@ describe('elicitation over a legacy server request', () => {
   })
 })
 
+describe('an ask left waiting', () => {
+  // 2026-07-28: no request is in flight while the host is asked (the call's first leg has
+  // ended), so only the bridge's own end of the connection can stop the ask.
+  it.each(['legacy', 'modern'] as const)('is cancelled when the connection closes (%s): the host is told through its signal', async (era) => {
+    const host = await startHost()
+    const signals: AbortSignal[] = []
+    provide(host, (request) => (signals.push(request.signal), new Promise<never>(() => {})))
+    await load(host, era)
+    const pending = call(host, 'ask_form')
+    await expect.poll(() => signals.length).toBe(1)
+    expect(signals[0]!.aborted).toBe(false)
+    await host.dispose()
+    expect(signals[0]!.aborted).toBe(true)
+    expect(await pending).toMatchObject({ isError: true })
+  })
+})
+
 describe('elicitation as an input request of a 2026-07-28 input_required result', () => {
   it('answers through the same service and retries with the answer and the echoed requestState', async () => {
     const host = await startHost()
