@@ -104,6 +104,20 @@ async function browse({ url: authorizationUrl, signal }) {
   }
 }
 
+/**
+ * The person answering the scenario's questions (the host's mcpElicitation service): they accept
+ * every form as offered, leaving each field at its default, which the plugin fills in
+ * (elicitation-sep1034-client-defaults checks that it does; sep-2322-client-request-state only
+ * needs an answer to retry with).
+ */
+const elicitation = {
+  modes: ['form'],
+  elicit: async ({ mode, message }) => {
+    log(`elicitation (${mode}): ${message.slice(0, 200)} -> accept`)
+    return { action: 'accept', content: {} }
+  },
+}
+
 const auth = await authFrom(parseContext(process.env.MCP_CONFORMANCE_CONTEXT))
 const dir = mkdtempSync(join(tmpdir(), 'official-client-'))
 const file = join(dir, 'cordis.yml')
@@ -119,7 +133,7 @@ writeFileSync(file, JSON.stringify([entry], null, 2) + '\n')
 let code = 0
 let host
 try {
-  host = await createFileHost({ file, env: process.env, logging: { level: 'warn', write: (line) => log(line) }, signals: false, signIn: browse })
+  host = await createFileHost({ file, env: process.env, logging: { level: 'warn', write: (line) => log(line) }, signals: false, signIn: browse, elicitation })
   if (!host.loaded.ok) code = 1
   const tools = host.tools.list()
   log(`bridged ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ')}`)

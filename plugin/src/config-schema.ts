@@ -8,6 +8,7 @@
 import Schema from 'schemastery'
 import type { AuthConfig } from './auth-config.ts'
 import { FeaturesSchema, type FeaturesConfig } from './features/config.ts'
+import { RootsFields } from './asks/roots.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -68,6 +69,7 @@ const CommonFields = {
   limits: filled(Schema.object(LimitsFields)).description("Bounds on what the server's tools and results may hold."),
   tools: filled(Schema.object(ToolFilterFields)).description("Which of the server's tools are bridged; by default all of them."),
   features: FeaturesSchema,
+  ...RootsFields,
 }
 
 export const StdioFields = {

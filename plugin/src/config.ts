@@ -5,6 +5,7 @@ import { configSecrets, createRedactor, redactUrl, type Redact } from '@mcp-brid
 import { isRecord } from './records.ts'
 import type { ToolFilterConfig } from './tool-filter.ts'
 import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth-config.ts'
+import { rootsProblem } from './asks/roots.ts'
 import {
   HttpFields,
   SseSchema,
@@ -193,6 +194,8 @@ export function checkConfig(config: Config, redact: Redact = messageRedactor(con
     else delete config.auth
   }
   checkToolFilter(config.tools)
+  const roots = rootsProblem(config.roots)
+  if (roots) fail(roots.field, roots.message)
   const { reconnect, toolCallTimeoutMs, maxTotalTimeoutMs } = config
   if (reconnect.initialDelayMs > reconnect.maxDelayMs) {
     fail('reconnect.initialDelayMs', `(${reconnect.initialDelayMs}) must not exceed reconnect.maxDelayMs (${reconnect.maxDelayMs}).`)

@@ -10,6 +10,7 @@ declare module 'cordis' {
     attachments: AttachmentsService
     llm: ModelInfoService
     mcpAuth: McpAuthService
+    mcpElicitation: McpElicitationService
   }
   interface Events {
     /** Fired by the reference registry once per batch of changes, after the batch: never mid-swap. */
@@ -210,3 +211,72 @@ export interface CredentialStore {
   /** Every issuer with stored credentials (for a logout that knows the server, not its issuer). */
   issuers(): Promise<string[]>
 }
+
+/**
+ * Optional: how the host asks a person what an MCP server wants to know (MCP 2025-11-25
+ * client/elicitation), looked up with `ctx.get` when a connection opens. The bridge declares the
+ * elicitation capability, with the modes below, only when the service is there; without it a
+ * server is never offered elicitation. The bridge checks the server's request first (a form's
+ * schema within the spec's restricted subset, a URL that parses), bounds and redacts its words,
+ * hands the host one ask at a time per connection, and checks the answer before it is sent.
+ */
+export interface McpElicitationService {
+  /** The modes this host can present; absent: form only. */
+  modes?: readonly ElicitationMode[]
+  /**
+   * Asks the person. Resolve with what they did; `signal` aborts when the server, the call or
+   * the connection no longer waits (then any answer is dropped, and `cancel` is sent).
+   */
+  elicit(request: ElicitationRequest): Promise<ElicitationAnswer>
+}
+
+export type ElicitationMode = 'form' | 'url'
+
+export type ElicitationRequest = FormElicitationRequest | UrlElicitationRequest
+
+interface ElicitationRequestBase {
+  /** The configured serverName: "MUST ... make it clear which server is requesting information". */
+  serverName: string
+  /** The server's words, redacted and bounded. */
+  message: string
+  signal: AbortSignal
+}
+
+/** A form: fields of primitive values, as the spec's restricted schema subset defines them. */
+export interface FormElicitationRequest extends ElicitationRequestBase {
+  mode: 'form'
+  fields: ElicitationField[]
+}
+
+/** A URL for the person to open themselves, after consent; the host never fetches it on its own. */
+export interface UrlElicitationRequest extends ElicitationRequestBase {
+  mode: 'url'
+  url: string
+  /** The URL's host, which the spec asks clients to display clearly. */
+  domain: string
+}
+
+/** One field of a form; its title and description are redacted and bounded server words. */
+export interface ElicitationField {
+  name: string
+  required: boolean
+  kind: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices'
+  title?: string
+  description?: string
+  /** Already applied by the bridge to a field the answer leaves out. */
+  default?: ElicitationValue
+  /** `choice` and `choices`: the values to pick from, each with a label to show. */
+  options?: Array<{ value: string; label: string }>
+  format?: 'email' | 'uri' | 'date' | 'date-time'
+  minLength?: number
+  maxLength?: number
+  minimum?: number
+  maximum?: number
+  minItems?: number
+  maxItems?: number
+}
+
+export type ElicitationValue = string | number | boolean | string[]
+
+/** `accept` with a form's values (fields left out take their defaults), or the person's no. */
+export type ElicitationAnswer = { action: 'accept'; content?: Record<string, ElicitationValue> } | { action: 'decline' } | { action: 'cancel' }

@@ -3,6 +3,7 @@ import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
 import { beyondTools } from './features/attach.ts'
 import { BridgeError, errorMessage, withoutStack } from './errors.ts'
+import { bindHostAsks, updateRootsInPlace } from './asks/client-asks.ts'
 import { bindHostAuth } from './oauth/host-auth.ts'
 import { reserveServerName } from './server-names.ts'
 import { ToolSet } from './tool-set.ts'
@@ -31,6 +32,10 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
 
   // The optional `mcpAuth` service, looked up when a connection needs to sign in (oauth/host-auth.ts).
   bindHostAuth(config, () => ctx.get('mcpAuth'))
+  // The optional `mcpElicitation` service, looked up as each connection opens and at each ask;
+  // a change of roots alone is applied without a restart (asks/client-asks.ts).
+  bindHostAsks(config, () => ctx.get('mcpElicitation'))
+  ctx.effect(() => ctx.on('internal/update', (next: ConfigType, _noSave: boolean, restart: () => void | Promise<void>) => (updateRootsInPlace(config, next) ? undefined : restart())), 'mcp-client.roots')
   const logger = ctx.logger(`mcp:${config.serverName}`)
   // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.
   const tools = new ToolSet(ctx.tools)

@@ -2,6 +2,8 @@ import { Client, SdkError, SdkErrorCode, SdkHttpError, SseError, type Transport 
 import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope, withAbortScope } from './abort-scope.ts'
+import { askFailure } from './asks/ask-failure.ts'
+import { clientAsks, type ClientAsks } from './asks/client-asks.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
@@ -81,6 +83,7 @@ export class Session {
     private readonly config: Config,
     private readonly hooks: SessionHooks,
     private readonly redact: Redact,
+    private readonly asks: ClientAsks,
   ) {}
 
   /**
@@ -135,16 +138,19 @@ export class Session {
    */
   private static async connect({ dial, config, hooks, deadline, redact }: Opening, how: Era | 'probe' | 'pin'): Promise<Session> {
     const prior = typeof how === 'string' ? undefined : how
+    // Elicitation and roots, declared exactly as offered (asks/client-asks.ts).
+    const asks = clientAsks(config, redact, (message) => hooks.onNotice(message))
     const client = new Client(
       { name: 'mcp-bridge', version: '0.1.0' },
       {
-        capabilities: {},
+        capabilities: asks.capabilities,
         ...(how === 'probe' ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: probeWaitMs(config) } } } : {}),
         // Pinned: a server that refused initialize as a modern one said it speaks this revision.
         ...(how === 'pin' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}),
         // An `input_required` result (the modern era's way to ask for elicitation, sampling or
-        // roots) is not fulfilled: the bridge declares none of those, and the call ends.
-        inputRequired: { autoFulfill: false },
+        // roots) is fulfilled through the handlers `asks` registers, and only when it offers one:
+        // otherwise the call ends at once (INPUT_REQUIRED).
+        inputRequired: { autoFulfill: asks.offered },
         // Modern: the subscription the client opens when the server declares list changes.
         listChanged: { tools: { onChanged: () => hooks.onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
       },
@@ -155,7 +161,8 @@ export class Session {
     // Before connect too: a server may log the moment it is initialized.
     if (hooks.onLogMessage) client.setNotificationHandler('notifications/message', (notification) => hooks.onLogMessage?.(notification.params))
     const handle = dial.open()
-    const session = new Session(client, handle, config, hooks, redact)
+    asks.register(client)
+    const session = new Session(client, handle, config, hooks, redact, asks)
     session.watch(client)
     try {
       await untilAborted(
@@ -318,6 +325,8 @@ export class Session {
   private callFailure(error: unknown, rawName: string): BridgeError {
     const cause = safeCause(error, this.redact)
     if (isInputRequired(error)) return new BridgeError(`${rawName} failed: ${INPUT_REQUIRED}; the call was not retried`, 'TOOL_ERROR', { cause })
+    const ask = askFailure(error, this.redact)
+    if (ask) return new BridgeError(`${rawName} failed: ${ask}`, 'TOOL_ERROR', { cause })
     switch (classifyFailure(error)) {
       case 'auth':
         return new BridgeError(`${rawName} was refused by the server (HTTP ${(error as { status: number }).status}): check the configured headers or auth`, 'UNAUTHORIZED', { cause })
@@ -362,6 +371,7 @@ export class Session {
   }
 
   private async shutdown(): Promise<void> {
+    this.asks.close()
     const grace = this.config.transport === 'stdio' ? this.config.killGraceMs : HTTP_CLOSE_MS
     await waitAtMost(this.handle.terminate(), grace)
     // The stdio transport escalates on the grace clock twice (EOF, then SIGTERM) before SIGKILL.

@@ -1,4 +1,5 @@
 import { handleSignals, onShutdown, tolerateClosedOutput, watchParent } from '@mcp-bridge/process'
+import { terminalElicitation } from '../elicitation.ts'
 import { run, type CliIo } from './run.ts'
 
 /**
@@ -22,6 +23,8 @@ const io: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (line) => void process.stderr.write(`${line}\n`),
   env: process.env,
+  // Questions on stderr, like the log: stdout carries the tool list and results.
+  elicitation: terminalElicitation({ input: process.stdin, output: process.stderr }),
   onStop: (handler) => onShutdown(handler),
   onReload(handler) {
     process.on('SIGHUP', handler)

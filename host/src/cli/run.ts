@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import type { McpElicitationService } from '@mcp-bridge/plugin'
 import type { FileHost } from '../loader/host.ts'
 import { parseCommandLine, usageErrorLines, USAGE, type Command } from './args.ts'
 import { formatResult, formatTools, resultJson, toolsJson } from './format.ts'
@@ -17,6 +18,8 @@ export interface CliIo {
    * disposed.
    */
   onStop(handler: () => void): () => void
+  /** The host's `mcpElicitation` service: the terminal prompt (elicitation.ts); absent, none. */
+  elicitation?: McpElicitationService
   /** Registers what a reload request (SIGHUP) does; returns the unregistration. */
   onReload(handler: () => void): () => void
 }
@@ -62,6 +65,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     env: io.env,
     watch: command.kind === 'watch',
     credentialsDir: credentialsDir(io.env),
+    ...(io.elicitation && { elicitation: io.elicitation }),
     logging: { level: command.logLevel, write: io.stderr },
   })
   try {

@@ -1,6 +1,6 @@
 import type { SignalOptions } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
-import type { McpAuthService } from '@mcp-bridge/plugin'
+import type { McpAuthService, McpElicitationService } from '@mcp-bridge/plugin'
 import { fileCredentialStore } from '../credentials.ts'
 import { createHost, stopOnSignals, type Host } from '../host.ts'
 import type { ConsoleLoggerOptions } from '../logging.ts'
@@ -23,6 +23,11 @@ export interface FileHostOptions extends LoaderOptions {
    * configured with `auth.type: authorization_code`. Absent: a headless host, which refuses.
    */
   signIn?: McpAuthService['signIn']
+  /**
+   * How a person answers a server's questions (the `mcpElicitation` service; the CLI's is
+   * terminalElicitation). Absent: servers are offered no elicitation.
+   */
+  elicitation?: McpElicitationService
 }
 
 export interface FileHost extends Host {
@@ -45,6 +50,10 @@ export async function createFileHost(options: FileHostOptions): Promise<FileHost
     }
     host.ctx.provide('mcpAuth')
     host.ctx.set('mcpAuth', service)
+  }
+  if (options.elicitation) {
+    host.ctx.provide('mcpElicitation')
+    host.ctx.set('mcpElicitation', options.elicitation)
   }
   // The bridge is handed over as this very module instance, so that the host and the entries it
   // runs share one copy of the plugin whatever the resolver would pick for the package name.
