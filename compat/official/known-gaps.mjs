@@ -3,15 +3,11 @@
 // plugin to exactly this list: a scenario that fails without an entry fails the test, and so does
 // an entry whose scenario now passes (remove it). Nothing here is "cannot apply to a bridge".
 
-const CUSTOM_HEADERS = 'needs SEP-2243 custom headers at 2026-07-28 over Streamable HTTP: parameters a tool marks with x-mcp-header mirrored into Mcp-Param-* headers, and tools whose x-mcp-header is invalid excluded; the plugin sends tools/list and tools/call as plain requests, past the SDK code that does both (issue 33)'
-
 export const KNOWN_GAPS = {
   '2025-11-25': {
     'elicitation-sep1034-client-defaults': 'needs elicitation through the host, which the plugin does not offer yet (issue 39)',
   },
   '2026-07-28': {
-    'http-custom-headers': CUSTOM_HEADERS,
-    'http-invalid-tool-headers': CUSTOM_HEADERS,
     'sep-2322-client-request-state': 'needs multi round-trip requests (input_required answered on a retry); the plugin ends such a call as a tool error (issue 33)',
   },
 }
