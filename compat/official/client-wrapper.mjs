@@ -81,13 +81,18 @@ function parseContext(text) {
 
 /**
  * The calls a scenario expects: json-schema-2020-12-preservation wants the focal tool's schema, as
- * the client received it, echoed through json_schema_echo; every other scenario gets each tool
- * called once with arguments made from its schema.
+ * the client received it, echoed through json_schema_echo; a scenario whose context lists
+ * `toolCalls` (http-custom-headers: the values whose encoding it checks) gets those, each on the
+ * bridged tool of that name, less members whose value is null: the bridge checks arguments against
+ * the tool's schema before sending, and a null is no boolean, so such a member is left out, the
+ * "not provided" the scenario treats alike; every other one gets each tool called once with
+ * arguments made from its schema.
  */
-function plannedCalls(tools) {
+function plannedCalls(tools, context) {
   const echo = tools.find((t) => t.name.endsWith('__json_schema_echo'))
   const focal = tools.find((t) => t.name.endsWith('__json_schema_2020_12_tool'))
   if (echo && focal) return [{ name: echo.name, args: { schema: focal.parameters } }]
+  if (Array.isArray(context?.toolCalls)) return context.toolCalls.map((call) => ({ name: tools.find((t) => t.name.endsWith(`__${call.name}`))?.name ?? call.name, args: Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([, value]) => value !== null)) }))
   return tools.map((tool) => ({ name: tool.name, args: argumentsFor(tool.parameters) }))
 }
 
@@ -118,7 +123,8 @@ const elicitation = {
   },
 }
 
-const auth = await authFrom(parseContext(process.env.MCP_CONFORMANCE_CONTEXT))
+const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT)
+const auth = await authFrom(context)
 const dir = mkdtempSync(join(tmpdir(), 'official-client-'))
 const file = join(dir, 'cordis.yml')
 // JSON is YAML: the URL goes in quoted, whatever it holds. A short reconnect budget, so a scenario
@@ -137,7 +143,7 @@ try {
   if (!host.loaded.ok) code = 1
   const tools = host.tools.list()
   log(`bridged ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ')}`)
-  for (const { name, args } of plannedCalls(tools)) {
+  for (const { name, args } of plannedCalls(tools, context)) {
     const result = await host.tools.execute(name, args, {})
     log(`${name} ${JSON.stringify(args).slice(0, 200)} -> ${result.isError ? `error ${result.error?.code}` : 'ok'}`)
     if (result.isError) code = 1

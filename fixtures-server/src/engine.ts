@@ -25,6 +25,7 @@ import { paginate } from './pagination.ts'
 import type { Behaviour, ToolSpec } from './schema.ts'
 import { TapTransport } from './tap.ts'
 import { declaresTasks, TaskBoard, taskNegotiationError, TASKS_CAPABILITY, type Outcome } from './tasks.ts'
+import { ListenRequestSchema, Subscriptions, type ListenRequest } from './subscriptions.ts'
 import { planTimeline } from './timeline.ts'
 import { Timers } from './timers.ts'
 import { ToolSet } from './tool-set.ts'
@@ -92,6 +93,8 @@ export class FixtureEngine {
   private readonly sessions = new Set<Session>()
   private readonly timers = new Timers()
   private readonly cancellations: CancellationRecord[] = []
+  /** Modern clients' subscriptions/listen streams, across sessions (each HTTP POST is one). */
+  private readonly subscriptions = new Subscriptions()
   private readonly start: number
   /** False once `crash.starts` healthy starts are reached: scripted faults apply only while true. */
   readonly misbehaving: boolean
@@ -163,7 +166,10 @@ export class FixtureEngine {
       this.callTool(request, extra, server),
     )
     serveBeyond(server, this.behaviour)
-    if (this.behaviour.era !== 'legacy') server.setRequestHandler(DiscoverRequestSchema, () => this.discover() as ServerResult)
+    if (this.behaviour.era !== 'legacy') {
+      server.setRequestHandler(DiscoverRequestSchema, () => this.discover() as ServerResult)
+      server.setRequestHandler(ListenRequestSchema, (request, extra) => this.listen(session, request, extra))
+    }
     if (this.tasks) this.serveTasks(server, this.tasks)
     // Without the capability, a task-augmented request MUST be processed normally, its `task`
     // ignored (§Task Support and Handling); the SDK would refuse it with -32603 instead.
@@ -191,6 +197,8 @@ export class FixtureEngine {
   /** Stops every clock and closes every session. */
   async close(): Promise<void> {
     this.timers.stop()
+    // Graceful Closure: each subscription's completion result is queued before its transport closes.
+    this.subscriptions.endAll()
     await Promise.all([...this.sessions].map((session) => session.server.close().catch(() => {})))
   }
 
@@ -358,14 +366,22 @@ export class FixtureEngine {
   }
 
   private notifyListChanged(): void {
-    const meta = this.behaviour.listChanged?.generation ? { params: { _meta: { [GENERATION_META_KEY]: this.tools.generation } } } : {}
+    const generation = this.behaviour.listChanged?.generation ? { [GENERATION_META_KEY]: this.tools.generation } : undefined
+    const failed = (error: Error) => this.options.host.stderr(`[mcp-fixture] list_changed not sent: ${error.message}`)
     for (const session of this.sessions) {
-      // 2026-07-28 delivers list_changed on a subscriptions/listen stream, which the fixture does not serve yet.
+      // Unsolicited only to legacy clients: 2026-07-28 delivers it on subscriptions/listen streams.
       if (!session.legacy) continue
-      session.server
-        .notification({ method: 'notifications/tools/list_changed', ...meta })
-        .catch((error: Error) => this.options.host.stderr(`[mcp-fixture] list_changed not sent: ${error.message}`))
+      session.server.notification({ method: 'notifications/tools/list_changed', ...(generation && { params: { _meta: generation } }) }).catch(failed)
     }
+    this.subscriptions.toolsChanged(generation ?? {}, failed)
+  }
+
+  /** subscriptions/listen (subscriptions.ts), a modern request only: to a legacy client it is an unknown method. */
+  private listen(session: Session, request: ListenRequest, extra: Extra): Promise<ServerResult> {
+    if (!session.modern.has(extra.requestId)) throw new ScriptedError(-32601, 'Method not found: subscriptions/listen belongs to 2026-07-28')
+    const notify = (notification: { method: string; params: Record<string, unknown> }) => extra.sendNotification(notification as ServerNotification)
+    // As to legacy clients, a scripted timeline is announced whether or not the capability is declared.
+    return this.subscriptions.listen(extra.requestId, request, this.behaviour.listChanged !== undefined, notify, extra.signal) as Promise<ServerResult>
   }
 
   private listTools(cursor: string | undefined, modern: boolean): ServerResult {

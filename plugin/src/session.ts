@@ -11,6 +11,7 @@ import type { ToolExecution } from './host-contract.ts'
 import { quoteUntrusted, type Redact, stderrExcerpt } from '@mcp-bridge/process'
 import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone } from './request-failure.ts'
 import { UndeliveredMessageError } from './response-limits.ts'
+import { checkListing, paramHeaders, type ParamHeader } from './param-headers.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
@@ -30,6 +31,9 @@ const HTTP_CLOSE_MS = 2_000
 const QUOTE_MARGIN_CHARS = 500
 /** serverInfo's name and version as states show them: a name and a version, not a document. */
 const SERVER_INFO_MAX_CHARS = 200
+/** Tools named in the one line a sync logs about those excluded for their x-mcp-header, and the characters of each name. */
+const EXCLUDED_SHOWN = 10
+const EXCLUDED_NAME_CHARS = 80
 
 /** What the steps of one `Session.open` share. */
 interface Opening {
@@ -76,6 +80,15 @@ export class Session {
   private learned?: Era
   /** Ends what the attempt's transports shared (transport.ts): set on the session `open` returns. */
   private endAccess = () => {}
+  /**
+   * The x-mcp-header parameters of the tools last listed, by raw name (modern Streamable HTTP
+   * only). The SDK client's own listTools and callTool would apply SEP-2243 too, but listTools
+   * drains pages under its own cap, not limits.maxPages and maxTools, and warns of an excluded tool
+   * on the console, unredacted; callTool needs that listing's cache (or compiles an output
+   * validator per call) and checks results against the SDK's schemas, where the bridge judges
+   * results itself (definition.ts). So the rule is param-headers.ts, on the plain requests.
+   */
+  private paramHeaders = new Map<string, ParamHeader[]>()
 
   private constructor(
     private readonly client: Client,
@@ -233,8 +246,37 @@ export class Session {
     return info ? quoteUntrusted(`${info.name} ${info.version}`, SERVER_INFO_MAX_CHARS, this.redact) : 'unknown server'
   }
 
-  /** Drains tools/list under the given deadline. */
+  /**
+   * Drains tools/list under the given deadline. Over Streamable HTTP at 2026-07-28, tools whose
+   * x-mcp-header annotations are invalid are taken out (param-headers.ts), said in one line.
+   */
   async listTools(deadline: AbortSignal): Promise<unknown[]> {
+    const listed = await this.drainTools(deadline)
+    return this.mirrorsParams ? this.checkParamHeaders(listed) : listed
+  }
+
+  /**
+   * "Clients using other transports (e.g., stdio) MAY ignore `x-mcp-header` annotations entirely"
+   * (2026-07-28 basic/transports/streamable-http, Schema Extension): over stdio there are no
+   * headers to mirror, and no tool is excluded for them.
+   */
+  private get mirrorsParams(): boolean {
+    return this.learned?.kind === 'modern' && this.config.transport === 'streamable-http'
+  }
+
+  /** "Clients SHOULD log a warning when rejecting a tool definition, including the tool name and the reason". */
+  private checkParamHeaders(listed: unknown[]): unknown[] {
+    const { tools, excluded, headers } = checkListing(listed)
+    this.paramHeaders = headers
+    if (excluded.length > 0) {
+      const named = excluded.slice(0, EXCLUDED_SHOWN).map(({ name, reason }) => `"${quoteUntrusted(name, EXCLUDED_NAME_CHARS, this.redact)}": ${this.redact(reason)}`)
+      const more = excluded.length > EXCLUDED_SHOWN ? `; and ${excluded.length - EXCLUDED_SHOWN} more` : ''
+      this.hooks.onNotice(`${excluded.length} tool(s) not registered: their x-mcp-header is invalid, and a Streamable HTTP client at ${MODERN_REVISION} MUST exclude such tools: ${named.join('; ')}${more}`)
+    }
+    return tools
+  }
+
+  private async drainTools(deadline: AbortSignal): Promise<unknown[]> {
     try {
       return await untilAborted(
         drainToolPages(
@@ -301,12 +343,15 @@ export class Session {
     // The SDK checks its maxTotalTimeout only when progress arrives and then sends no cancellation,
     // so the ceiling is an abort of our own: the SDK turns it into notifications/cancelled.
     const scope = new CallScope(exec.signal, maxTotalTimeoutMs, `exceeded maxTotalTimeoutMs (${maxTotalTimeoutMs} ms)`)
+    // SEP-2243: the x-mcp-header parameters mirrored into Mcp-Param-* headers (param-headers.ts).
+    const mirrored = this.paramHeaders.get(rawName)
     try {
       return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
         signal: scope.signal,
         timeout: toolCallTimeoutMs,
         resetTimeoutOnProgress: true,
         onprogress: scope.onProgress,
+        ...(mirrored && { headers: paramHeaders(mirrored, args) }),
       })
     } catch (error) {
       if (exec.signal.aborted) throw new BridgeError(`call to ${rawName} was aborted`, 'ABORTED', { cause: safeCause(error, this.redact) })
