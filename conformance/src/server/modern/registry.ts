@@ -7,6 +7,9 @@
  */
 import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
+import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
+import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
+import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from './probe-rules.ts'
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
 
@@ -88,14 +91,33 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'MissingRequiredClientCapability',
   'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
-  'prompts/get and resources/read of what the lists hold, and what a tool call returns beyond input_required',
+  'prompts/get of what the lists hold, and what a tool call returns beyond input_required',
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
-  'cache hints on resources/read and resources/templates/list results',
-  'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines)',
+  'cancelling a request in flight, and statelessness across connections',
+  'pages past the first (cursor stability, one cacheScope for all pages)',
+  'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines, exit on end of input)',
+  'the HTTP status and Content-Type of each POST, and the answers to traffic of earlier revisions (GET, DELETE, Mcp-Session-Id, Last-Event-ID)',
+  'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
 /** In the order the docs list them. */
-export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, ...REQUEST_CHECKS, X_MCP_HEADER, ...ENVELOPE_CHECKS, NOT_YET_JUDGED]
+export const MODERN_CHECKS: readonly ModernCheckDef[] = [
+  INITIALIZE_REFUSAL,
+  DISCOVER,
+  SERVER_INFO,
+  UNSUPPORTED_VERSION,
+  ...REQUEST_CHECKS,
+  X_MCP_HEADER,
+  STANDARD_ERRORS,
+  CAPABILITY_DECLARED,
+  TOOL_LIST,
+  RESOURCE_READ,
+  META_KEYS,
+  RESULT_SERVER_INFO,
+  MISSING_CAPABILITY,
+  ...ENVELOPE_CHECKS,
+  UNASKED_NOTIFICATIONS,
+  NOT_YET_JUDGED,
+]
