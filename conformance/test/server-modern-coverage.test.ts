@@ -9,6 +9,7 @@ import type { SuiteResult } from '../src/model.ts'
 import { exitCodeOf } from '../src/report/assemble.ts'
 import { judgeCancelIgnored } from '../src/server/modern/envelope.ts'
 import { keyIssue, traceIssue } from '../src/server/modern/meta.ts'
+import { judgePosts } from '../src/server/modern/posts.ts'
 import { judgeCapabilityDeclared, judgeStandardErrors, uriIssue } from '../src/server/modern/probes.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import type { RpcOutcome } from '../src/server/wire/types.ts'
@@ -16,7 +17,7 @@ import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
-const JUDGED = ['modern/standard-errors', 'modern/capability-declared', 'modern/tool-list', 'modern/resource-read', 'modern/meta-keys', 'modern/result-server-info', 'modern/unasked-notifications', 'modern/cancel-ignored']
+const JUDGED = ['modern/post-answers', 'modern/standard-errors', 'modern/capability-declared', 'modern/tool-list', 'modern/resource-read', 'modern/meta-keys', 'modern/result-server-info', 'modern/unasked-notifications', 'modern/cancel-ignored']
 
 async function run(breach?: string): Promise<SuiteResult> {
   const server = await startModernServer(breach ? { breach } : {})
@@ -50,6 +51,7 @@ describe('a scripted server that breaks one of the remaining sentences gets exac
     ['capability-status-200', 'modern/missing-client-capability', 'fail', /^tools\/call of echo got error -32021 with HTTP 200, not 400 Bad Request$/, 'MUST'],
     ['read-no-hints', 'modern/resource-read', 'fail', /^the resources\/read of fixture:\/\/notes\/readme result has no ttlMs or no cacheScope$/, 'MUST'],
     ['schema-null', 'modern/tool-list', 'fail', /^the inputSchema of "echo" is null, not a JSON Schema object$/, 'MUST'],
+    ['notification-200', 'modern/post-answers', 'fail', /^the notification notifications\/cancelled got HTTP 200, not 202 Accepted with no body/, 'MUST'],
     ['input-foreign', 'modern/input-required', 'fail', /^tools\/call of echo answered input_required whose inputRequests\["tools"\] has method "tools\/list", not elicitation\/create/, 'MUST'],
   ])('%s: %s is %s', async (breach, id, status, message, keyword) => {
     expect(BREACHES).toHaveProperty(breach)
@@ -83,6 +85,15 @@ describe('the pure verdicts, on recorded answers', () => {
     expect(judgeCapabilityDeclared([], error(-32602))).toMatchObject({ status: 'warn' })
     // An empty list of an undeclared feature is no feature served.
     expect(judgeCapabilityDeclared([{ label: 'tools/list', feature: 'tools', outcome: result({ tools: [] }) }], undefined).status).toBe('pass')
+  })
+
+  it('POST answers: a 2xx request answer of another Content-Type fails, a refused notification passes', () => {
+    const post = (contentType: string) => ({ kind: 'request' as const, method: 'tools/list', status: 200, contentType })
+    const notified = (status: number) => [{ method: 'notifications/cancelled', outcome: { ok: status < 300, wire: [], http: { status } } as never }]
+    expect(judgePosts([post('application/json; charset=utf-8')], notified(202), '2026-07-28').status).toBe('pass')
+    expect(judgePosts([post('text/plain')], [], '2026-07-28')).toMatchObject({ status: 'fail', message: expect.stringMatching(/Content-Type text\/plain/) })
+    expect(judgePosts([], notified(400), '2026-07-28').status).toBe('pass')
+    expect(judgePosts([], notified(302), '2026-07-28')).toMatchObject({ status: 'fail', spec: { quote: expect.stringMatching(/^If the server cannot accept it/) } })
   })
 
   it('_meta key names, extension identifiers, trace context and URIs', () => {

@@ -9,6 +9,7 @@ import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
 import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
+import { MODERN_POSTS } from './post-rules.ts'
 import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from './probe-rules.ts'
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
@@ -98,7 +99,7 @@ export const NOT_YET_JUDGED_AREAS = [
   'cancelling a request in flight, and statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
   'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines, exit on end of input)',
-  'the HTTP status and Content-Type of each POST, and the answers to traffic of earlier revisions (GET, DELETE, Mcp-Session-Id, Last-Event-ID)',
+  'the answers to traffic of earlier revisions (GET, DELETE, Mcp-Session-Id, Last-Event-ID), and the headers of an event stream',
   'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
@@ -119,5 +120,6 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   MISSING_CAPABILITY,
   ...ENVELOPE_CHECKS,
   UNASKED_NOTIFICATIONS,
+  MODERN_POSTS,
   NOT_YET_JUDGED,
 ]

@@ -9,11 +9,12 @@ import type { ToolCall } from '../probe/tools.ts'
 import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import { StdioWire } from '../wire/stdio.ts'
-import type { RpcOutcome, Wire } from '../wire/types.ts'
+import type { NotifyOutcome, RpcOutcome, Wire } from '../wire/types.ts'
 import { eraOf, modernSignal, type Era } from './detect.ts'
 import { isObject } from '../check.ts'
 import { judgeCancelIgnored, judgeModernEnvelope, type CancelProbe } from './envelope.ts'
 import { judgeUnaskedNotifications } from './notices.ts'
+import { judgePosts } from './posts.ts'
 import { runRequests } from './requests.ts'
 import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
@@ -70,7 +71,10 @@ const NEVER_SENT = 'mcp-conformance-never-sent'
  * must still be answered.
  */
 async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number, discovered: RpcOutcome): Promise<CheckResult[]> {
-  const cancel = (params: Record<string, unknown>) => wire.notify('notifications/cancelled', { ...params, reason: 'conformance probe', _meta: modernMeta(revision) })
+  const notified: { method: string; outcome: NotifyOutcome }[] = []
+  const cancel = async (params: Record<string, unknown>) => {
+    notified.push({ method: 'notifications/cancelled', outcome: await wire.notify('notifications/cancelled', { ...params, reason: 'conformance probe', _meta: modernMeta(revision) }) })
+  }
   const probe: CancelProbe = { sent: ['unknown'], after: discovered }
   await cancel({ requestId: NEVER_SENT })
   const answered = (discovered.wire[0]?.message as { id?: unknown } | undefined)?.id
@@ -84,7 +88,8 @@ async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number,
   probe.after = await discover(wire, revision, timeoutMs)
   const ledger = wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
   const capabilities = discovered.kind === 'result' && isObject(discovered.result) && isObject(discovered.result.capabilities) ? discovered.result.capabilities : {}
-  return [...(ledger ? [...judgeModernEnvelope(ledger, wire.transport, revision), judgeUnaskedNotifications(ledger, capabilities, revision)] : []), judgeCancelIgnored(probe, revision)]
+  const posts = wire instanceof HttpWire ? [judgePosts(wire.posts, notified, revision)] : []
+  return [...(ledger ? [...judgeModernEnvelope(ledger, wire.transport, revision), judgeUnaskedNotifications(ledger, capabilities, revision)] : []), judgeCancelIgnored(probe, revision), ...posts]
 }
 
 /** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
