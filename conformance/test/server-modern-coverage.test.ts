@@ -17,7 +17,7 @@ import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
-const JUDGED = ['modern/post-answers', 'modern/standard-errors', 'modern/capability-declared', 'modern/tool-list', 'modern/resource-read', 'modern/meta-keys', 'modern/result-server-info', 'modern/unasked-notifications', 'modern/cancel-ignored']
+const JUDGED = ['modern/earlier-traffic', 'modern/post-answers', 'modern/standard-errors', 'modern/capability-declared', 'modern/tool-list', 'modern/resource-read', 'modern/meta-keys', 'modern/result-server-info', 'modern/unasked-notifications', 'modern/cancel-ignored']
 
 async function run(breach?: string): Promise<SuiteResult> {
   const server = await startModernServer(breach ? { breach } : {})
@@ -52,6 +52,7 @@ describe('a scripted server that breaks one of the remaining sentences gets exac
     ['read-no-hints', 'modern/resource-read', 'fail', /^the resources\/read of fixture:\/\/notes\/readme result has no ttlMs or no cacheScope$/, 'MUST'],
     ['schema-null', 'modern/tool-list', 'fail', /^the inputSchema of "echo" is null, not a JSON Schema object$/, 'MUST'],
     ['notification-200', 'modern/post-answers', 'fail', /^the notification notifications\/cancelled got HTTP 200, not 202 Accepted with no body/, 'MUST'],
+    ['session-minted', 'modern/earlier-traffic', 'warn', /^server\/discover with a stale Mcp-Session-Id was answered with an Mcp-Session-Id header: a session id minted or echoed$/, 'SHOULD'],
     ['input-foreign', 'modern/input-required', 'fail', /^tools\/call of echo answered input_required whose inputRequests\["tools"\] has method "tools\/list", not elicitation\/create/, 'MUST'],
   ])('%s: %s is %s', async (breach, id, status, message, keyword) => {
     expect(BREACHES).toHaveProperty(breach)

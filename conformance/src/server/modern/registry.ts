@@ -5,6 +5,7 @@
  * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
  * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
  */
+import { EARLIER_TRAFFIC } from './earlier-rules.ts'
 import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
 import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
@@ -99,7 +100,7 @@ export const NOT_YET_JUDGED_AREAS = [
   'cancelling a request in flight, and statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
   'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines, exit on end of input)',
-  'the answers to traffic of earlier revisions (GET, DELETE, Mcp-Session-Id, Last-Event-ID), and the headers of an event stream',
+  'the headers of an event stream (X-Accel-Buffering) and whether the final response ends it',
   'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
@@ -118,6 +119,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   META_KEYS,
   RESULT_SERVER_INFO,
   MISSING_CAPABILITY,
+  EARLIER_TRAFFIC,
   ...ENVELOPE_CHECKS,
   UNASKED_NOTIFICATIONS,
   MODERN_POSTS,

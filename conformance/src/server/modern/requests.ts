@@ -9,6 +9,8 @@ import type { ToolCall } from '../probe/tools.ts'
 import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
+import { isModernVersion } from './detect.ts'
+import { judgeEarlierTraffic, sendEarlierTraffic } from './earlier.ts'
 import { listen } from './listen.ts'
 import { judgeMetaKeys, judgeMissingCapability, judgeResultServerInfo } from './meta.ts'
 import { runProbes } from './probe-run.ts'
@@ -102,6 +104,9 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     transportChecks.push(judgeHeaderMismatch(mismatches), judgeOrigin(origin))
   }
   const listened = wire instanceof HttpWire ? await listen(wire, meta(revision), timeoutMs) : undefined
+  const versions = discover.kind === 'result' && isObject(discover.result) && Array.isArray(discover.result.supportedVersions) ? discover.result.supportedVersions : []
+  const modernOnly = versions.length > 0 && versions.every((v) => typeof v === 'string' && isModernVersion(v))
+  const earlier = wire instanceof HttpWire && modernOnly ? await sendEarlierTraffic(wire, revision, timeoutMs) : undefined
 
   const tools = lists.find((l) => l.feature === 'tools')?.outcome
   checks.push(
@@ -121,6 +126,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeMetaKeys(exchanges, capabilities.extensions),
     judgeResultServerInfo(exchanges),
     judgeMissingCapability(exchanges, wire.transport),
+    judgeEarlierTraffic(earlier, modernOnly),
   )
   return checks
 }
