@@ -58,11 +58,12 @@ describe('the modern checks', () => {
     expect(judgeModernUnsupportedVersion(error(-32022, { supported: ['2026-07-28'], requested: '1999-01-01' }), '1999-01-01', 'stdio').status).toBe('pass')
   })
 
+  // RECOMMENDED is SHOULD by another name (RFC 2119, section 3).
   it('each sentence’s recorded keyword is the strongest the sentence states', () => {
     for (const def of MODERN_CHECKS) {
       for (const rule of def.rules) {
         if (rule.keyword === 'SCHEMA') continue
-        const strongest = /MUST NOT/.test(rule.quote) ? 'MUST NOT' : /MUST/.test(rule.quote) ? 'MUST' : /SHOULD NOT/.test(rule.quote) ? 'SHOULD NOT' : /SHOULD/.test(rule.quote) ? 'SHOULD' : 'NONE'
+        const strongest = /MUST NOT/.test(rule.quote) ? 'MUST NOT' : /MUST/.test(rule.quote) ? 'MUST' : /SHOULD NOT/.test(rule.quote) ? 'SHOULD NOT' : /SHOULD|RECOMMENDED/.test(rule.quote) ? 'SHOULD' : 'NONE'
         expect(rule.keyword, `${def.id} ${rule.case ?? ''}`).toBe(strongest)
       }
     }

@@ -19,7 +19,11 @@ export const META = {
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
 } as const
+
+/** The log levels of RFC 5424 that logging names (server/utilities/logging). */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
 
 /** Error codes of 2026-07-28 (schema.ts). */
 export const HEADER_MISMATCH = -32020
@@ -84,6 +88,9 @@ export function admit(era: Era, message: { method: string; params?: unknown }, h
     if (mismatch) return { refuse: { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${mismatch}` } }
   }
   if (REMOVED_METHODS.has(message.method)) return { refuse: { status: 404, code: -32601, message: `Method not found: ${message.method} is not part of ${version}` } }
+  // server/utilities/logging "Error Handling": a log level that does not exist is Invalid params.
+  const level = meta[META.logLevel]
+  if (level !== undefined && !(LOG_LEVELS as readonly unknown[]).includes(level)) return { refuse: { status: 400, code: -32602, message: `Invalid params: _meta["${META.logLevel}"] is not a log level` } }
   return { serve: 'modern' }
 }
 

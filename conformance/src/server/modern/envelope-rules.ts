@@ -66,12 +66,24 @@ export const MODERN_NO_SERVER_REQUESTS: ModernCheckDef = {
       quote: 'Servers MUST send server-to-client requests (such as roots/list, sampling/createMessage, or elicitation/create) using the MRTR pattern.',
     },
     { topic: 'stdio#receiving-messages', keyword: 'MUST NOT', quote: 'The server MUST NOT write JSON-RPC requests to stdout.', case: 'stdio' },
+    { topic: 'streamable-http#receiving-messages', keyword: 'MUST NOT', quote: 'The server MUST NOT send independent JSON-RPC requests on this stream.', case: 'http' },
     {
       topic: 'basic#requests',
       keyword: 'MUST NOT',
       quote: 'Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be null. The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for.',
       case: 'ids',
     },
+  ],
+}
+
+export const MODERN_CANCEL_IGNORED: ModernCheckDef = {
+  id: 'modern/cancel-ignored',
+  title: 'invalid cancellations are ignored',
+  how: 'three notifications/cancelled: naming a request the kit never sent, naming the answered server/discover, and one without a requestId; then server/discover again, which must still be answered (a response to any of the three is modern/no-response-to-notifications’)',
+  rules: [
+    { topic: 'cancellation#error-handling', keyword: 'SHOULD', quote: 'Invalid cancellation notifications SHOULD be ignored: Unknown request IDs' },
+    { topic: 'cancellation#error-handling', keyword: 'SHOULD', quote: 'Invalid cancellation notifications SHOULD be ignored: Already completed requests', case: 'completed' },
+    { topic: 'cancellation#error-handling', keyword: 'SHOULD', quote: 'Invalid cancellation notifications SHOULD be ignored: Malformed notifications', case: 'malformed' },
   ],
 }
 
@@ -110,4 +122,5 @@ export const ENVELOPE_CHECKS: readonly ModernCheckDef[] = [
   MODERN_NOTIFICATION_IDS,
   MODERN_NO_SERVER_REQUESTS,
   MODERN_ERROR_CODES,
+  MODERN_CANCEL_IGNORED,
 ]

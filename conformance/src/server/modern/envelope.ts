@@ -7,10 +7,11 @@ import type { CheckResult } from '../../model.ts'
 import { count, list, show } from '../check.ts'
 import type { ModernRevision } from '../spec.ts'
 import type { EnvelopeRule, Finding, Ledger } from '../wire/ledger.ts'
-import type { WireEntry } from '../wire/types.ts'
+import { describeOutcome, type RpcOutcome, type WireEntry } from '../wire/types.ts'
 import {
   DEFINED_RESERVED_CODES,
   JSONRPC_CODES,
+  MODERN_CANCEL_IGNORED,
   MODERN_ERROR_CODES,
   MODERN_ERROR_SHAPE,
   MODERN_JSONRPC_VERSION,
@@ -58,7 +59,7 @@ function judgeRequests(ledger: Ledger, transport: 'stdio' | 'http', revision: Mo
     { dir: 'server→client', message: r.message },
     { dir: 'client→server', message: r.answer },
   ])
-  return j.breach(`the server sent ${count(n, 'JSON-RPC request')} (${list(methods, 3)}) instead of asking through an input_required result; answered with -32601`, { wire }, transport === 'stdio' ? 'stdio' : undefined)
+  return j.breach(`the server sent ${count(n, 'JSON-RPC request')} (${list(methods, 3)}) instead of asking through an input_required result; answered with -32601`, { wire }, transport)
 }
 
 /** Which sentence of modern/error-codes a code breaks, if any. */
@@ -91,6 +92,23 @@ function judgeCodes(ledger: Ledger, revision: ModernRevision): CheckResult {
   }
   if (seen.length === 0) return j.skip('the server sent no error response; nothing to judge')
   return j.pass(`error codes ${list(seen.map((s) => String(s.code)).filter((c, i, all) => all.indexOf(c) === i), 6)}: none retired, undefined in a reserved range, or legacy`)
+}
+
+/** The cancellations the kit sent (which, when the server stopped answering), and the request sent after them. */
+export interface CancelProbe {
+  sent: ('unknown' | 'completed' | 'malformed')[]
+  after: RpcOutcome
+}
+
+export function judgeCancelIgnored(probe: CancelProbe, revision: ModernRevision): CheckResult {
+  const j = modernJudge(MODERN_CANCEL_IGNORED, revision)
+  const what = `after notifications/cancelled ${probe.sent.map((k) => (k === 'unknown' ? 'for a request never sent' : k === 'completed' ? 'for an answered request' : 'without a requestId')).join(', ')}`
+  if (probe.after.kind === 'timeout' || probe.after.kind === 'closed') {
+    // Which of them the server choked on cannot be told apart: the first sent governs.
+    const first = probe.sent[0]
+    return j.breach(`${what}, server/discover got ${describeOutcome(probe.after)}`, { wire: probe.after.wire }, first === 'unknown' ? undefined : first)
+  }
+  return j.pass(`${what}, server/discover was still answered`, { wire: probe.after.wire })
 }
 
 /** Every envelope verdict of a modern run, over what its connection carried. */

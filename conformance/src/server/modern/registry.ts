@@ -5,8 +5,13 @@
  * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
  * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
  */
+import { EARLIER_TRAFFIC } from './earlier-rules.ts'
 import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
+import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
+import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
+import { MODERN_POSTS } from './post-rules.ts'
+import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from './probe-rules.ts'
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
 
@@ -88,14 +93,35 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'MissingRequiredClientCapability',
   'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
-  'prompts/get and resources/read of what the lists hold, and what a tool call returns beyond input_required',
+  'prompts/get of what the lists hold, and what a tool call returns beyond input_required',
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
-  'cache hints on resources/read and resources/templates/list results',
-  'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines)',
+  'cancelling a request in flight, and statelessness across connections',
+  'pages past the first (cursor stability, one cacheScope for all pages)',
+  'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines, exit on end of input)',
+  'the headers of an event stream (X-Accel-Buffering) and whether the final response ends it',
+  'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
 /** In the order the docs list them. */
-export const MODERN_CHECKS: readonly ModernCheckDef[] = [INITIALIZE_REFUSAL, DISCOVER, SERVER_INFO, UNSUPPORTED_VERSION, ...REQUEST_CHECKS, X_MCP_HEADER, ...ENVELOPE_CHECKS, NOT_YET_JUDGED]
+export const MODERN_CHECKS: readonly ModernCheckDef[] = [
+  INITIALIZE_REFUSAL,
+  DISCOVER,
+  SERVER_INFO,
+  UNSUPPORTED_VERSION,
+  ...REQUEST_CHECKS,
+  X_MCP_HEADER,
+  STANDARD_ERRORS,
+  CAPABILITY_DECLARED,
+  TOOL_LIST,
+  RESOURCE_READ,
+  META_KEYS,
+  RESULT_SERVER_INFO,
+  MISSING_CAPABILITY,
+  EARLIER_TRAFFIC,
+  ...ENVELOPE_CHECKS,
+  UNASKED_NOTIFICATIONS,
+  MODERN_POSTS,
+  NOT_YET_JUDGED,
+]

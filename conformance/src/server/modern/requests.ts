@@ -4,19 +4,20 @@
  * headers than a well-behaved client go through a second wire to the same endpoint.
  */
 import type { CheckResult } from '../../model.ts'
-import { CLIENT_INFO } from '../client-info.ts'
 import { isObject } from '../check.ts'
 import type { ToolCall } from '../probe/tools.ts'
 import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
+import { isModernVersion } from './detect.ts'
+import { judgeEarlierTraffic, sendEarlierTraffic } from './earlier.ts'
 import { listen } from './listen.ts'
+import { judgeMetaKeys, judgeMissingCapability, judgeResultServerInfo } from './meta.ts'
+import { runProbes } from './probe-run.ts'
+import { CLIENT_CAPABILITIES, CLIENT_INFO_KEY, meta, variant } from './request-meta.ts'
 import { judgeXMcpHeader } from './x-mcp-header.ts'
 import { MAY_ASK_FOR_INPUT, judgeClientInfoOptional, judgeErrorIds, judgeHeaderMismatch, judgeInputRequired, judgeListen, judgeLists, judgeMethodsNotFound, judgeMetaRequired, judgeOrigin, judgeResourceMissing, judgeResultTypes, judgeToolNames, type Feature, type Labelled } from './verdicts.ts'
 
-const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities'
-const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo'
 /** Methods 2026-07-28 removed ("ping and logging/setLevel removed"; resources/subscribe gave way to subscriptions/listen), with params they once took. */
 const REMOVED: [string, Record<string, unknown>][] = [
   ['ping', {}],
@@ -29,20 +30,6 @@ const FOREIGN_ORIGIN = 'http://evil.example'
 const MISSING_URI = 'mcp-conformance://missing/resource'
 /** A revision the header names while the body names another: both published, so neither is made up. */
 const OTHER_REVISION = '2025-11-25'
-
-function meta(revision: string, omit?: string): Record<string, unknown> {
-  const full: Record<string, unknown> = { [PROTOCOL_VERSION]: revision, [CLIENT_INFO_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES]: {} }
-  if (omit) delete full[omit]
-  return full
-}
-
-/** A second wire to the same HTTP endpoint that sends `headers` on every request (after the defaults). */
-function variant(wire: HttpWire, revision: string, headers: Record<string, string>, timeoutMs: number, methodHeader = true): HttpWire {
-  const other = new HttpWire({ url: wire.target.url, headers: { ...wire.target.headers, ...headers } }, timeoutMs)
-  other.protocolVersion = revision
-  other.methodHeader = methodHeader
-  return other
-}
 
 function declared(discover: RpcOutcome): Record<string, unknown> {
   return discover.kind === 'result' && isObject(discover.result) && isObject(discover.result.capabilities) ? discover.result.capabilities : {}
@@ -76,10 +63,15 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   }
 
   const unimplemented: Labelled[] = []
-  const undeclared = FEATURES.filter((f) => !(f in capabilities)).map((f): [string, Record<string, unknown>] => [`${f}/list`, {}])
-  for (const [method, params] of [...REMOVED, ...undeclared]) {
+  for (const [method, params] of REMOVED) {
     unimplemented.push({ label: method, outcome: await send(method, method, { ...params, _meta: meta(revision) }) })
   }
+  const undeclared: (Labelled & { feature: Feature })[] = []
+  for (const feature of FEATURES.filter((f) => !(f in capabilities))) {
+    const method = `${feature}/list`
+    undeclared.push({ label: method, feature, outcome: await send(method, method, { _meta: meta(revision) }) })
+  }
+  unimplemented.push(...undeclared)
 
   let missingResource: RpcOutcome | undefined
   if (isObject(capabilities.resources)) {
@@ -96,6 +88,8 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     called.push({ label, outcome: await send(label, 'tools/call', { name: call.name, arguments: call.arguments, _meta: meta(revision) }, via) })
   }
 
+  const probed = await runProbes({ wire, revision, timeoutMs, capabilities, lists, undeclared, send })
+
   const checks: CheckResult[] = []
   const transportChecks: CheckResult[] = []
   if (wire instanceof HttpWire) {
@@ -110,10 +104,13 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     transportChecks.push(judgeHeaderMismatch(mismatches), judgeOrigin(origin))
   }
   const listened = wire instanceof HttpWire ? await listen(wire, meta(revision), timeoutMs) : undefined
+  const versions = discover.kind === 'result' && isObject(discover.result) && Array.isArray(discover.result.supportedVersions) ? discover.result.supportedVersions : []
+  const modernOnly = versions.length > 0 && versions.every((v) => typeof v === 'string' && isModernVersion(v))
+  const earlier = wire instanceof HttpWire && modernOnly ? await sendEarlierTraffic(wire, revision, timeoutMs) : undefined
 
   const tools = lists.find((l) => l.feature === 'tools')?.outcome
   checks.push(
-    judgeResultTypes(exchanges),
+    judgeResultTypes(exchanges, isObject(capabilities.extensions) && Object.keys(capabilities.extensions).length > 0),
     judgeErrorIds(exchanges),
     judgeMetaRequired(metaMissing, wire.transport),
     judgeClientInfoOptional(noClientInfo),
@@ -125,6 +122,11 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeResourceMissing(missingResource, MISSING_URI),
     judgeListen(listened, wire.transport),
     judgeInputRequired(called),
+    ...probed,
+    judgeMetaKeys(exchanges, capabilities.extensions),
+    judgeResultServerInfo(exchanges),
+    judgeMissingCapability(exchanges, wire.transport),
+    judgeEarlierTraffic(earlier, modernOnly),
   )
   return checks
 }

@@ -17,10 +17,22 @@ export const REPLY: ModernRule = {
 export const RESULT_TYPE: ModernCheckDef = {
   id: 'modern/result-type',
   title: 'every result carries resultType',
-  how: 'every result the modern run received (server/discover, the lists, every probe below that got one): its resultType is a string, and never "input_required" (none of these requests is one that may ask for input)',
+  how: 'every result the modern run received (server/discover, the lists, every probe below that got one): its resultType is a string, one the core protocol defines ("complete" or "input_required": the kit’s requests declare no extension, so a server with one reverts to core behaviour), and never "input_required" (none of these requests is one that may ask for input)',
   rules: [
     { topic: 'basic#result-responses', keyword: 'MUST', quote: 'The result MUST include a resultType field to indicate the type of the result.' },
     { topic: 'mrtr#supported-requests', keyword: 'MUST NOT', quote: 'Servers MUST NOT send InputRequiredResult responses on any other client requests.', case: 'input-required' },
+    {
+      topic: 'basic#resulttype',
+      keyword: 'MUST',
+      quote: 'The set of supported ResultType values MUST be created from the set defined in the core protocol and include any additional values of supported extensions that are advertised via capabilities.',
+      case: 'unknown',
+    },
+    {
+      topic: 'versioning#extension-negotiation',
+      keyword: 'MUST',
+      quote: 'If one party supports an extension but the other does not, the supporting party MUST either revert to core protocol behavior or reject the request with an appropriate error.',
+      case: 'extension',
+    },
   ],
 }
 
@@ -194,10 +206,17 @@ export const RESOURCE_MISSING: ModernCheckDef = {
 export const INPUT_REQUIRED: ModernCheckDef = {
   id: 'modern/input-required',
   title: 'an InputRequiredResult carries what the retry needs, and asks only for what the client declared',
-  how: 'each tool call the run may make (--call), the modern way (over HTTP with Mcp-Name); when the answer is resultType "input_required": it has inputRequests or requestState, and no inputRequests at all, since the kit’s clientCapabilities declare nothing. Never retried: the kit answers no input',
+  how: 'each tool call the run may make (--call), the modern way (over HTTP with Mcp-Name); when the answer is resultType "input_required": it has inputRequests or requestState, and no inputRequests at all, since the kit’s clientCapabilities declare nothing (each one that is there must still be an elicitation/create, sampling/createMessage or roots/list request). Never retried: the kit answers no input',
   rules: [
     { topic: 'mrtr#server-requirements', keyword: 'MUST NOT', quote: 'Servers MUST NOT send an inputRequests that the client has not declared support for in its capabilities.' },
     { topic: 'mrtr#server-requirements', keyword: 'MUST', quote: 'Servers MUST include at least one of inputRequests or requestState in every InputRequiredResult response.', case: 'empty' },
+    {
+      topic: 'mrtr#server-requirements',
+      keyword: 'MUST NOT',
+      quote: 'For example, if a client does not declare support for elicitation, the server MUST NOT include any elicitation/create requests in the inputRequests field.',
+      // The example of the sentence above: the first rule without a case governs the verdict.
+    },
+    { topic: 'mrtr#server-requirements', keyword: 'MUST', quote: 'inputRequests values are request objects that MUST be one of ElicitRequest, CreateMessageRequest, or ListRootsRequest', case: 'kind' },
     REPLY,
   ],
 }

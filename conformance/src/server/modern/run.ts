@@ -9,9 +9,12 @@ import type { ToolCall } from '../probe/tools.ts'
 import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import { StdioWire } from '../wire/stdio.ts'
-import type { RpcOutcome, Wire } from '../wire/types.ts'
+import type { NotifyOutcome, RpcOutcome, Wire } from '../wire/types.ts'
 import { eraOf, modernSignal, type Era } from './detect.ts'
-import { judgeModernEnvelope } from './envelope.ts'
+import { isObject } from '../check.ts'
+import { judgeCancelIgnored, judgeModernEnvelope, type CancelProbe } from './envelope.ts'
+import { judgeUnaskedNotifications } from './notices.ts'
+import { judgePosts } from './posts.ts'
 import { runRequests } from './requests.ts'
 import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
@@ -62,16 +65,31 @@ export async function detectEra(wire: Wire, initialize: RpcOutcome, revision: st
 const NEVER_SENT = 'mcp-conformance-never-sent'
 
 /**
- * Judged last, over everything the connection carried: first a notification (a cancellation of a
- * request never sent, which basic/patterns/cancellation says to ignore), so that the rule that a
- * notification gets no response is put to the test too.
+ * Judged last, over everything the connection carried: first three cancellations a server must
+ * ignore (of a request never sent, of the answered `answered`, and one without a requestId), so
+ * that the rule that a notification gets no response is put to the test too; then a request that
+ * must still be answered.
  */
-async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number): Promise<CheckResult[]> {
-  await wire.notify('notifications/cancelled', { requestId: NEVER_SENT, reason: 'conformance probe', _meta: modernMeta(revision) })
-  // Over stdio a reply to it has no POST to come back on; a server answering in order sends it before the answer to the next request.
-  await discover(wire, revision, timeoutMs)
+async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number, discovered: RpcOutcome): Promise<CheckResult[]> {
+  const notified: { method: string; outcome: NotifyOutcome }[] = []
+  const cancel = async (params: Record<string, unknown>) => {
+    notified.push({ method: 'notifications/cancelled', outcome: await wire.notify('notifications/cancelled', { ...params, reason: 'conformance probe', _meta: modernMeta(revision) }) })
+  }
+  const probe: CancelProbe = { sent: ['unknown'], after: discovered }
+  await cancel({ requestId: NEVER_SENT })
+  const answered = (discovered.wire[0]?.message as { id?: unknown } | undefined)?.id
+  if (typeof answered === 'string' || typeof answered === 'number') {
+    await cancel({ requestId: answered })
+    probe.sent.push('completed')
+  }
+  await cancel({})
+  probe.sent.push('malformed')
+  // Over stdio a reply to them has no POST to come back on; a server answering in order sends it before the answer to the next request.
+  probe.after = await discover(wire, revision, timeoutMs)
   const ledger = wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
-  return ledger ? judgeModernEnvelope(ledger, wire.transport, revision) : []
+  const capabilities = discovered.kind === 'result' && isObject(discovered.result) && isObject(discovered.result.capabilities) ? discovered.result.capabilities : {}
+  const posts = wire instanceof HttpWire ? [judgePosts(wire.posts, notified, revision)] : []
+  return [...(ledger ? [...judgeModernEnvelope(ledger, wire.transport, revision), judgeUnaskedNotifications(ledger, capabilities, revision)] : []), judgeCancelIgnored(probe, revision), ...posts]
 }
 
 /** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
@@ -84,7 +102,7 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
   checks.push(judgeDiscover(answer), judgeDiscoverServerInfo(answer))
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport))
-  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)), ...(await envelope(wire, era.revision, timeoutMs)))
+  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)), ...(await envelope(wire, era.revision, timeoutMs, answer)))
   checks.push(notYetJudged(era.revision))
   return checks
 }
@@ -101,6 +119,6 @@ export async function runPinnedModern(wire: Wire, revision: ModernRevision, time
   if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   const requests = await runRequests(wire, revision, answer, refused, timeoutMs, calls)
-  const envelopes = await envelope(wire, revision, timeoutMs)
+  const envelopes = await envelope(wire, revision, timeoutMs, answer)
   return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, ...envelopes, notYetJudged(revision)], spoken }
 }

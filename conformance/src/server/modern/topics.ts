@@ -7,7 +7,7 @@ import { MODERN_SECTIONS, modernSectionLabel, modernSectionUrl, type ModernRevis
 
 const BASE = 'https://modelcontextprotocol.io/specification'
 
-/** 2026-07-28 sections only server checks cite (./envelope-rules.ts, ./header-rules.ts). */
+/** 2026-07-28 sections only server checks cite (./envelope-rules.ts, ./header-rules.ts and the rest of this folder). */
 export const SERVER_MODERN_SECTIONS = {
   'basic#messages': ['basic/index#messages', 'base protocol: messages'],
   'basic#requests': ['basic/index#requests', 'base protocol: requests'],
@@ -17,6 +17,31 @@ export const SERVER_MODERN_SECTIONS = {
   'tools#x-mcp-header': ['server/tools#x-mcp-header', 'tools: x-mcp-header'],
   /** The page's opening paragraph, before its first section. */
   mrtr: ['basic/patterns/mrtr', 'multi round-trip requests'],
+  'basic#resulttype': ['basic/index#resulttype', 'base protocol: result type'],
+  'basic#schema-dialect': ['basic/index#schema-dialect', 'base protocol: JSON Schema dialect'],
+  'basic#schema-validation': ['basic/index#schema-validation', 'base protocol: schema validation'],
+  'versioning#extension-negotiation': ['basic/versioning#extension-negotiation', 'versioning: extension negotiation'],
+  'streamable-http#receiving-messages': ['basic/transports/streamable-http#receiving-messages', 'transports: Streamable HTTP: receiving messages'],
+  'streamable-http#sending-messages': ['basic/transports/streamable-http#sending-messages', 'transports: Streamable HTTP: sending messages'],
+  'streamable-http#earlier-revisions': ['basic/transports/streamable-http#earlier-streamable-http-revisions', 'transports: Streamable HTTP: earlier revisions'],
+  cancellation: ['basic/patterns/cancellation', 'cancellation'],
+  'cancellation#behavior-requirements': ['basic/patterns/cancellation#behavior-requirements', 'cancellation: behavior requirements'],
+  'cancellation#error-handling': ['basic/patterns/cancellation#error-handling', 'cancellation: error handling'],
+  'progress#progress-flow': ['basic/patterns/progress#progress-flow', 'progress: progress flow'],
+  'progress#behavior-requirements': ['basic/patterns/progress#behavior-requirements', 'progress: behavior requirements'],
+  'progress#implementation-notes': ['basic/patterns/progress#implementation-notes', 'progress: implementation notes'],
+  'logging#capabilities': ['server/utilities/logging#capabilities', 'logging: capabilities'],
+  'logging#per-request-log-level': ['server/utilities/logging#per-request-log-level', 'logging: per-request log level'],
+  'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
+  'completion#capabilities': ['server/utilities/completion#capabilities', 'completion: capabilities'],
+  'completion#error-handling': ['server/utilities/completion#error-handling', 'completion: error handling'],
+  'pagination#error-handling': ['server/utilities/pagination#error-handling', 'pagination: error handling'],
+  'pagination#implementation-guidelines': ['server/utilities/pagination#implementation-guidelines', 'pagination: implementation guidelines'],
+  'prompts#error-handling': ['server/prompts#error-handling', 'prompts: error handling'],
+  'prompts#implementation-considerations': ['server/prompts#implementation-considerations', 'prompts: implementation considerations'],
+  'tools#tool': ['server/tools#tool', 'tools: tool'],
+  'resources#custom-uri-schemes': ['server/resources#custom-uri-schemes', 'resources: custom URI schemes'],
+  'resources#security-considerations': ['server/resources#security-considerations', 'resources: security considerations'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
 export type ServerModernTopic = keyof typeof SERVER_MODERN_SECTIONS

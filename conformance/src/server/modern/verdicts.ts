@@ -19,6 +19,9 @@ export interface Labelled {
   mayAskForInput?: boolean
 }
 
+/** The methods of the requests an InputRequiredResult may ask for (2026-07-28 basic/patterns/mrtr). */
+const INPUT_METHODS: readonly string[] = ['elicitation/create', 'sampling/createMessage', 'roots/list']
+
 /** The requests an InputRequiredResult may answer (2026-07-28 basic/patterns/mrtr, Supported Requests). */
 export const MAY_ASK_FOR_INPUT: readonly string[] = ['prompts/get', 'resources/read', 'tools/call']
 
@@ -26,12 +29,22 @@ const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcom
 const statusOf = (outcome: RpcOutcome) => outcome.http?.status
 const withStatus = (outcome: RpcOutcome) => `${describeOutcome(outcome)}${outcome.http?.status !== undefined ? ` with HTTP ${outcome.http.status}` : ''}`
 
-export function judgeResultTypes(exchanges: Labelled[]): CheckResult {
+/** The ResultType values of the core protocol (2026-07-28 basic, ResultType). */
+export const CORE_RESULT_TYPES: readonly string[] = ['complete', 'input_required']
+
+/** `extensions`: whether the DiscoverResult declares any extension (a non-core resultType is then one it did not revert from). */
+export function judgeResultTypes(exchanges: Labelled[], extensions = false): CheckResult {
   const j = modernJudge(RESULT_TYPE)
   const results = exchanges.filter((e) => e.outcome.kind === 'result')
   if (results.length === 0) return j.skip('Not testable: no request of the modern run got a result')
   const missing = results.filter((e) => !isObject((e.outcome as { result: unknown }).result) || typeof ((e.outcome as { result: Record<string, unknown> }).result.resultType) !== 'string')
   if (missing.length) return j.breach(`${missing.length} of ${results.length} results have no string resultType: ${list(missing.map((e) => e.label))}`, { wire: missing[0]!.outcome.wire })
+  const unknown = results.filter((e) => !CORE_RESULT_TYPES.includes((e.outcome as { result: Record<string, unknown> }).result.resultType as string))
+  if (unknown.length) {
+    const first = unknown[0]!
+    const value = show((first.outcome as { result: Record<string, unknown> }).result.resultType, 40)
+    return j.breach(`${list(unknown.map((e) => e.label))} answered resultType ${value}, which the core protocol does not define${extensions ? ' (the kit declared no extension, so the server must answer the core way)' : ' and no declared extension adds'}`, { wire: first.outcome.wire }, extensions ? 'extension' : 'unknown')
+  }
   const asking = results.filter((e) => !e.mayAskForInput && (e.outcome as { result: Record<string, unknown> }).result.resultType === 'input_required')
   if (asking.length) return j.breach(`${list(asking.map((e) => e.label))} answered resultType "input_required", which only tools/call, prompts/get and resources/read may`, { wire: asking[0]!.outcome.wire }, 'input-required')
   return j.pass(`all ${results.length} results carry resultType (${list(results.map((e) => e.label))})`)
@@ -41,7 +54,8 @@ export function judgeResultTypes(exchanges: Labelled[]): CheckResult {
 function errorIds(outcome: RpcOutcome): { sent: unknown; received: unknown } | undefined {
   if (outcome.kind !== 'error') return undefined
   const sent = (outcome.wire[0]?.message as { id?: unknown } | undefined)?.id
-  const answer = outcome.wire.find((entry) => entry.dir === 'server→client' && isObject(entry.message) && 'error' in entry.message)
+  // The last: the answer that settled the request comes after any stray message copied while it was pending.
+  const answer = outcome.wire.findLast((entry) => entry.dir === 'server→client' && isObject(entry.message) && 'error' in entry.message)
   return { sent, received: isObject(answer?.message) ? answer.message.id : undefined }
 }
 
@@ -213,6 +227,12 @@ export function judgeInputRequired(calls: Labelled[]): CheckResult {
   for (const { label, outcome } of asking) {
     const result = (outcome as { result: Record<string, unknown> }).result
     const requests = isObject(result.inputRequests) ? Object.keys(result.inputRequests) : []
+    const methodOf = (key: string) => {
+      const request = (result.inputRequests as Record<string, unknown>)[key]
+      return isObject(request) ? request.method : undefined
+    }
+    const foreign = requests.find((k) => !INPUT_METHODS.includes(methodOf(k) as string))
+    if (foreign !== undefined) return j.breach(`${label} answered input_required whose inputRequests[${show(foreign, 40)}] has method ${show(methodOf(foreign), 40)}, not elicitation/create, sampling/createMessage or roots/list`, { wire: outcome.wire }, 'kind')
     if (requests.length) return j.breach(`${label} answered input_required asking for ${list(requests.map((k) => show(k, 40)))}, though the request's clientCapabilities declare nothing`, { wire: outcome.wire })
     if (!('inputRequests' in result) && typeof result.requestState !== 'string') return j.breach(`${label} answered input_required with neither inputRequests nor requestState`, { wire: outcome.wire }, 'empty')
   }

@@ -38,6 +38,10 @@ export const REASONS = {
     kind: 'not judgeable',
     text: 'about a custom transport; the kit speaks stdio and Streamable HTTP only',
   },
+  'allowed-change': {
+    kind: 'not judgeable',
+    text: 'forbids a change the sentence also allows from another cause (a list may change over time): a difference the kit sees cannot be told to be the forbidden one',
+  },
   'not-yet': {
     kind: 'not yet judged',
     text: 'judgeable from outside, but no check judges it yet',

@@ -1,0 +1,94 @@
+/**
+ * The modern run's own probes past the lists (./probe-rules.ts), each one request bounded by the
+ * run's request timeout, judged in ./probes.ts. Only reads and bad input: no tool is called.
+ */
+import type { CheckResult } from '../../model.ts'
+import { isObject } from '../check.ts'
+import type { ModernRevision } from '../spec.ts'
+import { HttpWire } from '../wire/http.ts'
+import type { RpcOutcome, Wire } from '../wire/types.ts'
+import { judgeCapabilityDeclared, judgeResourceRead, judgeStandardErrors, judgeToolList, type BadInput } from './probes.ts'
+import { meta, variant } from './request-meta.ts'
+import type { Feature, Labelled } from './verdicts.ts'
+
+const NO_SUCH_PROMPT = 'mcp-conformance-no-such-prompt'
+const INVALID_CURSOR = 'mcp-conformance-invalid-cursor'
+const NO_SUCH_LEVEL = 'mcp-conformance-no-such-level'
+const LOG_LEVEL = 'io.modelcontextprotocol/logLevel'
+const HEADER_SAFE = /^[\x21-\x7e]{1,2000}$/
+
+export type Send = (label: string, method: string, params: Record<string, unknown>, via?: Wire) => Promise<RpcOutcome>
+
+export interface ProbeContext {
+  wire: Wire
+  revision: ModernRevision
+  timeoutMs: number
+  capabilities: Record<string, unknown>
+  /** The list results of the declared features. */
+  lists: (Labelled & { feature: Feature })[]
+  /** The list requests of the undeclared features (sent for modern/method-not-found). */
+  undeclared: (Labelled & { feature: Feature })[]
+  send: Send
+}
+
+/** Over HTTP, Mcp-Name mirrors the name or URI a request carries (2026-07-28 streamable-http, custom headers). */
+function named(ctx: ProbeContext, name: string): Wire {
+  return ctx.wire instanceof HttpWire ? variant(ctx.wire, ctx.revision, { 'mcp-name': name }, ctx.timeoutMs) : ctx.wire
+}
+
+const entries = (outcome: RpcOutcome | undefined, member: string): Record<string, unknown>[] => {
+  const found = outcome?.kind === 'result' && isObject(outcome.result) ? outcome.result[member] : undefined
+  return Array.isArray(found) ? found.filter(isObject) : []
+}
+
+function withRequiredArgument(prompts: Record<string, unknown>[]): string | undefined {
+  const prompt = prompts.find((p) => typeof p.name === 'string' && Array.isArray(p.arguments) && p.arguments.some((a) => isObject(a) && a.required === true))
+  return prompt?.name as string | undefined
+}
+
+async function badInput(ctx: ProbeContext, listOf: (f: Feature) => RpcOutcome | undefined): Promise<BadInput[]> {
+  const { send, revision } = ctx
+  const probes: BadInput[] = []
+  const probe = async (ruleCase: BadInput['ruleCase'], label: string, method: string, params: Record<string, unknown>, via?: Wire) => {
+    probes.push({ label, ruleCase, outcome: await send(label, method, { ...params, _meta: { ...meta(revision), ...(params._meta as object | undefined) } }, via) })
+  }
+  const prompts = entries(listOf('prompts'), 'prompts')
+  const withArgs = withRequiredArgument(prompts)
+  if (isObject(ctx.capabilities.prompts)) {
+    await probe('prompt-name', `prompts/get of ${NO_SUCH_PROMPT}`, 'prompts/get', { name: NO_SUCH_PROMPT }, named(ctx, NO_SUCH_PROMPT))
+    if (withArgs) await probe('prompt-arguments', `prompts/get of ${withArgs} without its required arguments`, 'prompts/get', { name: withArgs, arguments: {} }, named(ctx, withArgs))
+  }
+  if (isObject(ctx.capabilities.completions)) {
+    await probe('completion-name', `completion/complete for ${NO_SUCH_PROMPT}`, 'completion/complete', { ref: { type: 'ref/prompt', name: NO_SUCH_PROMPT }, argument: { name: 'value', value: '' } })
+    await probe('completion-arguments', 'completion/complete without its argument', 'completion/complete', { ref: { type: 'ref/prompt', name: withArgs ?? NO_SUCH_PROMPT } })
+  }
+  if (isObject(ctx.capabilities.tools)) await probe('cursor', `tools/list with cursor ${INVALID_CURSOR}`, 'tools/list', { cursor: INVALID_CURSOR })
+  await probe('log-level', `server/discover with ${LOG_LEVEL} ${NO_SUCH_LEVEL}`, 'server/discover', { _meta: { [LOG_LEVEL]: NO_SUCH_LEVEL } })
+  return probes
+}
+
+export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
+  const { send, revision } = ctx
+  const listOf = (f: Feature) => ctx.lists.find((l) => l.feature === f)?.outcome
+  const probes = await badInput(ctx, listOf)
+
+  const completion = isObject(ctx.capabilities.completions) ? undefined : await send('completion/complete (completions undeclared)', 'completion/complete', { ref: { type: 'ref/prompt', name: NO_SUCH_PROMPT }, argument: { name: 'value', value: '' }, _meta: meta(revision) })
+
+  const tools = listOf('tools')
+  const again = tools?.kind === 'result' ? await send('tools/list again', 'tools/list', { _meta: meta(revision) }) : undefined
+
+  let read: Labelled | undefined
+  let templates: RpcOutcome | undefined
+  const resources = listOf('resources')
+  if (resources?.kind === 'result') {
+    // Over HTTP the URI goes in Mcp-Name too: one of plain visible ASCII needs no encoding.
+    const uri = entries(resources, 'resources').map((r) => r.uri).find((u): u is string => typeof u === 'string' && (!(ctx.wire instanceof HttpWire) || HEADER_SAFE.test(u)))
+    if (uri !== undefined) {
+      const label = `resources/read of ${uri}`
+      read = { label, outcome: await send(label, 'resources/read', { uri, _meta: meta(revision) }, named(ctx, uri)) }
+    }
+    templates = await send('resources/templates/list', 'resources/templates/list', { _meta: meta(revision) })
+  }
+
+  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates)]
+}
