@@ -11,6 +11,7 @@ import { verdict } from './check.ts'
 import { CLIENT_INFO } from './client-info.ts'
 import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
 import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
+import { judgeMetaKeys } from './evaluate/meta-keys.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeFeatures } from './probe/features.ts'
@@ -191,7 +192,7 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
 
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
-  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
+  emit(...judgeEnvelope(ledgers, v), ...judgeMetaKeys(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
 }
 
 async function release(wire: Wire, options: ServerRunOptions): Promise<void> {
