@@ -28,6 +28,8 @@ export const TASK_SECTIONS = {
 const OTHER_SECTIONS = {
   // 2025-06-18 on: the _meta key naming rules of the base protocol page.
   'base#meta': ['basic#meta', 'base protocol: _meta'],
+  // 2025-06-18 on.
+  'resources#custom-uri-schemes': ['server/resources#custom-uri-schemes', 'resources: custom URI schemes'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
