@@ -477,6 +477,9 @@ const CASES_WITHOUT_A_SENTENCE = [
   'tools/call/{name} [task-only] @2025-06-18',
   'tools/call/{name} [task-only] @2025-03-26',
   'tools/call/{name} [task-only] @2024-11-05',
+  // judgeUserCall looks for embedded resources only from 2025-06-18, where the tools page asks for the resources capability.
+  'tools/call/{name} [embedded] @2025-03-26',
+  'tools/call/{name} [embedded] @2024-11-05',
   // judgeResumption passes "unanswered" only when its rule is in force; in 2025-11-25 the main sentence is the same requirement.
   'http/sse-resumption [unanswered] @2025-11-25',
 ]
@@ -506,7 +509,7 @@ const CASES_REPORTED: Record<string, string[]> = {
   'tools/output-schema': ['object', 'dialect'],
   'tools/descriptions': ['missing'],
   'tools/task-support': ['no-capability'],
-  'tools/call/{name}': ['task-only', 'reply', 'protocol-error'],
+  'tools/call/{name}': ['task-only', 'reply', 'protocol-error', 'embedded'],
   'tools/call/{name}/structured-content': ['text-block'],
   'resources/read': ['reply', 'shape', 'not-found'],
   'prompts/get': ['reply', 'shape', 'invalid-params'],
