@@ -10,9 +10,11 @@ import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'
 import { verdict } from './check.ts'
 import { CLIENT_INFO } from './client-info.ts'
 import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
-import { judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
+import { judgeCancelMalformed, judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
+import { judgeMetaKeys } from './evaluate/meta-keys.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
+import { probeInvalidCursor } from './probe/cursor.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { probeTasks } from './probe/tasks.ts'
@@ -176,7 +178,12 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
 
   const cancelled = await wire.notify('notifications/cancelled', { requestId: 'mcp-conformance-never-sent', reason: 'conformance probe' })
   const pingAfter = await wire.request('ping', undefined, timeout)
-  emit(judgeCancelUnknown(cancelled, pingAfter, v, ping.status))
+  const unknown = judgeCancelUnknown(cancelled, pingAfter, v, ping.status)
+  emit(unknown)
+
+  // No request id is an object: a notification no revision's schema reads.
+  const malformed = await wire.notify('notifications/cancelled', { requestId: { malformed: true }, reason: 'conformance probe' })
+  emit(judgeCancelMalformed(malformed, await wire.request('ping', undefined, timeout), v, ping.status, unknown.status))
 
   const second = await unsupportedVersion(target, options)
   if (second.shutdown) otherShutdowns.push(second.shutdown)
@@ -184,14 +191,14 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
 
   const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
-  emit(...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)))
-  emit(...(await probeFeatures(wire, session, timeout)))
+  const listed = [...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)), ...(await probeFeatures(wire, session, timeout))]
+  emit(...listed, await probeInvalidCursor(wire, session, timeout, listed))
   emit(...(await probeTasks(wire, session, { requestTimeoutMs: timeout, calls: options.calls })))
   if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
 
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
-  emit(...judgeEnvelope(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
+  emit(...judgeEnvelope(ledgers, v), ...judgeMetaKeys(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
 }
 
 async function release(wire: Wire, options: ServerRunOptions): Promise<void> {

@@ -121,9 +121,12 @@ export function judgeUserCall(name: string, tool: Tool, outcome: RpcOutcome, ver
   const problems = issues.map((issue) => issue.text)
   const details = { ...(problems.length ? { problems } : {}), ...(unjudged.length ? { notInRevision: unjudged } : {}) }
   const observed = { wire, ...(Object.keys(details).length ? { details } : {}) }
+  const embedded = blocks.some((b) => isObject(b) && b.type === 'resource')
   const shape = problems.length
     ? j.breach(`the result breaks the ${version} CallToolResult schema: ${list(problems, 3)}`, observed)
-    : j.pass(`${isErrorResult(outcome.result) ? 'isError result' : 'result'} with ${kinds}`, observed)
+    : embedded && !isObject(capabilities.resources) && atLeast(version, '2025-06-18')
+      ? j.breach(`the result embeds a resource (${kinds}), but the server does not declare the resources capability`, observed, 'embedded')
+      : j.pass(`${isErrorResult(outcome.result) ? 'isError result' : 'result'} with ${kinds}`, observed)
   if (!isObject(tool.outputSchema)) return [shape]
   return [shape, judgeStructured(name, tool.outputSchema, outcome.result, version, wire)]
 }

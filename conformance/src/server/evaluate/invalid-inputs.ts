@@ -1,13 +1,13 @@
 /**
- * Pure verdicts on what a server answers to input it cannot know: a log level no revision defines.
- * The sentence asks for -32602 with SHOULD, so any other answer warns.
+ * Pure verdicts on what a server answers to input it cannot know: a log level no revision defines,
+ * a list cursor it never issued. Each sentence asks for -32602 with SHOULD, so any other answer warns.
  */
-import type { CheckResult } from '../../model.ts'
-import { judge, show, unreadable } from '../check.ts'
-import { SET_LEVEL_INVALID } from '../registry/features.ts'
+import type { CheckResult, CheckStatus } from '../../model.ts'
+import { judge, list, show, unreadable } from '../check.ts'
+import { INVALID_CURSOR, SET_LEVEL_INVALID } from '../registry/features.ts'
 import { ERROR_RESPONSES } from '../registry/messages.ts'
 import type { CheckDef } from '../registry/types.ts'
-import { UNKNOWN_LEVEL } from '../unknown-inputs.ts'
+import { UNKNOWN_CURSOR, UNKNOWN_LEVEL } from '../unknown-inputs.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
 const INVALID_PARAMS = -32602
@@ -27,4 +27,28 @@ function judgeInvalid(def: CheckDef, version: string, what: string, outcome: Rpc
 
 export function judgeInvalidLevel(outcome: RpcOutcome, version: string): CheckResult {
   return judgeInvalid(SET_LEVEL_INVALID, version, `logging/setLevel "${UNKNOWN_LEVEL}"`, outcome)
+}
+
+/** Worst first: the verdict of several asks is the first of these any of them got. */
+const SEVERITY: CheckStatus[] = ['error', 'fail', 'warn', 'skip', 'pass']
+
+/** One declared list; `outcome`: its answer to a cursor it never issued, asked only of a list that paginates. */
+export interface CursorList {
+  method: string
+  outcome?: RpcOutcome
+}
+
+/**
+ * The declared lists' answers to a cursor never issued. A list that does not paginate (its first
+ * page had no nextCursor) issues no cursors, so it is not asked: nothing to judge.
+ */
+export function judgeInvalidCursor(lists: CursorList[], version: string): CheckResult {
+  const j = judge(INVALID_CURSOR, version)
+  if (lists.length === 0) return j.skip('the server declares none of tools, resources and prompts: no list to ask')
+  const asked = lists.flatMap(({ method, outcome }) => (outcome ? [{ method, outcome }] : []))
+  if (asked.length === 0) return j.skip(`${list(lists.map((l) => l.method))}: none paginates cleanly (a single page, or a chain its pagination check reports), so none issues cursors; nothing to judge`)
+  const verdicts = asked.map(({ method, outcome }) => judgeInvalid(INVALID_CURSOR, version, `${method} with cursor "${UNKNOWN_CURSOR}"`, outcome))
+  const worst = [...verdicts].sort((a, b) => SEVERITY.indexOf(a.status) - SEVERITY.indexOf(b.status))[0]!
+  if (worst.status !== 'pass') return worst
+  return j.pass(`${list(asked.map((a) => a.method))} refused a cursor never issued with -32602`, { wire: asked.flatMap((a) => a.outcome.wire) })
 }

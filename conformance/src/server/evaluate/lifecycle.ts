@@ -1,7 +1,7 @@
 /** Pure verdicts on the initialize handshake, ping and cancellation. */
 import type { CheckResult, CheckStatus } from '../../model.ts'
-import { isObject, judge, list, show, unreadable } from '../check.ts'
-import { CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
+import { isObject, judge, list, show, unreadable, type Judge } from '../check.ts'
+import { CANCEL_MALFORMED, CANCEL_UNKNOWN, CAPABILITIES, INITIALIZE, PING, PROTOCOL_VERSION, SERVER_INFO, UNSUPPORTED_VERSION } from '../registry/lifecycle.ts'
 import { validateShape, type ShapeIssue } from '../shapes.ts'
 import { isKnownRevision, isModernRevision, isPublishedRevision, LATEST_REVISION, UNSUPPORTED_REVISION } from '../spec.ts'
 import { describeOutcome, type NotifyOutcome, type RpcOutcome } from '../wire/types.ts'
@@ -167,9 +167,27 @@ export function judgePing(outcome: RpcOutcome, version: string): CheckResult {
  * verdict of lifecycle/ping; a server that cannot answer ping at all has not stopped answering.
  */
 export function judgeCancelUnknown(sent: NotifyOutcome, ping: RpcOutcome, version: string, pingStatus: CheckStatus = 'pass'): CheckResult {
-  const j = judge(CANCEL_UNKNOWN, version)
+  return judgeCancelIgnored(judge(CANCEL_UNKNOWN, version), sent, ping, pingStatus, false)
+}
+
+/**
+ * The same for a cancellation whose requestId no request can have. Over HTTP an error status for
+ * it is a refusal the transport asks for ("If the server cannot accept the input, it MUST return
+ * an HTTP error status code"), so only the ping after it judges the server. `unknownStatus`: the
+ * verdict of lifecycle/cancel-unknown-request, sent first; a server that stopped answering then
+ * proves nothing by a ping that fails now.
+ */
+export function judgeCancelMalformed(sent: NotifyOutcome, ping: RpcOutcome, version: string, pingStatus: CheckStatus = 'pass', unknownStatus: CheckStatus = 'pass'): CheckResult {
+  const j = judge(CANCEL_MALFORMED, version)
+  if (ping.kind !== 'result' && (unknownStatus === 'fail' || unknownStatus === 'warn') && pingStatus !== 'fail' && pingStatus !== 'warn') {
+    return j.notTestable(CANCEL_UNKNOWN.id, `the ping after it got ${describeOutcome(ping)}, but the server had stopped answering properly after the cancellation sent before it`, { wire: [...sent.wire, ...ping.wire] })
+  }
+  return judgeCancelIgnored(j, sent, ping, pingStatus, true)
+}
+
+function judgeCancelIgnored(j: Judge, sent: NotifyOutcome, ping: RpcOutcome, pingStatus: CheckStatus, refusalAllowed: boolean): CheckResult {
   const wire = [...sent.wire, ...ping.wire]
-  if (!sent.ok) return j.breach(`the notification was refused: ${sent.reason ?? 'unknown reason'}`, { wire })
+  if (!sent.ok && !refusalAllowed) return j.breach(`the notification was refused: ${sent.reason ?? 'unknown reason'}`, { wire })
   const blocked = unreadable(j, 'the ping after it', ping)
   if (blocked) return blocked
   if (ping.kind !== 'result' && (pingStatus === 'fail' || pingStatus === 'warn')) {
@@ -177,5 +195,5 @@ export function judgeCancelUnknown(sent: NotifyOutcome, ping: RpcOutcome, versio
   }
   if (ping.kind === 'error') return j.breach(`a ping right after it was answered with ${describeOutcome(ping)}`, { wire })
   if (ping.kind !== 'result') return j.breach(`the server stopped answering: a ping right after it got ${describeOutcome(ping)}`, { wire })
-  return j.pass('ignored, and a ping right after it was answered', { wire })
+  return j.pass(sent.ok ? 'ignored, and a ping right after it was answered' : `refused (${sent.reason ?? 'unknown reason'}), and a ping right after it was answered`, { wire })
 }

@@ -9,6 +9,7 @@ import { completionValues, judgeComplete, judgeGetPrompt, judgeRead, judgeSetLev
 import type { Session } from '../evaluate/lifecycle.ts'
 import { judgeList, listChecks, listFailed, listPrerequisite, namedItems } from '../evaluate/lists.ts'
 import { judgeInvalidLevel } from '../evaluate/invalid-inputs.ts'
+import { judgeResourceUris } from '../evaluate/resource-uris.ts'
 import { judgeUndeclared } from '../evaluate/undeclared.ts'
 import {
   COMPLETE,
@@ -19,6 +20,7 @@ import {
   RESOURCES_READ,
   RESOURCES_SUBSCRIBE,
   RESOURCES_UNDECLARED,
+  RESOURCES_URI_SYNTAX,
   SET_LEVEL,
   SET_LEVEL_INVALID,
 } from '../registry/features.ts'
@@ -44,7 +46,7 @@ export async function probeFeatures(wire: Wire, session: Session, timeoutMs: num
 async function probeResources(wire: Wire, session: Session, timeoutMs: number): Promise<{ checks: CheckResult[]; templates: unknown[] }> {
   const v = session.version
   const declared = session.capabilities.resources
-  const later = [RESOURCES_READ, RESOURCE_TEMPLATES, RESOURCES_SUBSCRIBE]
+  const later = [RESOURCES_URI_SYNTAX, RESOURCES_READ, RESOURCE_TEMPLATES, RESOURCES_SUBSCRIBE]
   if (!isObject(declared)) {
     const outcome = await wire.request('resources/list', {}, timeoutMs)
     const undeclared = judgeUndeclared(RESOURCES_UNDECLARED, v, 'resources/list', 'resources', outcome, arrayAt('resources'))
@@ -54,6 +56,7 @@ async function probeResources(wire: Wire, session: Session, timeoutMs: number): 
   const obs = await drainList(wire, 'resources', timeoutMs)
   checks.push(...judgeList(obs, v))
   const failedAt = listFailed(obs) ? listPrerequisite(obs) : undefined
+  checks.push(judgeResourceUris(obs.items, failedAt, v))
   const first = obs.items.find((item): item is Record<string, unknown> => isObject(item) && typeof item.uri === 'string')
   const uri = failedAt !== undefined ? undefined : (first?.uri as string | undefined)
   checks.push(judgeRead(uri, uri === undefined ? undefined : await wire.request('resources/read', { uri }, timeoutMs), failedAt, v))

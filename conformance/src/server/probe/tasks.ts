@@ -13,6 +13,7 @@ import { judgeUndeclaredAugmentation, type UndeclaredAugmentation } from '../eva
 import { judgeTasks, taskOf, tasksNotJudged, TERMINAL, type TaskObservation, type TaskTrace } from '../evaluate/tasks.ts'
 import { TASK_UNDECLARED } from '../registry/tasks.ts'
 import { atLeast } from '../spec.ts'
+import { UNKNOWN_CURSOR } from '../unknown-inputs.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { drainList, PAGE_CAP } from './lists.ts'
 import type { ToolCall } from './tools.ts'
@@ -24,8 +25,6 @@ export interface TaskProbeOptions {
 
 /** A taskId no server issues. */
 export const UNKNOWN_TASK_ID = 'mcp-conformance-no-such-task'
-/** A tasks/list cursor no server issues. */
-export const UNKNOWN_CURSOR = 'mcp-conformance-no-such-cursor'
 /** The ttl the kit asks for: long enough to outlive the run's own waits. */
 const TTL_MS = 60_000
 /** Between polls when the server suggests no pollInterval; the server's own is used otherwise, within the deadline. */

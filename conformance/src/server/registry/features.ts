@@ -41,6 +41,14 @@ export const RESOURCES_PAGINATION: CheckDef = {
   rules: [STABLE_CURSORS],
 }
 
+export const RESOURCES_URI_SYNTAX: CheckDef = {
+  id: 'resources/uri-syntax',
+  title: 'listed resource URIs with a custom scheme follow RFC 3986',
+  scope: 'server',
+  how: 'the uri of every listed resource whose scheme is not one of the page’s common schemes (https, file, git) or http: after its scheme only the characters RFC 3986 allows (unreserved, reserved, and %XX percent-encodings); a uri without a scheme is not judged here',
+  rules: [rule('2025-06-18', 'resources#custom-uri-schemes', 'MUST', 'Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account.')],
+}
+
 export const RESOURCES_READ: CheckDef = {
   id: 'resources/read',
   title: 'resources/read of a listed resource returns its contents',
@@ -146,11 +154,20 @@ export const SET_LEVEL_INVALID: CheckDef = {
   rules: [rule('2024-11-05', 'logging#error-handling', 'SHOULD', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid log level: -32602 (Invalid params)'), REPLY],
 }
 
+export const INVALID_CURSOR: CheckDef = {
+  id: 'pagination/invalid-cursor',
+  title: 'a list cursor the server never issued gets -32602',
+  scope: 'server',
+  how: 'tools/list, resources/list and prompts/list, each declared and paginating cleanly (its pagination check followed more than one page to the end): a page at a cursor no server issued, which should be answered with JSON-RPC error -32602 (a page or another error warns); a list of one page issues no cursors and is not asked; the worst answer is reported',
+  rules: [rule('2024-11-05', 'pagination', 'SHOULD', 'Servers SHOULD: Handle invalid cursors gracefully; Invalid cursors SHOULD result in an error with code -32602 (Invalid params).'), REPLY],
+}
+
 /** In the order the docs list them. */
 export const FEATURE_CHECKS: CheckDef[] = [
   RESOURCES_UNDECLARED,
   RESOURCES_LIST,
   RESOURCES_PAGINATION,
+  RESOURCES_URI_SYNTAX,
   RESOURCES_READ,
   RESOURCE_TEMPLATES,
   RESOURCES_SUBSCRIBE,
@@ -162,4 +179,5 @@ export const FEATURE_CHECKS: CheckDef[] = [
   COMPLETE,
   SET_LEVEL,
   SET_LEVEL_INVALID,
+  INVALID_CURSOR,
 ]

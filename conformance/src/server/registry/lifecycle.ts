@@ -66,6 +66,14 @@ export const CANCEL_UNKNOWN: CheckDef = {
   rules: [rule('2024-11-05', 'cancellation', 'SHOULD', 'Invalid cancellation notifications SHOULD be ignored: Unknown request IDs; Already completed requests')],
 }
 
+export const CANCEL_MALFORMED: CheckDef = {
+  id: 'lifecycle/cancel-malformed',
+  title: 'a malformed notifications/cancelled is ignored',
+  scope: 'server',
+  how: 'notifications/cancelled whose requestId is an object (no request id can be one), then a ping: the ping must still be answered; over HTTP an error status for the notification is a refusal the transport allows for input the server cannot accept, and is not held against it; an answer to the notification itself is judged by jsonrpc/no-response-to-notifications. When the server cannot answer ping at all (lifecycle/ping fails), the ping afterwards proves nothing: not testable',
+  rules: [rule('2024-11-05', 'cancellation', 'SHOULD', 'Invalid cancellation notifications SHOULD be ignored: Malformed notifications')],
+}
+
 export const UNSUPPORTED_VERSION: CheckDef = {
   id: 'lifecycle/unsupported-version',
   title: 'initialize with an unsupported revision gets a counter-offer',
@@ -106,4 +114,4 @@ export const SERVER_NOTIFICATIONS: CheckDef = {
 }
 
 /** In the order the docs list them. */
-export const LIFECYCLE_CHECKS: CheckDef[] = [INITIALIZE, PROTOCOL_VERSION, SERVER_INFO, CAPABILITIES, PING, CANCEL_UNKNOWN, UNSUPPORTED_VERSION, SERVER_REQUESTS, EARLY_REQUESTS, SERVER_NOTIFICATIONS]
+export const LIFECYCLE_CHECKS: CheckDef[] = [INITIALIZE, PROTOCOL_VERSION, SERVER_INFO, CAPABILITIES, PING, CANCEL_UNKNOWN, CANCEL_MALFORMED, UNSUPPORTED_VERSION, SERVER_REQUESTS, EARLY_REQUESTS, SERVER_NOTIFICATIONS]

@@ -89,5 +89,30 @@ export const NOTIFICATION_IDS: CheckDef = {
   rules: [rule('2024-11-05', 'base#notifications', 'MUST NOT', 'Notifications MUST NOT include an ID.')],
 }
 
+const META_HOW = `${EVERY}: the keys of every "_meta" object (of the params, the result, and every item in them such as tools and content blocks; not inside schemas, structuredContent or log and error data, whose "_meta" members are the server's own data); a prefix ends at the first "/"`
+
+export const META_KEY_NAMES: CheckDef = {
+  id: 'meta/key-names',
+  title: '_meta keys follow the naming rules',
+  scope: 'server',
+  how: `${META_HOW}; each prefix label starts with a letter and ends with a letter or digit, with only letters, digits and hyphens between, and a name that is not empty begins and ends with a letter or digit`,
+  rules: [
+    rule(
+      '2025-06-18',
+      'base#meta',
+      'MUST',
+      'Prefix: If specified, MUST be a series of labels separated by dots (.), followed by a slash (/). Labels MUST start with a letter and end with a letter or digit; interior characters can be letters, digits, or hyphens (-); Name: Unless empty, MUST begin and end with an alphanumeric character ([a-z0-9A-Z]).',
+    ),
+  ],
+}
+
+export const META_REVERSE_DNS: CheckDef = {
+  id: 'meta/reverse-dns',
+  title: '_meta key prefixes use reverse DNS notation',
+  scope: 'server',
+  how: `${META_HOW}; a prefix of two or more labels whose last label is a common top-level domain (com, org, net, io, dev, ai, app, …) and whose first is not is forward DNS notation; a prefix naming no such domain is not judged`,
+  rules: [rule('2025-11-25', 'base#meta', 'SHOULD', 'Implementations SHOULD use reverse DNS notation (e.g., com.example/ rather than example.com/).')],
+}
+
 /** In the order the docs list them. */
-export const MESSAGE_CHECKS: CheckDef[] = [JSONRPC_VERSION, ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, NOTIFICATION_IDS]
+export const MESSAGE_CHECKS: CheckDef[] = [JSONRPC_VERSION, ERROR_RESPONSES, RESULT_OR_ERROR, RESPONSE_IDS, NO_NOTIFICATION_RESPONSE, REQUEST_IDS, NOTIFICATION_IDS, META_KEY_NAMES, META_REVERSE_DNS]

@@ -138,7 +138,7 @@ export const USER_CALL: CheckDef = {
   id: 'tools/call/{name}',
   title: 'tools/call {name} returns a valid CallToolResult',
   scope: 'server',
-  how: 'each --call, with a progressToken: the result validated with the SDK’s CallToolResultSchema as the negotiated revision defines it (see “Result shapes by revision”) (content is required even though the SDK defaults it); a task-only tool must refuse a plain call with -32601; a JSON-RPC error is information (no result to judge); a --call of a tool tools/list does not list is a usage error',
+  how: 'each --call, with a progressToken: the result validated with the SDK’s CallToolResultSchema as the negotiated revision defines it (see “Result shapes by revision”) (content is required even though the SDK defaults it); a well-formed result with an embedded resource block from a server that does not declare resources warns; a task-only tool must refuse a plain call with -32601; a JSON-RPC error is information (no result to judge); a --call of a tool tools/list does not list is a usage error',
   rules: [
     rule('2024-11-05', 'schema', 'SCHEMA', 'CallToolResult { content: (TextContent | ImageContent | EmbeddedResource)[]; isError?: boolean }', undefined, '2024-11-05'),
     rule('2025-03-26', 'schema', 'SCHEMA', 'CallToolResult { content: (TextContent | ImageContent | AudioContent | EmbeddedResource)[]; isError?: boolean }', undefined, '2025-03-26'),
@@ -149,6 +149,7 @@ export const USER_CALL: CheckDef = {
       'CallToolResult { content: ContentBlock[]; structuredContent?: { [key: string]: unknown }; isError?: boolean }; ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource',
     ),
     rule('2025-11-25', 'tasks#tool-level-negotiation', 'MUST', 'If execution.taskSupport is "required", clients MUST invoke the tool as a task. Servers MUST return a -32601 (Method not found) error if a client does not attempt to do so.', 'task-only'),
+    rule('2025-06-18', 'tools#embedded-resources', 'SHOULD', 'Servers that use embedded resources SHOULD implement the resources capability:', 'embedded'),
     // A JSON-RPC error is one of the two ways the spec gives a tool to fail: no result, nothing to judge.
     rule('2024-11-05', 'tools#error-handling', 'NONE', 'Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools; Invalid arguments; Server errors', 'protocol-error', '2025-06-18'),
     rule(

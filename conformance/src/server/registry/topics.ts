@@ -24,8 +24,13 @@ export const TASK_SECTIONS = {
   'tasks#protocol-errors': ['basic/utilities/tasks#protocol-errors', 'tasks: protocol errors'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
-/** Sections of the server pages only server checks cite (2024-11-05 on, same path in every legacy revision). */
+/** Sections only server checks cite (the same path in every legacy revision that has them). */
 const OTHER_SECTIONS = {
+  // 2025-06-18 on: the _meta key naming rules of the base protocol page.
+  'base#meta': ['basic#meta', 'base protocol: _meta'],
+  // 2025-06-18 on.
+  'resources#custom-uri-schemes': ['server/resources#custom-uri-schemes', 'resources: custom URI schemes'],
+  'tools#embedded-resources': ['server/tools#embedded-resources', 'tools: embedded resources'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 

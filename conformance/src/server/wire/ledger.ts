@@ -3,6 +3,7 @@
  * JSON-RPC envelope rules make of each server message, and the kit's answer to each server
  * request. Both wires feed it, so every exchange of every check is judged by the envelope rules.
  */
+import { MetaKeyTally } from '../meta-keys.ts'
 import type { WireEntry } from './types.ts'
 
 export type EnvelopeRule = 'version' | 'error-responses' | 'result-or-error' | 'response-ids' | 'no-response-to-notifications' | 'request-ids' | 'notification-ids'
@@ -147,6 +148,8 @@ export class Ledger {
   private readonly tokens = new Map<string, string>()
   private lastNotification: unknown
   private initialized = false
+  /** The `_meta` keys of every server message, judged against the base protocol's naming rules. */
+  readonly metaKeys = new MetaKeyTally()
 
   /** A message the kit sent. */
   sent(message: Record<string, unknown>): void {
@@ -171,6 +174,7 @@ export class Ledger {
   received(value: unknown, context: { refusal?: boolean; toNotification?: unknown } = {}): Record<string, unknown> | undefined {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
     const message = value as Record<string, unknown>
+    this.metaKeys.scan(message)
     if (typeof message.method === 'string') return this.request(message)
     if ('result' in message || 'error' in message || 'id' in message) this.response(message, context)
     return undefined
