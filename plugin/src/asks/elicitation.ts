@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, ElicitationValue, McpElicitationService } from '../host-contract.ts'
 import { errorMessage } from '../errors.ts'
 import { untilAborted } from '../wait.ts'
+import { startDeadline } from '@mcp-bridge/process'
 import type { AskQueue } from './ask-queue.ts'
 import { checkRequestedSchema, completeAnswer, type Quote } from './elicitation-form.ts'
 
@@ -50,23 +51,30 @@ export async function answerElicitation(params: Record<string, unknown>, signal:
   if (typeof url === 'string') throw new AskRefusal(ProtocolErrorCode.InvalidParams, `elicitation/create: ${url}`)
   const service = scope.service()
   if (!service) return { action: 'decline' }
-  const ask = AbortSignal.any([signal, scope.closed, AbortSignal.timeout(scope.timeoutMs)])
-  const request: ElicitationRequest = form?.ok ? { ...base, mode: 'form', fields: form.fields, signal: ask } : { ...base, mode: 'url', url: url!.href, domain: url!.host, signal: ask }
-  const queued = scope.queue.run(async () => (ask.aborted ? undefined : untilAborted(Promise.resolve(service.elicit(request)), ask, () => ask.reason)))
-  // More asks waiting than a person can take in: this one is declined without asking.
-  if (!queued) {
-    scope.onOverflow()
-    return { action: 'decline' }
-  }
-  let answer: ElicitationAnswer | undefined
+  // One deadline for the whole ask, cleared once it is answered (process/src/deadline.ts: why not
+  // AbortSignal.timeout).
+  const deadline = startDeadline(scope.timeoutMs, [signal, scope.closed])
+  const ask = deadline.signal
   try {
-    answer = await queued
-  } catch (error) {
-    if (ask.aborted) return { action: 'cancel' }
-    throw new AskRefusal(ProtocolErrorCode.InternalError, `the host could not ask: ${scope.quote(errorMessage(error), MAX_MESSAGE_CHARS)}`)
+    const request: ElicitationRequest = form?.ok ? { ...base, mode: 'form', fields: form.fields, signal: ask } : { ...base, mode: 'url', url: url!.href, domain: url!.host, signal: ask }
+    const queued = scope.queue.run(async () => (ask.aborted ? undefined : untilAborted(Promise.resolve(service.elicit(request)), ask, () => ask.reason)))
+    // More asks waiting than a person can take in: this one is declined without asking.
+    if (!queued) {
+      scope.onOverflow()
+      return { action: 'decline' }
+    }
+    let answer: ElicitationAnswer | undefined
+    try {
+      answer = await queued
+    } catch (error) {
+      if (ask.aborted) return { action: 'cancel' }
+      throw new AskRefusal(ProtocolErrorCode.InternalError, `the host could not ask: ${scope.quote(errorMessage(error), MAX_MESSAGE_CHARS)}`)
+    }
+    if (answer === undefined || ask.aborted) return { action: 'cancel' }
+    return checkedAnswer(answer, form?.ok ? form.fields : undefined)
+  } finally {
+    deadline.clear()
   }
-  if (answer === undefined || ask.aborted) return { action: 'cancel' }
-  return checkedAnswer(answer, form?.ok ? form.fields : undefined)
 }
 
 function checkedAnswer(answer: ElicitationAnswer, fields: Parameters<typeof completeAnswer>[0] | undefined): ElicitResult {

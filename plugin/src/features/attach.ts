@@ -1,4 +1,5 @@
 import type { Context } from 'cordis'
+import { startDeadline } from '@mcp-bridge/process'
 import type { Config } from '../config.ts'
 import type { ServerConnection } from '../connection.ts'
 import { LOG_LEVELS } from './config.ts'
@@ -63,8 +64,12 @@ function askForLogLevel(ctx: Context, config: Config, connection: ServerConnecti
     }
     if (session.capabilities.logging === undefined || session.era?.kind !== 'legacy') return
     const level = config.features.logLevel as (typeof LOG_LEVELS)[number]
-    session.request('logging/setLevel', { level }, AbortSignal.timeout(config.connectTimeoutMs)).catch((error: unknown) => {
-      connection.log.warn('logging/setLevel %s was refused: %s', level, error instanceof Error ? error.message : String(error))
-    })
+    const deadline = startDeadline(config.connectTimeoutMs)
+    session
+      .request('logging/setLevel', { level }, deadline.signal)
+      .catch((error: unknown) => {
+        connection.log.warn('logging/setLevel %s was refused: %s', level, error instanceof Error ? error.message : String(error))
+      })
+      .finally(() => deadline.clear())
   })
 }

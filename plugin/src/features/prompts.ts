@@ -13,7 +13,7 @@ const QUOTED_CHARS = 80
 
 /**
  * Pure: checks a caller's arguments against the prompt as the server listed it, before anything
- * is sent. Values are strings (prompts/get's `arguments` is `{ [key: string]: string }` in the
+ * is sent. Values are strings (prompts/get's `arguments` maps names to strings in the
  * MCP 2025-11-25 schema), every argument the prompt marks required is present, and none it does
  * not declare is passed. Throws INVALID_ARGS naming the argument and the fix.
  */

@@ -2,6 +2,7 @@
  * Traffic of an earlier Streamable HTTP revision sent to a modern-only server (./earlier-rules.ts),
  * each exchange bounded by the run's request timeout; the verdict is pure.
  */
+import { startDeadline } from '@mcp-bridge/process'
 import type { CheckResult } from '../../model.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 import type { HttpWire } from '../wire/http.ts'
@@ -20,12 +21,15 @@ export interface EarlierTraffic {
 }
 
 async function status(wire: HttpWire, method: 'GET' | 'DELETE', timeoutMs: number): Promise<number | string> {
+  const deadline = startDeadline(timeoutMs)
   try {
-    const response = await fetch(wire.target.url, { method, headers: wire.headers({ 'content-type': null }), signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' })
+    const response = await fetch(wire.target.url, { method, headers: wire.headers({ 'content-type': null }), signal: deadline.signal, redirect: 'manual' })
     await response.body?.cancel().catch(() => {})
     return response.status
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
+  } finally {
+    deadline.clear()
   }
 }
 
