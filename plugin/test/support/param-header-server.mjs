@@ -3,8 +3,7 @@
 // tools/call carries the Mcp-Param-* headers its body implies (-32020 HeaderMismatch otherwise).
 // `calls` keeps the Mcp-Param-* headers each tools/call arrived with, as the wire carried them.
 // One tool's annotation is invalid (on a number): a client over Streamable HTTP must exclude it.
-/* global Request */
-import { createServer } from 'node:http'
+import { listenFetch } from './fetch-listener.mjs'
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server'
 
 const object = (properties, required = []) => ({ type: 'object', properties, required })
@@ -36,33 +35,11 @@ function factory() {
 export async function startParamHeaderServer() {
   const handler = createMcpHandler(factory, { legacy: 'reject' })
   const calls = []
-  const server = createServer(async (req, res) => {
-    try {
-      const chunks = []
-      for await (const chunk of req) chunks.push(chunk)
-      const body = Buffer.concat(chunks)
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-      if (req.headers['mcp-method'] === 'tools/call') {
-        calls.push(Object.fromEntries(Object.entries(req.headers).filter(([name]) => name.startsWith('mcp-param-'))))
-      }
-      const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers, ...(hasBody ? { body } : {}) })
-      const response = await handler.fetch(request)
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (response.body) for await (const chunk of response.body) res.write(chunk)
-      res.end()
-    } catch (error) {
-      res.writeHead(500).end(String(error))
+  const listener = await listenFetch(handler, (request) => {
+    if (request.headers.get('mcp-method') === 'tools/call') {
+      calls.push(Object.fromEntries([...request.headers].filter(([name]) => name.startsWith('mcp-param-'))))
     }
+    return handler.fetch(request)
   })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address()
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    calls,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-      await handler.close()
-    },
-  }
+  return { ...listener, calls }
 }

@@ -3,9 +3,9 @@
 // plugin's tests and the kit's alike (conformance/test/server-modern.test.ts), and its
 // legacy twin on the v1 SDK with the same tools: echo, and (v2 only) ask, which asks the client
 // for input the 2026-07-28 way (an input_required result).
-/* global Request, Response -- web-standard globals of Node 20, which the shared .mjs globals list does not name */
+/* global Response -- a web-standard global of Node 20, which the shared .mjs globals list does not name */
 import { appendFileSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { listenFetch } from './fetch-listener.mjs'
 import { createMcpHandler, inputRequired, localhostAllowedOrigins, McpServer, originValidationResponse } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { McpServer as LegacyServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -52,36 +52,13 @@ export async function startV2Http({ legacy = 'reject', fault } = {}) {
   if (fault !== undefined && !(fault in FAULTS)) throw new Error(`unknown fault ${fault}`)
   const handler = createMcpHandler(factory, { legacy })
   const seen = new Map()
-  const server = createServer(async (req, res) => {
-    try {
-      const chunks = []
-      for await (const chunk of req) chunks.push(chunk)
-      const body = Buffer.concat(chunks)
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-      const text = hasBody ? body.toString('utf8') : ''
-      const method = safeParse(text)?.method
-      if (typeof method === 'string') seen.set(method, (seen.get(method) ?? 0) + 1)
-      const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers, ...(hasBody ? { body } : {}) })
-      const refused = originValidationResponse(request, localhostAllowedOrigins())
-      const response = refused ?? (await rewrite(await handler.fetch(request), text, fault))
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (response.body) for await (const chunk of response.body) res.write(chunk)
-      res.end()
-    } catch (error) {
-      res.writeHead(500).end(String(error))
-    }
+  const listener = await listenFetch(handler, async (request, text) => {
+    const method = safeParse(text)?.method
+    if (typeof method === 'string') seen.set(method, (seen.get(method) ?? 0) + 1)
+    const refused = originValidationResponse(request, localhostAllowedOrigins())
+    return refused ?? (await rewrite(await handler.fetch(request), text, fault))
   })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address()
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    seen,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-      await handler.close()
-    },
-  }
+  return { ...listener, seen }
 }
 
 async function rewrite(response, requestText, fault) {
