@@ -67,10 +67,42 @@ async function setup() {
   const entry = { transport: 'streamable-http', serverName: 'guarded', url: fx.url, auth: { type: 'authorization_code' }, reconnect: { enabled: false } }
   await writeFile(file, stringify([{ id: 'guarded', name: 'mcp-client', config: entry }]))
   const credentials = join(dir, 'credentials')
-  return { fx, file, credentials, env: { MCP_BRIDGE_CREDENTIALS_DIR: credentials } }
+  // No browser of the machine's: each test plays the browser itself, or names one in BROWSER.
+  return { fx, dir, file, credentials, env: { MCP_BRIDGE_CREDENTIALS_DIR: credentials, BROWSER: '', DISPLAY: '', WAYLAND_DISPLAY: '' } }
 }
 
 describe('mcp-bridge login and logout', () => {
+  it('opens the browser BROWSER names with the authorization URL, and signs in through it', async () => {
+    const { dir, file, credentials, env } = await setup()
+    // The browser: a script that follows the URL it is given to the bridge's loopback listener.
+    const browser = join(dir, 'browser.mjs')
+    await writeFile(
+      browser,
+      `let next = process.argv[2]
+      for (let hop = 0; hop < 5 && next; hop++) {
+        const answer = await fetch(next, { redirect: 'manual' })
+        await answer.body?.cancel()
+        const location = answer.headers.get('location')
+        next = location && new URL(location, next).href
+      }`,
+    )
+    const login = await cli(['--config', file, 'login', 'guarded'], { ...env, BROWSER: `${process.execPath} ${browser}` })
+    expect(login).toMatchObject({ code: 0, stdout: 'signed in to server "guarded"\n' })
+    expect(readdirSync(credentials)).toHaveLength(1)
+  })
+
+  it('names a browser it could not start, and still waits for the URL it printed', async () => {
+    const { file, env } = await setup()
+    const visited: string[] = []
+    const browsing: Promise<void>[] = []
+    const login = await cli(['--config', file, 'login', 'guarded'], { ...env, BROWSER: '/nonexistent/browser' }, (line) => {
+      if (line.startsWith('http://127.0.0.1') && line.includes('/authorize?')) browsing.push(follow(line, visited))
+    })
+    await Promise.all(browsing)
+    expect(login).toMatchObject({ code: 0, stdout: 'signed in to server "guarded"\n' })
+    expect(login.stderr).toMatch(/^mcp-bridge: could not open a browser \(.*ENOENT.*\); open the URL above$/m)
+  })
+
   it('signs in with a simulated browser, stores the tokens 0600, calls a tool with them, and logs out', async () => {
     const { fx, file, credentials, env } = await setup()
     const visited: string[] = []

@@ -1,10 +1,11 @@
 import { dirname, resolve } from 'node:path'
-import { createLearningRedactor, readInputFile } from '@mcp-bridge/process'
+import { createLearningRedactor, readInputFile, startDeadline } from '@mcp-bridge/process'
 import { signInToServer, signOutOfServer } from '@mcp-bridge/plugin/oauth'
 import { credentialsDir, fileCredentialStore } from '../credentials.ts'
 import { MAX_CONFIG_BYTES } from '../loader/loader.ts'
 import { BRIDGE_PACKAGE } from '../loader/names.ts'
 import { parseConfig } from '../loader/parse.ts'
+import { browserCommand, openBrowser } from './open-browser.ts'
 
 /** The part of run.ts's CliIo a sign-in uses (declared here: run.ts imports this module). */
 export interface LoginIo {
@@ -20,7 +21,8 @@ export const LOGIN_TIMEOUT_MS = 5 * 60_000
 /**
  * `mcp-bridge login SERVER` and `logout SERVER`: the sign-in of the bridge entry whose serverName
  * is SERVER, its credentials in the reference store (credentials.ts). The authorization URL goes to
- * stderr for the person to open; the redirect comes back to the bridge's own loopback listener.
+ * stderr, and to the person's browser where one can be opened (open-browser.ts); the redirect
+ * comes back to the bridge's own loopback listener.
  * Every message passes the redactor that learned the exchange's secrets.
  */
 export async function login(file: string, serverName: string, io: LoginIo, action: 'login' | 'logout'): Promise<number> {
@@ -45,24 +47,28 @@ export async function login(file: string, serverName: string, io: LoginIo, actio
   }
   const interrupted = new AbortController()
   const offStop = io.onStop(() => interrupted.abort(new Error('interrupted (SIGINT or SIGTERM)')))
-  const timeout = AbortSignal.timeout(LOGIN_TIMEOUT_MS)
+  const deadline = startDeadline(LOGIN_TIMEOUT_MS, [interrupted.signal])
+  const timedOut = () => deadline.signal.aborted && !interrupted.signal.aborted
   try {
     await signInToServer(raw, {
       store,
       redact,
-      signal: AbortSignal.any([interrupted.signal, timeout]),
+      signal: deadline.signal,
       signIn: ({ url }) => {
         io.stderr(`mcp-bridge: to sign in to server "${serverName}", open this URL in a browser (waiting up to ${LOGIN_TIMEOUT_MS / 60_000} minutes):`)
         io.stderr(url)
+        const command = browserCommand(url, io.env, process.platform)
+        if (command) openBrowser(command, (reason) => io.stderr(`mcp-bridge: could not open a browser (${redact(reason.split('\n')[0]!)}); open the URL above`))
       },
     })
     io.stdout(`signed in to server "${serverName}"\n`)
     return 0
   } catch (error) {
-    const reason = timeout.aborted ? `no sign-in came back within ${LOGIN_TIMEOUT_MS / 60_000} minutes` : firstLine(error)
+    const reason = timedOut() ? `no sign-in came back within ${LOGIN_TIMEOUT_MS / 60_000} minutes` : firstLine(error)
     io.stderr(`mcp-bridge: login ${serverName} failed: ${redact(reason)}`)
     return 1
   } finally {
+    deadline.clear()
     offStop()
   }
 }
