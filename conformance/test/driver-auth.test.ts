@@ -10,6 +10,7 @@ const scenarios = new Map(loadScenarios().map((loaded) => [loaded.scenario.id, l
 const SDK_DRIVER = `node ${new URL('../drivers/sdk-client.mjs', import.meta.url).pathname}`
 // The same driver with its OAuth switched off, as a driver written before `auth` existed.
 const NO_AUTH_DRIVER = `node ${new URL('./support/broken-sdk-driver.mjs', import.meta.url).pathname}`
+const FAULTY_DRIVER = `node ${new URL('./support/auth-faulty-driver.mjs', import.meta.url).pathname}`
 
 describe('a scenario\'s auth as the driver protocol passes it', () => {
   const env = { SECRET: 's3cret', KEY: '-----BEGIN PRIVATE KEY-----', TOKEN: 'given' }
@@ -61,6 +62,13 @@ describe('the raw SDK client judged on OAuth', () => {
     expect(checks.filter((check) => check.status === 'fail' || check.status === 'error')).toEqual([])
     expect(checks.find((check) => check.id === 'expect/bearer/refused')).toMatchObject({ status: 'pass' })
   }, 120_000)
+
+  for (const [bug, broken] of [['query', 'expect/bearer/query'], ['absent', 'expect/bearer/none']] as const) {
+    it(`a client that declares auth and sends the token ${bug === 'query' ? 'in the query string' : 'nowhere'} fails under the MUST quoted`, async () => {
+      const checks = await verdicts('oauth-bearer-token-from-env', `${FAULTY_DRIVER} ${bug}`)
+      expect(checks.find((check) => check.id === broken)).toMatchObject({ status: 'fail', spec: { ref: expect.stringContaining('"authorization MUST be included in every HTTP request from client to server"') } })
+    }, 120_000)
+  }
 
   it('a driver that does not declare auth is not judged on it', async () => {
     const checks = await verdicts('oauth-client-credentials', `${NO_AUTH_DRIVER} none`)
