@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A driver for the raw @modelcontextprotocol/sdk Client: the driver protocol of
 // conformance/FORMAT.md, in one file. JSON lines in on stdin, answers out on stdout.
+/* global fetch, AbortSignal */
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createInterface } from 'node:readline'
