@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // A driver for the raw @modelcontextprotocol/sdk Client: the driver protocol of
 // conformance/FORMAT.md, in one file. JSON lines in on stdin, answers out on stdout.
+/* global fetch, AbortSignal */
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
 import { createInterface } from 'node:readline'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 
+const FEATURES = ['listChanged', 'resources', 'prompts', 'completions', 'auth']
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const calls = new Map() // call request id -> its AbortController
 let client
@@ -49,6 +55,74 @@ async function allPages(capability, list, key) {
   return { value: { [key]: items } }
 }
 
+// OAuth as an application would set it up: the SDK's providers for the headless grants, a given
+// token as a header, and for the authorization code an OAuthClientProvider whose "browser" fetches
+// the authorization URL and follows the redirects to our own loopback redirect URI.
+let signIn // the authorization-code provider's pending sign-in: a promise of the code
+async function loopback() {
+  const server = createServer()
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  let settle
+  const code = new Promise((resolve, reject) => (settle = { resolve, reject }))
+  server.on('request', (request, response) => {
+    const params = new URL(request.url, 'http://127.0.0.1').searchParams
+    response.setHeader('connection', 'close')
+    response.end('signed in\n')
+    server.close()
+    if (params.get('state') !== expectedState) settle.reject(new Error('the authorization response carried another state'))
+    else if (params.get('code')) settle.resolve(params.get('code'))
+    else settle.reject(new Error(`the authorization server refused: ${params.get('error')}`))
+  })
+  return { url: `http://127.0.0.1:${server.address().port}/callback`, code, close: () => server.close() }
+}
+let expectedState
+function codeProvider(auth, redirect) {
+  let client = auth.clientId ? { client_id: auth.clientId, ...(auth.clientSecret ? { client_secret: auth.clientSecret } : {}) } : undefined
+  let tokens
+  let verifier
+  return {
+    redirectUrl: redirect.url,
+    clientMetadata: { client_name: 'sdk-client-driver', redirect_uris: [redirect.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...(auth.scope ? { scope: auth.scope } : {}) },
+    state: () => (expectedState = randomBytes(16).toString('hex')),
+    clientInformation: () => client,
+    saveClientInformation: (info) => (client = info),
+    tokens: () => tokens,
+    saveTokens: (saved) => (tokens = saved),
+    saveCodeVerifier: (saved) => (verifier = saved),
+    codeVerifier: () => verifier,
+    // The browser: no person needed, the authorization server approves and redirects to us.
+    redirectToAuthorization: (url) => {
+      signIn = fetch(url, { signal: AbortSignal.timeout(options.connectTimeoutMs ?? 10000) }).then(() => redirect.code)
+      signIn.catch(() => {})
+    },
+  }
+}
+async function authProvider(auth) {
+  if (!auth || auth.grant === 'bearer') return {}
+  const { clientId, clientSecret, issuer: expectedIssuer, scope } = auth
+  if (auth.grant === 'client_credentials') return { authProvider: new ClientCredentialsProvider({ clientId, clientSecret, expectedIssuer, scope }) }
+  if (auth.grant === 'private_key_jwt') return { authProvider: new PrivateKeyJwtProvider({ clientId, privateKey: auth.privateKey, algorithm: auth.algorithm, expectedIssuer, scope }) }
+  const redirect = await loopback()
+  return { authProvider: codeProvider(auth, redirect), redirect }
+}
+async function connectHttp(url, auth) {
+  const { authProvider: provider, redirect } = await authProvider(auth)
+  const headers = auth?.grant === 'bearer' ? { Authorization: `Bearer ${auth.token}` } : undefined
+  const open = () => new StreamableHTTPClientTransport(url, { authProvider: provider, ...(headers ? { requestInit: { headers } } : {}) })
+  const transport = open()
+  try {
+    await client.connect(transport, { timeout: options.connectTimeoutMs })
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError) || !signIn) throw error
+    // Signed in (once): the code is exchanged, then the client connects again with the token.
+    const code = await signIn.finally(() => (signIn = undefined))
+    await transport.finishAuth(code)
+    await client.connect(open(), { timeout: options.connectTimeoutMs })
+  } finally {
+    redirect?.close()
+  }
+}
+
 const ops = {
   resources: () => allPages('resources', (params) => client.listResources(params), 'resources'),
   templates: () => allPages('resources', (params) => client.listResourceTemplates(params), 'resourceTemplates'),
@@ -62,11 +136,9 @@ const ops = {
       // The SDK debounces list_changed (300 ms by default); the tools are re-listed once per burst.
       listChanged: { tools: { autoRefresh: false, onChanged: () => listAll().then((tools) => send({ event: 'tools', tools }), () => {}) } },
     })
-    const transport = server.transport === 'stdio'
-      ? new StdioClientTransport({ command: server.command, args: server.args, env: server.env })
-      : new StreamableHTTPClientTransport(new URL(server.url))
-    await client.connect(transport, { timeout: options.connectTimeoutMs })
-    return { features: ['listChanged', 'resources', 'prompts', 'completions'] }
+    if (server.transport === 'http') await connectHttp(new URL(server.url), options.auth)
+    else await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: server.env }), { timeout: options.connectTimeoutMs })
+    return { features: FEATURES }
   },
   list: async () => ({ tools: await listAll() }),
   async call({ id, name, args }) {
@@ -89,6 +161,7 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
   try {
     send({ id: request.id, ok: true, ...(await ops[request.op](request)) })
   } catch (error) {
-    send({ id: request.id, ok: false, error: String(error?.message ?? error) })
+    // A refused connect still says what the client does: refusing a bad credential is an auth scenario's point.
+    send({ id: request.id, ok: false, error: String(error?.message ?? error), ...(request.op === 'connect' ? { features: FEATURES } : {}) })
   }
 })

@@ -32,6 +32,7 @@ export const FEATURES = {
   resources: 'the client lists and reads resources (MCP 2025-11-25 §server/resources: a server feature a client may use or not)',
   prompts: 'the client lists and gets prompts (MCP 2025-11-25 §server/prompts: a server feature a client may use or not)',
   completions: 'the client asks for argument completions (MCP 2025-11-25 §server/utilities/completion: a server feature a client may use or not)',
+  auth: 'the client takes OAuth credentials or signs in as the driver protocol passes them (MCP 2025-11-25 §basic/authorization: "Authorization is OPTIONAL for MCP implementations")',
 } as const
 
 /**

@@ -7,6 +7,7 @@ import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
 import { askBridge, BRIDGE_BEYOND_CONFIG, BRIDGE_BEYOND_FEATURES } from './bridge-ask.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
+import { provideSignIn } from './sign-in.ts'
 
 const VISION = { provider: 'kit', model: 'vision' }
 const TEXT_ONLY = { provider: 'kit', model: 'text-only' }
@@ -36,6 +37,7 @@ export const bridgeAdapter: ClientAdapter = {
     for (const service of services) await service
     const resolved = pluginConfig(target, config)
     resolved.features = { ...BRIDGE_BEYOND_CONFIG, ...(resolved.features as object | undefined) }
+    provideSignIn(ctx, resolved)
     // The instance's connection as it tells it (the plugin's public `mcp/state` event), followed
     // from before it starts, so that no state is missed.
     const serverName = resolved.serverName as string

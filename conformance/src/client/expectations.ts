@@ -50,12 +50,26 @@ export interface CountOptions {
   perDiscovery?: string[]
 }
 
+/** Records one check: passed when there are no problems, else failed with them joined. */
+type Add = (id: string, title: string, problems: string[], pass: string) => void
+
 /** Pure: the scenario's end-of-run expectations as checks. */
 export function checkExpectations(scenario: Scenario, end: EndState, options: CountOptions = {}): CheckResult[] {
   const spec: SpecRef = scenario.spec[0]!
   const checks: CheckResult[] = []
-  const add = (id: string, title: string, problems: string[], pass: string) =>
+  const add: Add = (id, title, problems, pass) =>
     checks.push({ id, title, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : pass, spec })
+  checkToolView(scenario, end, add)
+  checkLogs(scenario, end, add)
+  if (scenario.expect.state) add('expect/state', `The client ends ${scenario.expect.state}`, end.state === scenario.expect.state ? [] : [`state is ${end.state}`], `state ${end.state}`)
+  checkCounts(scenario, end, options, add, checks)
+  checks.push(...checkOAuth(scenario, end.http))
+  checkEnd(scenario, end, add, checks)
+  return checks
+}
+
+/** Pure: the tools the client exposes, their descriptions and their public names. */
+function checkToolView(scenario: Scenario, end: EndState, add: Add): void {
   const { expect } = scenario
   const raw = end.tools.map((t) => t.rawName).sort()
   if (expect.tools) {
@@ -77,16 +91,24 @@ export function checkExpectations(scenario: Scenario, end: EndState, options: Co
     })
     add('expect/public-names', 'Public names are exactly as specified', problems, 'every public name as specified')
   }
-  if (expect.logs !== undefined || expect.noLogs.length) {
-    const logs = expect.logs ?? []
-    const missing = logs.filter((pattern) => !end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `no log line matches /${p}/`)
-    const forbidden = expect.noLogs.filter((pattern) => end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `a log line matches /${p}/`)
-    // `logs: []` is a statement too: a run that should be quiet logs no warning and no error.
-    const quiet = expect.logs?.length === 0 ? end.logs.filter((line) => QUIET.test(line)).map((line) => `expected no warning or error, logged ${JSON.stringify(line.slice(0, 200))}`) : []
-    const pass = expect.logs?.length === 0 ? `no warning or error among ${end.logs.length} log lines` : `${logs.length} patterns found, ${expect.noLogs.length} absent`
-    add('expect/logs', 'The client logs what it should, and nothing it should not', [...missing, ...forbidden, ...quiet.slice(0, 3)], pass)
-  }
-  if (expect.state) add('expect/state', `The client ends ${expect.state}`, end.state === expect.state ? [] : [`state is ${end.state}`], `state ${end.state}`)
+}
+
+/** Pure: the log lines the client must and must not write. */
+function checkLogs(scenario: Scenario, end: EndState, add: Add): void {
+  const { expect } = scenario
+  if (expect.logs === undefined && !expect.noLogs.length) return
+  const logs = expect.logs ?? []
+  const missing = logs.filter((pattern) => !end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `no log line matches /${p}/`)
+  const forbidden = expect.noLogs.filter((pattern) => end.logs.some((line) => new RegExp(pattern).test(line))).map((p) => `a log line matches /${p}/`)
+  // `logs: []` is a statement too: a run that should be quiet logs no warning and no error.
+  const quiet = expect.logs?.length === 0 ? end.logs.filter((line) => QUIET.test(line)).map((line) => `expected no warning or error, logged ${JSON.stringify(line.slice(0, 200))}`) : []
+  const pass = expect.logs?.length === 0 ? `no warning or error among ${end.logs.length} log lines` : `${logs.length} patterns found, ${expect.noLogs.length} absent`
+  add('expect/logs', 'The client logs what it should, and nothing it should not', [...missing, ...forbidden, ...quiet.slice(0, 3)], pass)
+}
+
+/** Pure: bounds on the messages the server received and the HTTP statuses it answered. */
+function checkCounts(scenario: Scenario, end: EndState, options: CountOptions, add: Add, checks: CheckResult[]): void {
+  const { expect } = scenario
   for (const [method, bounds] of Object.entries(expect.received)) {
     if (options.perDiscovery?.includes(method)) {
       const walks = discoveries(end.wire, method)
@@ -103,17 +125,21 @@ export function checkExpectations(scenario: Scenario, end: EndState, options: Co
     const id = `expect/http-status/${key}`
     const title = method === undefined ? `The server answers HTTP ${status} a bounded number of times` : `The server answers ${method} with HTTP ${status} a bounded number of times`
     if (end.http === undefined) {
-      checks.push({ id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec })
+      checks.push({ id, title, status: 'skip', message: 'nothing to judge: not an HTTP run', spec: scenario.spec[0]! })
       continue
     }
     const count = end.http.filter((request) => String(request.status) === status && (method === undefined || request.rpc === method)).length
     const answered = `answered ${count}${method === undefined ? '' : ` to ${method}`}`
     add(id, title, outOfBounds(answered, count, bounds), answered)
   }
-  checks.push(...checkOAuth(scenario, end.http))
+}
+
+/** Pure: what is left at the end: server processes, stored attachments, a refused duplicate. */
+function checkEnd(scenario: Scenario, end: EndState, add: Add, checks: CheckResult[]): void {
+  const { expect } = scenario
   if (expect.running !== undefined) {
     const running = end.serversRunning
-    if (running === undefined) checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: 'skip', message: 'nothing to judge: over HTTP the client starts no server process', spec })
+    if (running === undefined) checks.push({ id: 'expect/running', title: 'The client runs the expected number of server processes', status: 'skip', message: 'nothing to judge: over HTTP the client starts no server process', spec: scenario.spec[0]! })
     else {
       // The stdio shutdown sequence is a SHOULD: a client's breach warns, a bridge's fails as its own rule (verdicts.ts).
       const problems = running.length === expect.running ? [] : [`${running.length} server processes running (pids ${running.join(', ') || 'none'}), expected ${expect.running}`]
@@ -132,7 +158,6 @@ export function checkExpectations(scenario: Scenario, end: EndState, options: Co
     const ok = new RegExp(expect.duplicateServerNameMessage).test(message)
     add('expect/duplicate-server-name-message', 'The refusal says what to fix', ok ? [] : [`the refusal said ${JSON.stringify(message.slice(0, 300))}, which does not match /${expect.duplicateServerNameMessage}/`], `the refusal said ${JSON.stringify(message.slice(0, 300))}`)
   }
-  return checks
 }
 
 /**

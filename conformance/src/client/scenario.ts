@@ -207,9 +207,10 @@ const Applies = z.strictObject({
    * every-client (the default); bridge: about a bridge naming contract; listChanged / reconnect /
    * tasks: about a behaviour the spec leaves to the client, judged for clients whose driver declares it;
    * resources / prompts / completions: a feature beyond tools, judged for any client (a bridge
-   * included) that declares it, not applicable to one that does not.
+   * included) that declares it, not applicable to one that does not; auth: OAuth, judged for
+   * clients whose driver declares it (the driver protocol's `auth`).
    */
-  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks', 'resources', 'prompts', 'completions']).default('every-client'),
+  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks', 'resources', 'prompts', 'completions', 'auth']).default('every-client'),
   reason: z.string().optional(),
   /** Further check ids of this scenario that judge bridges only, each with its reason. */
   bridgeOnly: z.record(z.string(), z.string()).default({}),

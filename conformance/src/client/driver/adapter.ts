@@ -1,5 +1,6 @@
 import type { ClientAdapter, ClientSession, ServerTarget } from '../adapter.ts'
 import { DEFAULT_DRIVER_BOUNDS, driverBounds } from '../timing.ts'
+import { driverAuth } from './auth.ts'
 import { connectDriver } from './connect.ts'
 import type { DriverOptions, DriverServer } from './protocol.ts'
 import { driverSession } from './session.ts'
@@ -32,11 +33,13 @@ export function driverServer(target: ServerTarget, config: Record<string, unknow
   return { server: { transport: 'stdio', command: target.command, args, env }, marker: wire }
 }
 
-/** Pure: the scenario's client settings, in the driver protocol's neutral words. */
-export function driverOptions(config: Record<string, unknown>): DriverOptions {
+/** Pure: the scenario's client settings, in the driver protocol's neutral words (secrets read from `env`). */
+export function driverOptions(config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): DriverOptions {
   const options: DriverOptions = {}
   if (typeof config.toolCallTimeoutMs === 'number') options.callTimeoutMs = config.toolCallTimeoutMs
   if (typeof config.connectTimeoutMs === 'number') options.connectTimeoutMs = config.connectTimeoutMs
+  const auth = driverAuth(config.auth, env)
+  if (auth) options.auth = auth
   return options
 }
 
@@ -47,6 +50,6 @@ export function driverOptions(config: Record<string, unknown>): DriverOptions {
 async function startDriver(command: string, target: ServerTarget, config: Record<string, unknown>): Promise<ClientSession> {
   const { server, marker } = driverServer(target, config)
   const driver = new DriverState(command, driverBounds(config), marker)
-  await connectDriver(driver, server, driverOptions(config))
+  await connectDriver(driver, server, driverOptions(config, process.env))
   return driverSession(driver)
 }

@@ -9,8 +9,9 @@ import type { DriverState } from './state.ts'
 export async function connectDriver(driver: DriverState, server: DriverServer, options: DriverOptions): Promise<void> {
   const { channel, bounds, logs } = driver
   const connected = await channel.request({ op: 'connect', server, options }, bounds.connectMs)
+  // A failed connect may declare features too: refusing a bad credential is an auth scenario's point.
+  if ('features' in connected && connected.features) driver.features = connected.features
   if (connected.ok) {
-    driver.features = connected.features ?? []
     // Asked once: a client that re-lists on request would otherwise be charged for the kit's polling.
     const listed = await channel.request({ op: 'list' }, bounds.listMs)
     if (listed.ok) driver.setTools(listed.tools ?? [])

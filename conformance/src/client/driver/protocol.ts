@@ -42,7 +42,23 @@ export interface DriverOptions {
   callTimeoutMs?: number
   /** How long connecting may take, when the scenario is about it. */
   connectTimeoutMs?: number
+  /** OAuth, when the server needs it: a driver that declares `auth` honours it (FORMAT.md). */
+  auth?: DriverAuth
 }
+
+/**
+ * What the client authenticates with, its secret resolved by the kit (never a variable name to
+ * look up). The grants name no client authentication method: a client picks it from the
+ * authorization server's metadata, as the spec has it. `issuer` is the only authorization server
+ * the credentials may be presented to. For `authorization_code` the driver plays the browser:
+ * it fetches the authorization URL its client would open and follows the redirects to the
+ * client's own redirect URI (the fixture approves at once), then hands the client the code.
+ */
+export type DriverAuth =
+  | { grant: 'bearer'; token: string }
+  | { grant: 'client_credentials'; clientId: string; clientSecret: string; issuer?: string; scope?: string }
+  | { grant: 'private_key_jwt'; clientId: string; privateKey: string; algorithm: string; issuer?: string; scope?: string }
+  | { grant: 'authorization_code'; clientId?: string; clientSecret?: string; issuer?: string; scope?: string }
 
 /** A tool as the client would offer it to a model. */
 export interface DriverTool {
@@ -62,7 +78,7 @@ export interface DriverContentBlock {
 
 export type DriverAnswer =
   | { id: number; ok: true; tools?: DriverTool[]; result?: DriverCallResult; features?: string[]; value?: Record<string, unknown> }
-  | { id: number; ok: false; error: string; unsupported?: boolean }
+  | { id: number; ok: false; error: string; unsupported?: boolean; features?: string[] }
 
 /** What a call gave the caller: the client's result, or (ok: false) the error it raised. */
 export interface DriverCallResult {
