@@ -90,43 +90,49 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
 
   const probed = await runProbes({ wire, revision, timeoutMs, capabilities, lists, undeclared, send })
 
-  const checks: CheckResult[] = []
-  const transportChecks: CheckResult[] = []
-  if (wire instanceof HttpWire) {
-    const method = variant(wire, revision, { 'mcp-method': 'tools/list' }, timeoutMs, false)
-    const version = variant(wire, OTHER_REVISION, {}, timeoutMs)
-    const mismatches = [
-      { kind: 'method' as const, label: 'server/discover with Mcp-Method: tools/list', outcome: await send('server/discover with Mcp-Method: tools/list', 'server/discover', { _meta: meta(revision) }, method) },
-      { kind: 'version' as const, label: `server/discover with MCP-Protocol-Version: ${OTHER_REVISION} (body ${revision})`, outcome: await send(`server/discover with MCP-Protocol-Version: ${OTHER_REVISION}`, 'server/discover', { _meta: meta(revision) }, version) },
-    ]
-    // Not in `exchanges`: a 403 body may be an error without an id (streamable-http, Security & Endpoint).
-    const origin = await variant(wire, revision, { origin: FOREIGN_ORIGIN }, timeoutMs).request('server/discover', { _meta: meta(revision) }, timeoutMs)
-    transportChecks.push(judgeHeaderMismatch(mismatches), judgeOrigin(origin))
-  }
-  const listened = wire instanceof HttpWire ? await listen(wire, meta(revision), timeoutMs) : undefined
   const versions = discover.kind === 'result' && isObject(discover.result) && Array.isArray(discover.result.supportedVersions) ? discover.result.supportedVersions : []
   const modernOnly = versions.length > 0 && versions.every((v) => typeof v === 'string' && isModernVersion(v))
-  const earlier = wire instanceof HttpWire && modernOnly ? await sendEarlierTraffic(wire, revision, timeoutMs) : undefined
+  const http = wire instanceof HttpWire ? await httpExchanges(wire, revision, timeoutMs, send, modernOnly) : undefined
 
   const tools = lists.find((l) => l.feature === 'tools')?.outcome
-  checks.push(
+  return [
     judgeResultTypes(exchanges, isObject(capabilities.extensions) && Object.keys(capabilities.extensions).length > 0),
     judgeErrorIds(exchanges),
     judgeMetaRequired(metaMissing, wire.transport),
     judgeClientInfoOptional(noClientInfo),
     judgeMethodsNotFound(unimplemented, wire.transport),
-    ...transportChecks,
+    ...(http?.checks ?? []),
     judgeLists(lists),
     judgeToolNames(tools),
     judgeXMcpHeader(tools, revision),
     judgeResourceMissing(missingResource, MISSING_URI),
-    judgeListen(listened, wire.transport),
+    judgeListen(http?.listened, wire.transport),
     judgeInputRequired(called),
     ...probed,
     judgeMetaKeys(exchanges, capabilities.extensions),
     judgeResultServerInfo(exchanges),
     judgeMissingCapability(exchanges, wire.transport),
-    judgeEarlierTraffic(earlier, modernOnly),
-  )
-  return checks
+    judgeEarlierTraffic(http?.earlier, modernOnly),
+  ]
+}
+
+type Send = (label: string, method: string, params: Record<string, unknown>, via?: Wire) => Promise<RpcOutcome>
+
+/**
+ * What only Streamable HTTP can be asked: headers that contradict the body, a foreign Origin, the
+ * subscriptions/listen stream and, for a server of modern revisions only, an earlier revision's traffic.
+ */
+async function httpExchanges(wire: HttpWire, revision: ModernRevision, timeoutMs: number, send: Send, modernOnly: boolean) {
+  const method = variant(wire, revision, { 'mcp-method': 'tools/list' }, timeoutMs, false)
+  const version = variant(wire, OTHER_REVISION, {}, timeoutMs)
+  const mismatches = [
+    { kind: 'method' as const, label: 'server/discover with Mcp-Method: tools/list', outcome: await send('server/discover with Mcp-Method: tools/list', 'server/discover', { _meta: meta(revision) }, method) },
+    { kind: 'version' as const, label: `server/discover with MCP-Protocol-Version: ${OTHER_REVISION} (body ${revision})`, outcome: await send(`server/discover with MCP-Protocol-Version: ${OTHER_REVISION}`, 'server/discover', { _meta: meta(revision) }, version) },
+  ]
+  // Not in `exchanges`: a 403 body may be an error without an id (streamable-http, Security & Endpoint).
+  const origin = await variant(wire, revision, { origin: FOREIGN_ORIGIN }, timeoutMs).request('server/discover', { _meta: meta(revision) }, timeoutMs)
+  const checks = [judgeHeaderMismatch(mismatches), judgeOrigin(origin)]
+  const listened = await listen(wire, meta(revision), timeoutMs)
+  const earlier = modernOnly ? await sendEarlierTraffic(wire, revision, timeoutMs) : undefined
+  return { checks, listened, earlier }
 }
