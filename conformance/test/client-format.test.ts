@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { scenarioNotApplicable } from '../src/client/applicability.ts'
+import { BRIDGE_BEYOND_FEATURES } from '../src/client/bridge-ask.ts'
 import { loadScenarios, parseScenario, SCENARIO_DIR, scenarioFiles } from '../src/client/load.ts'
 import { selectScenarios } from '../src/client/index.ts'
 
@@ -13,9 +14,9 @@ describe('scenario discovery and format', () => {
     expect(loaded.length).toBeGreaterThanOrEqual(30)
   })
 
-  // Snapshots pin the bridge's rendering: a scenario the bridge is not judged on (a feature it does not offer yet) has none.
+  // Snapshots pin the bridge's rendering: a scenario the bridge is not judged on (a feature it does not offer) has none.
   it('has a snapshot for every scenario transport the bridge runs, and no snapshot without a scenario', () => {
-    const expected = loadScenarios().filter(({ scenario }) => scenarioNotApplicable(scenario, 'bridge', []) === undefined).flatMap(({ scenario }) => scenario.transports.flatMap((t) => scenario.eras.map((era) => `${scenario.id}.${era === 'legacy' ? t : `${t}.${era}`}.snap`)))
+    const expected = loadScenarios().filter(({ scenario }) => scenarioNotApplicable(scenario, 'bridge', BRIDGE_BEYOND_FEATURES) === undefined).flatMap(({ scenario }) => scenario.transports.flatMap((t) => scenario.eras.map((era) => `${scenario.id}.${era === 'legacy' ? t : `${t}.${era}`}.snap`)))
     const present = readdirSync(SCENARIO_DIR).filter((name) => name.endsWith('.snap'))
     expect(present.sort()).toEqual(expected.sort())
   })
