@@ -101,9 +101,9 @@ const fromInit = (compilerOptions: Record<string, unknown> = {}) => ({ extends: 
 const BUNDLER = { compilerOptions: { module: 'esnext', moduleResolution: 'bundler', target: 'ES2022', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] } }
 
 describe('the TypeScript examples of the docs, against the packed packages', () => {
-  it('are found: HOSTING has its two examples and the continuation, the README its one', () => {
+  it('are found: HOSTING has its two examples and the continuation, the README its two', () => {
     expect(files.filter((file) => file.startsWith('plugin-docs-hosting-'))).toHaveLength(2)
-    expect(files.filter((file) => file.startsWith('plugin-readme-'))).toHaveLength(1)
+    expect(files.filter((file) => file.startsWith('plugin-readme-'))).toHaveLength(2)
   })
 
   it("type-check under tsc --init's nodenext tsconfig with HOSTING's workaround", async () => {
