@@ -2,6 +2,7 @@ import { configSecrets, createRedactor } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
 import type { CallOutcome, ClientAdapter, ClientSession, ModelRoute } from './adapter.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
+import { provideSignIn } from './sign-in.ts'
 
 /**
  * Our plugin hosted by the DeepSeek harness instead of our reference registry: the tools service
@@ -86,6 +87,8 @@ export function createDshAdapter(host: DshHost): ClientAdapter {
         connection.state = event.state.kind
         connection.pid = event.pid
       })
+      // The harness offers no sign-in of its own: like the reference host, the kit plays the person.
+      provideSignIn(root.ctx as never, resolved)
       const fiber = root.ctx.plugin(bridge, resolved)
       try {
         await fiber

@@ -1,3 +1,4 @@
+import { startDeadline } from '@mcp-bridge/process'
 import type { Context } from 'cordis'
 
 /** How long the simulated browser may take, when the scenario sets no connect timeout. */
@@ -12,11 +13,14 @@ const DEFAULT_BROWSE_MS = 10_000
  */
 export function simulatedBrowser(boundMs: number): (request: { url: string; signal: AbortSignal }) => Promise<void> {
   return async ({ url, signal }) => {
+    const deadline = startDeadline(boundMs, [signal])
     try {
-      const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.any([signal, AbortSignal.timeout(boundMs)]) })
+      const response = await fetch(url, { redirect: 'follow', signal: deadline.signal })
       await response.body?.cancel()
     } catch {
       // The bridge's wait for the redirect ends on its own bound; nothing to add from here.
+    } finally {
+      deadline.clear()
     }
   }
 }
