@@ -8,9 +8,13 @@ import {
   ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
   type ServerResult,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { PromptSpec, ResourceSpec } from './beyond-schema.ts'
+import { META } from './era.ts'
 import { paginate } from './pagination.ts'
 import { prng } from './prng.ts'
 import type { Behaviour } from './schema.ts'
@@ -21,7 +25,9 @@ const RESOURCE_NOT_FOUND = -32002
 /** The capabilities the scripted features declare; none when nothing beyond tools is scripted. */
 export function beyondCapabilities(behaviour: Behaviour): Record<string, object> {
   const { resources, prompts, completions, logFlood } = behaviour
-  return { ...(resources && { resources: {} }), ...(prompts && { prompts: {} }), ...(completions && { completions: {} }), ...(logFlood && { logging: {} }) }
+  return {
+    ...(resources && { resources: { ...(resources.subscribe && { subscribe: true }), ...(resources.change && { listChanged: true }) } }),
+    ...(prompts && { prompts: { ...(prompts.change && { listChanged: true }) } }), ...(completions && { completions: {} }), ...(logFlood && { logging: {} }) }
 }
 
 /** Registers the handlers of the scripted features on one session's server. */
@@ -33,27 +39,43 @@ export function serveBeyond(server: Server, behaviour: Behaviour): void {
     return result.page
   }
   if (resources) {
+    const listed = new ChangingList(resources.items, resources.change)
     server.setRequestHandler(ListResourcesRequestSchema, (request) => {
-      const { items, nextCursor } = page(resources.items, resources.pageSize, request.params?.cursor)
-      return { resources: items.map(({ uri, name, mimeType }) => ({ uri, name, ...(mimeType && { mimeType }) })), ...(nextCursor !== undefined && { nextCursor }) }
+      const { items, nextCursor } = page(listed.current(), resources.pageSize, request.params?.cursor)
+      return {
+        resources: items.map(({ uri, name, mimeType }) => ({ uri, name, ...(mimeType && { mimeType }) })),
+        ...(nextCursor !== undefined && { nextCursor }),
+        ...cacheHints(resources, request.params),
+      }
     })
     server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
       const { items, nextCursor } = page(resources.templates, resources.pageSize, request.params?.cursor)
-      return { resourceTemplates: items, ...(nextCursor !== undefined && { nextCursor }) }
+      return { resourceTemplates: items, ...(nextCursor !== undefined && { nextCursor }), ...cacheHints(resources, request.params) }
     })
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       // Exactly the listed URI: a client that normalises or re-encodes it reads nothing.
-      const found = resources.items.find((r) => r.uri === request.params.uri)
+      const found = listed.current().find((r) => r.uri === request.params.uri)
       if (!found) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri.slice(0, 200)}`)
+      await listed.changeOnce('notifications/resources/list_changed', request.params, extra.sendNotification)
       return { contents: [resourceContents(found, seed)] } as ServerResult
     })
+    if (resources.subscribe) serveSubscriptions(server, resources.subscribe.alsoUpdate)
   }
   if (prompts) {
+    const listed = new ChangingList(prompts.items, prompts.change)
     server.setRequestHandler(ListPromptsRequestSchema, (request) => {
-      const { items, nextCursor } = page(prompts.items, prompts.pageSize, request.params?.cursor)
-      return { prompts: items.map(({ name, description, arguments: args }) => ({ name, ...(description && { description }), arguments: args })), ...(nextCursor !== undefined && { nextCursor }) }
+      const { items, nextCursor } = page(listed.current(), prompts.pageSize, request.params?.cursor)
+      return {
+        prompts: items.map(({ name, description, arguments: args }) => ({ name, ...(description && { description }), arguments: args })),
+        ...(nextCursor !== undefined && { nextCursor }),
+        ...cacheHints(prompts, request.params),
+      }
     })
-    server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(prompts.items, request.params.name, request.params.arguments ?? {}))
+    server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+      const answer = getPrompt(listed.current(), request.params.name, request.params.arguments ?? {})
+      await listed.changeOnce('notifications/prompts/list_changed', request.params, extra.sendNotification)
+      return answer
+    })
   }
   if (completions) {
     server.setRequestHandler(CompleteRequestSchema, (request) => {
@@ -62,6 +84,67 @@ export function serveBeyond(server: Server, behaviour: Behaviour): void {
       return { completion: { values, total: values.length, hasMore: false } }
     })
   }
+}
+
+type SendNotification = (notification: ServerNotification) => Promise<void>
+
+/** A modern request names its revision in `_meta`; a legacy one does not. */
+function isModern(params: { _meta?: Record<string, unknown> } | undefined): boolean {
+  return typeof params?._meta?.[META.protocolVersion] === 'string'
+}
+
+/**
+ * The cache hints of a list result: a modern one always has both (the 2026-07-28 schema's
+ * CacheableResult requires `ttlMs` and `cacheScope`), a legacy one only what the script gives.
+ */
+function cacheHints(list: { ttlMs?: number; cacheScope?: 'public' | 'private' }, params: { _meta?: Record<string, unknown> } | undefined): Record<string, unknown> {
+  if (isModern(params)) return { ttlMs: list.ttlMs ?? 0, cacheScope: list.cacheScope ?? 'private' }
+  return { ...(list.ttlMs !== undefined && { ttlMs: list.ttlMs }), ...(list.cacheScope && { cacheScope: list.cacheScope }) }
+}
+
+/** A scripted list that may change once (beyond-schema.ts `change`), per session. */
+class ChangingList<T> {
+  private changed = false
+
+  constructor(
+    private readonly items: T[],
+    private readonly change: { next: T[]; broken: boolean } | undefined,
+  ) {}
+
+  current(): T[] {
+    if (this.changed && this.change?.broken) throw new McpError(ErrorCode.InternalError, 'the list is broken (scripted)')
+    return this.changed && this.change ? this.change.next : this.items
+  }
+
+  /**
+   * The first time only: the list becomes `next` and the client is told, on the request's own
+   * stream. Legacy only: a modern server sends nothing outside a subscriptions/listen stream.
+   */
+  async changeOnce(method: 'notifications/resources/list_changed' | 'notifications/prompts/list_changed', params: { _meta?: Record<string, unknown> } | undefined, send: SendNotification): Promise<void> {
+    if (!this.change || this.changed) return
+    this.changed = true
+    if (!isModern(params)) await send({ method } as ServerNotification)
+  }
+}
+
+/**
+ * resources/subscribe and /unsubscribe, per session. Just before a subscribe is answered, on the
+ * request's own stream: notifications/resources/updated for the URI
+ * subscribed and for each `alsoUpdate` URI, subscribed or not, so a client's filtering shows.
+ */
+function serveSubscriptions(server: Server, alsoUpdate: string[]): void {
+  const subscribed = new Set<string>()
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    subscribed.add(request.params.uri)
+    if (!isModern(request.params)) {
+      for (const uri of [request.params.uri, ...alsoUpdate]) await extra.sendNotification({ method: 'notifications/resources/updated', params: { uri } })
+    }
+    return {}
+  })
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscribed.delete(request.params.uri)
+    return {}
+  })
 }
 
 /** Floods the client with log messages once it is ready: a burst no well-behaved server sends. */

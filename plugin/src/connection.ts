@@ -13,7 +13,7 @@ import { SchemaCompiler } from './json-schema.ts'
 import { redactingLog, type Log } from './log.ts'
 import { authSecrets } from './auth.ts'
 import type { Era } from './era.ts'
-import { eraAfterFailure, Session } from './session.ts'
+import { eraAfterFailure, type FeatureNotification, Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
 import type { ToolSet } from './tool-set.ts'
 
@@ -32,6 +32,8 @@ export interface ConnectionOptions {
   onState?: (state: ConnectionState, pid: number | undefined) => void
   /** Server log messages (notifications/message params), when the features ask for them. */
   onLogMessage?: (params: unknown) => void
+  /** Resource and prompt changes (features/changes.ts), when those features are configured. */
+  onFeatureNotification?: (method: FeatureNotification, params: unknown) => void
 }
 
 /**
@@ -309,6 +311,9 @@ export class ServerConnection {
       },
       onStderrLine: (line: string) => this.log.debug('stderr: %s', line),
       ...(this.options.onLogMessage && { onLogMessage: (params: unknown) => (this.disposed ? undefined : this.options.onLogMessage?.(params)) }),
+      ...(this.options.onFeatureNotification && {
+        onFeatureNotification: (method: FeatureNotification, params: unknown) => (this.disposed || !isLive() ? undefined : this.options.onFeatureNotification?.(method, params)),
+      }),
       onNotice: (message: string) => this.log.warn('%s', message),
       onSecretLookingEnv: (names: string[]) => {
         const fresh = names.filter((name) => !this.warnedEnv.has(name))

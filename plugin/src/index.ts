@@ -42,6 +42,7 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   const features = beyondTools(config)
   const connection = new ServerConnection({
     ...(features.onLogMessage && { onLogMessage: features.onLogMessage }),
+    ...(features.onFeatureNotification && { onFeatureNotification: features.onFeatureNotification }),
     config,
     logger,
     tools,

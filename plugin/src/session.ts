@@ -54,7 +54,13 @@ export interface SessionHooks {
   onSecretLookingEnv(names: string[]): void
   /** A notifications/message's params (features/server-log.ts); absent when server logs are not wanted. */
   onLogMessage?(params: unknown): void
+  /** A resources or prompts change (features/changes.ts); absent when neither feature is configured. */
+  onFeatureNotification?(method: FeatureNotification, params: unknown): void
 }
+
+/** The notifications the features beyond tools follow: list changes and resource updates. */
+export const FEATURE_NOTIFICATIONS = ['notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/updated'] as const
+export type FeatureNotification = (typeof FEATURE_NOTIFICATIONS)[number]
 
 /** Results are validated by the bridge itself, so the SDK only checks they are objects. */
 const AnyObject = z.object({}).passthrough()
@@ -165,7 +171,13 @@ export class Session {
         // otherwise the call ends at once (INPUT_REQUIRED).
         inputRequired: { autoFulfill: asks.offered },
         // Modern: the subscription the client opens when the server declares list changes.
-        listChanged: { tools: { onChanged: () => hooks.onToolListChanged(), autoRefresh: false, debounceMs: 0 } },
+        listChanged: {
+          tools: { onChanged: () => hooks.onToolListChanged(), autoRefresh: false, debounceMs: 0 },
+          ...(hooks.onFeatureNotification && {
+            resources: { onChanged: () => hooks.onFeatureNotification?.('notifications/resources/list_changed', {}), autoRefresh: false, debounceMs: 0 },
+            prompts: { onChanged: () => hooks.onFeatureNotification?.('notifications/prompts/list_changed', {}), autoRefresh: false, debounceMs: 0 },
+          }),
+        },
       },
     )
     // Legacy: registered before connect so a list_changed that races the first sync is queued, not
@@ -173,6 +185,7 @@ export class Session {
     client.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged())
     // Before connect too: a server may log the moment it is initialized.
     if (hooks.onLogMessage) client.setNotificationHandler('notifications/message', (notification) => hooks.onLogMessage?.(notification.params))
+    for (const method of hooks.onFeatureNotification ? FEATURE_NOTIFICATIONS : []) client.setNotificationHandler(method, (notification) => hooks.onFeatureNotification?.(method, notification.params))
     const handle = dial.open()
     asks.register(client)
     const session = new Session(client, handle, config, hooks, redact, asks)
@@ -310,6 +323,19 @@ export class Session {
   /** The server's `instructions`, as it sent them: untrusted (features/instructions.ts bounds and redacts them). */
   get instructions(): string | undefined {
     return this.client.getInstructions()
+  }
+
+  /**
+   * A 2026-07-28 `subscriptions/listen` for resource updates (features/subscriptions.ts); its
+   * notifications reach onFeatureNotification as a legacy server's do. Resolves once acknowledged.
+   */
+  async listenForUpdates(uris: string[], signal: AbortSignal): Promise<{ close(): Promise<void>; closed: Promise<string> }> {
+    try {
+      return await this.client.listen({ resourceSubscriptions: uris }, { signal, timeout: this.config.toolCallTimeoutMs })
+    } catch (error) {
+      if (signal.aborted) throw new BridgeError('subscriptions/listen was aborted', 'ABORTED', { cause: safeCause(error, this.redact) })
+      throw this.callFailure(error, 'subscriptions/listen')
+    }
   }
 
   /**

@@ -2,14 +2,18 @@ import type { Context } from 'cordis'
 import { startDeadline } from '@mcp-bridge/process'
 import type { Config } from '../config.ts'
 import type { ServerConnection } from '../connection.ts'
+import type { FeatureNotification } from '../session.ts'
 import { LOG_LEVELS } from './config.ts'
 import { ServerLog } from './server-log.ts'
+import type { McpServer } from './handle.ts'
 import type {} from './service.ts'
 
 /** What an instance adds to its connection for the features beyond tools it is configured with. */
 export interface BeyondTools {
   /** Server log messages, when features.logLevel asks for them. */
   onLogMessage?: (params: unknown) => void
+  /** Resource and prompt changes, when resources or prompts are offered. */
+  onFeatureNotification?: (method: FeatureNotification, params: unknown) => void
   /** Binds the features to the instance's connection, for the instance's lifetime. */
   attach(ctx: Context, connection: ServerConnection): void
 }
@@ -22,15 +26,19 @@ export interface BeyondTools {
 export function beyondTools(config: Config): BeyondTools {
   const level = config.features.logLevel
   let serverLog: ServerLog | undefined
+  // The instance's entry in the service, while there is one: notifications before it are of no use.
+  const entry: { server?: McpServer } = {}
+  const { resources, prompts } = config.features
   return {
     ...(level !== 'off' && { onLogMessage: (params: unknown) => serverLog?.message(params) }),
+    ...((resources || prompts) && { onFeatureNotification: (method: FeatureNotification, params: unknown) => entry.server?.notified(method, params) }),
     attach(ctx, connection) {
       if (level !== 'off') {
         serverLog = new ServerLog(connection.log, connection.clock, connection.redact, level, config.features.maxLogLinesPerMinute)
         ctx.effect(() => () => serverLog?.close(), 'mcp-client.serverLog')
         askForLogLevel(ctx, config, connection)
       }
-      offerToServices(ctx, config, connection)
+      offerToServices(ctx, config, connection, entry)
     },
   }
 }
@@ -40,11 +48,23 @@ export function beyondTools(config: Config): BeyondTools {
  * when either goes. Cordis has no optional injection, so this is a sub-plugin of the instance that
  * waits for the service.
  */
-function offerToServices(ctx: Context, config: Config, connection: ServerConnection): void {
+function offerToServices(ctx: Context, config: Config, connection: ServerConnection, entry: { server?: McpServer }): void {
   ctx.inject(['mcpServers'], async (inner) => {
     const { McpServer } = await import('./handle.ts')
-    const server = new McpServer(connection, config, connection.redact, connection.log)
-    inner.effect(() => inner.mcpServers.add(server), 'mcp-client.mcpServers')
+    const { serverName } = config
+    const server = new McpServer(connection, config, connection.redact, connection.log, (kind, items) => inner.emit('mcp/list-changed', { serverName, kind, items }))
+    inner.effect(() => {
+      entry.server = server
+      const leave = inner.mcpServers.add(server)
+      return () => {
+        if (entry.server === server) entry.server = undefined
+        server.close()
+        leave()
+      }
+    }, 'mcp-client.mcpServers')
+    inner.on('mcp/state', (event) => {
+      if (event.serverName === serverName && event.state.kind === 'connected') server.connected()
+    })
   })
 }
 

@@ -9,13 +9,22 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
  * configuration behaves, and loads, as it did before these features existed.
  */
 export const FeatureFields = {
-  resources: Schema.boolean().default(false).description('Offer the server\'s resources and resource templates (list and read) through the mcpServers service.'),
-  prompts: Schema.boolean().default(false).description('Offer the server\'s prompts (list, and get with argument checks) through the mcpServers service.'),
+  resources: Schema.boolean()
+    .default(false)
+    .description(
+      'Offer the server\'s resources and resource templates (list, read, subscribe) through the mcpServers service; lists are held as the server\'s ttlMs or list_changed allow, and re-synced on list_changed.',
+    ),
+  prompts: Schema.boolean().default(false).description('Offer the server\'s prompts (list, and get with argument checks) through the mcpServers service; the list is re-synced on list_changed.'),
   completions: Schema.boolean().default(false).description('Offer completion/complete for prompt and resource-template arguments through the mcpServers service.'),
   instructions: Schema.boolean().default(false).description('Offer the server\'s initialize instructions, bounded and redacted, through the mcpServers service.'),
   logLevel: Schema.union([Schema.const('off'), ...LOG_LEVELS.map((level) => Schema.const(level))])
     .default('off')
     .description('Server log messages at this level and above go to the host log (off: none are asked for or shown).'),
+  maxSubscriptions: Schema.natural()
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .description('Resource URIs one server may have subscriptions for at once (subscribe() refuses more); needs resources and a server that declares resources.subscribe.'),
   maxLogLinesPerMinute: Schema.natural().min(1).max(100_000).default(60).description('Server log messages shown per minute; the rest are counted and summed up in one line.'),
 }
 
@@ -25,6 +34,7 @@ export interface FeaturesConfig {
   completions: boolean
   instructions: boolean
   logLevel: 'off' | LogLevel
+  maxSubscriptions: number
   maxLogLinesPerMinute: number
 }
 

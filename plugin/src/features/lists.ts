@@ -25,12 +25,25 @@ export async function drainList(
   kind: ListKind,
   request: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>,
   limits: Pick<LimitsConfig, 'maxPages' | 'maxTools' | 'maxResultBytes'>,
-): Promise<{ items: Record<string, unknown>[]; dropped: number }> {
+): Promise<{ items: Record<string, unknown>[]; dropped: number; ttlMs?: unknown }> {
   const list = LISTS[kind]
-  const listed = await drainPages(list, (cursor) => request(list.method, cursor === undefined ? {} : { cursor }), limits)
+  // The first page's cache hint stands for the listing ("Servers MUST apply the same cacheScope to
+  // all response pages", 2026-07-28 server/utilities/caching; the TTL counts from the first answer).
+  let ttlMs: unknown
+  let first = true
+  const listed = await drainPages(
+    list,
+    async (cursor) => {
+      const page = await request(list.method, cursor === undefined ? {} : { cursor })
+      if (first) ttlMs = page.ttlMs
+      first = false
+      return page
+    },
+    limits,
+  )
   if (!jsonFitsInBytes(listed, limits.maxResultBytes)) throw new BridgeError(`${list.method} listed more than limits.maxResultBytes (${limits.maxResultBytes}) bytes of ${list.noun}`, 'INVALID_RESULT')
   const items = listed.filter((item): item is Record<string, unknown> => isRecord(item) && isId(item[list.id]))
-  return { items, dropped: listed.length - items.length }
+  return { items, dropped: listed.length - items.length, ...(ttlMs !== undefined && { ttlMs }) }
 }
 
 /** A URI, template or name the bridge passes on: a non-empty string of at most MAX_ID_CHARS. */

@@ -1,10 +1,25 @@
 import { type Context, Service } from 'cordis'
 import type { McpServer } from './handle.ts'
+import type { ListKind } from './lists.ts'
 
 declare module 'cordis' {
   interface Context {
     mcpServers: McpServers
   }
+  interface Events {
+    /**
+     * An instance's resources, resource templates or prompts changed (list_changed): `items` is
+     * the new list when the service held one and re-listed it (then it is what the next list call
+     * returns), empty when nothing was listed yet. A failed re-list keeps the old list and is not told.
+     */
+    'mcp/list-changed'(event: ListChangedEvent): void
+  }
+}
+
+export interface ListChangedEvent {
+  serverName: string
+  kind: ListKind
+  items: Record<string, unknown>[]
 }
 
 /**
@@ -42,3 +57,5 @@ export type { McpServer, FeatureCallOptions } from './handle.ts'
 export type { ReadResult, ResourceContents } from './resources.ts'
 export type { PromptResult } from './prompts.ts'
 export type { Completion, CompletionRef } from './completions.ts'
+export type { ListKind } from './lists.ts'
+export type { ResourceUpdate, UpdateListener } from './subscriptions.ts'
