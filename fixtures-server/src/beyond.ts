@@ -18,6 +18,7 @@ import { META } from './era.ts'
 import { paginate } from './pagination.ts'
 import { prng } from './prng.ts'
 import type { Behaviour } from './schema.ts'
+import type { Subscriptions } from './subscriptions.ts'
 
 /** The 2025-11-25 code for a resource the server does not have (server/resources §Error Handling). */
 const RESOURCE_NOT_FOUND = -32002
@@ -31,7 +32,7 @@ export function beyondCapabilities(behaviour: Behaviour): Record<string, object>
 }
 
 /** Registers the handlers of the scripted features on one session's server. */
-export function serveBeyond(server: Server, behaviour: Behaviour): void {
+export function serveBeyond(server: Server, behaviour: Behaviour, subscriptions: Subscriptions): void {
   const { resources, prompts, completions, seed } = behaviour
   const page = <T>(items: T[], pageSize: number | undefined, cursor: string | undefined) => {
     const result = paginate(items, pageSize === undefined ? undefined : { pageSize, cursor: 'opaque', emptyPages: 0 }, cursor, seed)
@@ -39,7 +40,7 @@ export function serveBeyond(server: Server, behaviour: Behaviour): void {
     return result.page
   }
   if (resources) {
-    const listed = new ChangingList(resources.items, resources.change)
+    const listed = new ChangingList(resources.items, resources.change, () => subscriptions.listChanged('resources', () => {}))
     server.setRequestHandler(ListResourcesRequestSchema, (request) => {
       const { items, nextCursor } = page(listed.current(), resources.pageSize, request.params?.cursor)
       return {
@@ -57,12 +58,12 @@ export function serveBeyond(server: Server, behaviour: Behaviour): void {
       const found = listed.current().find((r) => r.uri === request.params.uri)
       if (!found) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri.slice(0, 200)}`)
       await listed.changeOnce('notifications/resources/list_changed', request.params, extra.sendNotification)
-      return { contents: [resourceContents(found, seed)] } as ServerResult
+      return { contents: [resourceContents(found, seed)], ...cacheHints(resources, request.params) } as ServerResult
     })
     if (resources.subscribe) serveSubscriptions(server, resources.subscribe.alsoUpdate)
   }
   if (prompts) {
-    const listed = new ChangingList(prompts.items, prompts.change)
+    const listed = new ChangingList(prompts.items, prompts.change, () => subscriptions.listChanged('prompts', () => {}))
     server.setRequestHandler(ListPromptsRequestSchema, (request) => {
       const { items, nextCursor } = page(listed.current(), prompts.pageSize, request.params?.cursor)
       return {
@@ -94,7 +95,7 @@ function isModern(params: { _meta?: Record<string, unknown> } | undefined): bool
 }
 
 /**
- * The cache hints of a list result: a modern one always has both (the 2026-07-28 schema's
+ * The cache hints of a list or read result: a modern one always has both (the 2026-07-28 schema's
  * CacheableResult requires `ttlMs` and `cacheScope`), a legacy one only what the script gives.
  */
 function cacheHints(list: { ttlMs?: number; cacheScope?: 'public' | 'private' }, params: { _meta?: Record<string, unknown> } | undefined): Record<string, unknown> {
@@ -102,13 +103,23 @@ function cacheHints(list: { ttlMs?: number; cacheScope?: 'public' | 'private' },
   return { ...(list.ttlMs !== undefined && { ttlMs: list.ttlMs }), ...(list.cacheScope && { cacheScope: list.cacheScope }) }
 }
 
-/** A scripted list that may change once (beyond-schema.ts `change`), per session. */
+/**
+ * Whether a scripted list has changed, per fixture: a modern HTTP client's every POST is a
+ * session of its own, so the state cannot live in one (keyed by the script's own list object).
+ */
+const changedLists = new WeakSet<object>()
+
+/** A scripted list that may change once (beyond-schema.ts `change`). */
 class ChangingList<T> {
-  private changed = false
+  private get changed(): boolean {
+    return this.change !== undefined && changedLists.has(this.change)
+  }
 
   constructor(
     private readonly items: T[],
     private readonly change: { next: T[]; broken: boolean } | undefined,
+    /** Tells modern clients, on the subscriptions/listen streams that asked for it. */
+    private readonly tellModern: () => void,
   ) {}
 
   current(): T[] {
@@ -117,13 +128,15 @@ class ChangingList<T> {
   }
 
   /**
-   * The first time only: the list becomes `next` and the client is told, on the request's own
-   * stream. Legacy only: a modern server sends nothing outside a subscriptions/listen stream.
+   * The first time only: the list becomes `next` and the client is told: a legacy one on the
+   * request's own stream, a modern one on its subscriptions/listen streams (a modern server sends
+   * nothing outside them).
    */
   async changeOnce(method: 'notifications/resources/list_changed' | 'notifications/prompts/list_changed', params: { _meta?: Record<string, unknown> } | undefined, send: SendNotification): Promise<void> {
     if (!this.change || this.changed) return
-    this.changed = true
+    changedLists.add(this.change)
     if (!isModern(params)) await send({ method } as ServerNotification)
+    else this.tellModern()
   }
 }
 

@@ -165,7 +165,7 @@ export class FixtureEngine {
     Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request: CallToolRequest, extra: Extra) =>
       this.callTool(request, extra, server),
     )
-    serveBeyond(server, this.behaviour)
+    serveBeyond(server, this.behaviour, this.subscriptions)
     if (this.behaviour.era !== 'legacy') {
       server.setRequestHandler(DiscoverRequestSchema, () => this.discover() as ServerResult)
       server.setRequestHandler(ListenRequestSchema, (request, extra) => this.listen(session, request, extra))
@@ -381,7 +381,9 @@ export class FixtureEngine {
     if (!session.modern.has(extra.requestId)) throw new ScriptedError(-32601, 'Method not found: subscriptions/listen belongs to 2026-07-28')
     const notify = (notification: { method: string; params: Record<string, unknown> }) => extra.sendNotification(notification as ServerNotification)
     // As to legacy clients, a scripted timeline is announced whether or not the capability is declared.
-    return this.subscriptions.listen(extra.requestId, request, this.behaviour.listChanged !== undefined, notify, extra.signal) as Promise<ServerResult>
+    const { listChanged, prompts, resources } = this.behaviour
+    const offers = { tools: listChanged !== undefined, prompts: prompts?.change !== undefined, resources: resources?.change !== undefined, ...(resources?.subscribe && { subscribe: resources.subscribe }) }
+    return this.subscriptions.listen(extra.requestId, request, offers, notify, extra.signal) as Promise<ServerResult>
   }
 
   private listTools(cursor: string | undefined, modern: boolean): ServerResult {

@@ -15,8 +15,32 @@ export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId'
 /** The SDK v1 Server routes the request by this schema. */
 export const ListenRequestSchema = z.object({
   method: z.literal('subscriptions/listen'),
-  params: z.object({ notifications: z.object({ toolsListChanged: z.boolean().optional() }).loose().optional() }).loose(),
+  params: z
+    .object({
+      notifications: z
+        .object({
+          toolsListChanged: z.boolean().optional(),
+          promptsListChanged: z.boolean().optional(),
+          resourcesListChanged: z.boolean().optional(),
+          resourceSubscriptions: z.array(z.string()).optional(),
+        })
+        .loose()
+        .optional(),
+    })
+    .loose(),
 })
+
+/**
+ * What the fixture can deliver on a stream: tool-list changes (a `listChanged` timeline), prompt
+ * and resource list changes (beyond-schema.ts `change`), resource updates (`subscribe`, whose
+ * `alsoUpdate` URIs are sent right after the acknowledgment with the subscribed ones).
+ */
+export interface Offers {
+  tools: boolean
+  prompts: boolean
+  resources: boolean
+  subscribe?: { alsoUpdate: string[] }
+}
 
 export type ListenRequest = z.infer<typeof ListenRequestSchema>
 
@@ -25,6 +49,8 @@ type Notify = (notification: { method: string; params: Record<string, unknown> }
 interface Subscription {
   id: string | number
   tools: boolean
+  prompts: boolean
+  resources: boolean
   notify: Notify
   end(): void
 }
@@ -38,11 +64,24 @@ export class Subscriptions {
    * then the subscription stays open; the promise is the request's answer, given only at a
    * graceful end. An aborted request (cancelled, or its transport closed) is never answered.
    */
-  async listen(id: string | number, request: ListenRequest, toolsListChanged: boolean, notify: Notify, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const tools = toolsListChanged && request.params.notifications?.toolsListChanged === true
-    await notify({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { [SUBSCRIPTION_ID]: id }, notifications: tools ? { toolsListChanged: true } : {} } })
+  async listen(id: string | number, request: ListenRequest, offers: Offers, notify: Notify, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const asked = request.params.notifications
+    const tools = offers.tools && asked?.toolsListChanged === true
+    const prompts = offers.prompts && asked?.promptsListChanged === true
+    const resources = offers.resources && asked?.resourcesListChanged === true
+    const uris = offers.subscribe ? (asked?.resourceSubscriptions ?? []) : []
+    const honoured = {
+      ...(tools && { toolsListChanged: true }),
+      ...(prompts && { promptsListChanged: true }),
+      ...(resources && { resourcesListChanged: true }),
+      ...(uris.length > 0 && { resourceSubscriptions: uris }),
+    }
+    await notify({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { [SUBSCRIPTION_ID]: id }, notifications: honoured } })
+    for (const uri of uris.length > 0 ? [...uris, ...offers.subscribe!.alsoUpdate] : []) {
+      await notify({ method: 'notifications/resources/updated', params: { _meta: { [SUBSCRIPTION_ID]: id }, uri } })
+    }
     return new Promise((resolve) => {
-      const subscription: Subscription = { id, tools, notify, end: () => resolve({ _meta: { [SUBSCRIPTION_ID]: id } }) }
+      const subscription: Subscription = { id, tools, prompts, resources, notify, end: () => resolve({ _meta: { [SUBSCRIPTION_ID]: id } }) }
       if (signal.aborted) return
       this.open.add(subscription)
       signal.addEventListener('abort', () => this.open.delete(subscription), { once: true })
@@ -54,6 +93,14 @@ export class Subscriptions {
     for (const subscription of this.open) {
       if (!subscription.tools) continue
       subscription.notify({ method: 'notifications/tools/list_changed', params: { _meta: { ...meta, [SUBSCRIPTION_ID]: subscription.id } } }).catch(failed)
+    }
+  }
+
+  /** A prompts or resources list_changed on every subscription that asked for it. */
+  listChanged(kind: 'prompts' | 'resources', failed: (error: Error) => void): void {
+    for (const subscription of this.open) {
+      if (!subscription[kind]) continue
+      subscription.notify({ method: `notifications/${kind}/list_changed`, params: { _meta: { [SUBSCRIPTION_ID]: subscription.id } } }).catch(failed)
     }
   }
 

@@ -14,13 +14,18 @@ const A = 'fixture://notes/1'
 const B = 'fixture://notes/2'
 const note = (uri: string, name: string) => ({ uri, name, text: name })
 
-const changing = (broken = false): BehaviourInput => ({
+type Era = 'legacy' | 'modern'
+
+const changing = (broken = false, era: Era = 'legacy'): BehaviourInput => ({
+  era,
   tools: [{ name: 'echo', result: { content: [{ type: 'echo' }] } }],
-  resources: { items: [note(A, 'one'), note(B, 'two')], change: { next: [note(B, 'two'), note('fixture://notes/3', 'three')], broken } },
-  prompts: { items: [{ name: 'old', text: 'old' }], change: { next: [{ name: 'old', text: 'old' }, { name: 'new', text: 'new' }], broken } },
+  // A modern server says how long a list is fresh (held for an hour here); a list_changed ends it all the same.
+  resources: { items: [note(A, 'one'), note(B, 'two')], change: { next: [note(B, 'two'), note('fixture://notes/3', 'three')], broken }, ...(era === 'modern' && { ttlMs: 3_600_000 }) },
+  prompts: { items: [{ name: 'old', text: 'old' }], change: { next: [{ name: 'old', text: 'old' }, { name: 'new', text: 'new' }], broken }, ...(era === 'modern' && { ttlMs: 3_600_000 }) },
 })
 
-const subscribing = (): BehaviourInput => ({
+const subscribing = (era: Era): BehaviourInput => ({
+  era,
   tools: [{ name: 'echo', result: { content: [{ type: 'echo' }] } }],
   // Every subscribe is followed by an update of A too, subscribed or not.
   resources: { items: [note(A, 'one'), note(B, 'two')], subscribe: { alsoUpdate: [A] } },
@@ -51,11 +56,14 @@ const changes = (host: TestHost) => {
   return seen
 }
 
-describe.each(Object.entries(targets))('list_changed of resources and prompts over %s', (_name, target) => {
+/** Every transport at both eras: a modern server tells of changes only on subscriptions/listen streams. */
+const cases = (['legacy', 'modern'] as const).flatMap((era) => Object.entries(targets).map(([name, target]) => [`${name} (${era})`, name, era, target] as const))
+
+describe.each(cases)('list_changed of resources and prompts over %s', (_label, _name, era, target) => {
   it('re-lists after the notice, replaces the list whole and tells the host', async () => {
     const host = await hostWithService()
     const seen = changes(host)
-    const { config } = await target(changing())
+    const { config } = await target(changing(false, era))
     await host.load({ serverName: 'notes', ...config, features: { resources: true, prompts: true } })
     const server = host.ctx.mcpServers.get('notes')!
     expect((await server.listResources()).map((r) => r.uri)).toEqual([A, B])
@@ -73,7 +81,7 @@ describe.each(Object.entries(targets))('list_changed of resources and prompts ov
   it('keeps the previous list when the new one cannot be listed, and says so once per list', async () => {
     const host = await hostWithService()
     const seen = changes(host)
-    const { config } = await target(changing(true))
+    const { config } = await target(changing(true, era))
     await host.load({ serverName: 'notes', ...config, features: { resources: true, prompts: true } })
     const server = host.ctx.mcpServers.get('notes')!
     expect((await server.listResources()).map((r) => r.uri)).toEqual([A, B])
@@ -84,10 +92,10 @@ describe.each(Object.entries(targets))('list_changed of resources and prompts ov
   })
 })
 
-describe.each(Object.entries(targets))('resource subscriptions over %s', (name, target) => {
+describe.each(cases)('resource subscriptions over %s', (_label, name, era, target) => {
   it('deliver updates of subscribed URIs only, and none after the subscription ends', async () => {
     const host = await hostWithService()
-    const { config, methods } = await target(subscribing())
+    const { config, methods } = await target(subscribing(era))
     await host.load({ serverName: 'subs', ...config, features: { resources: true } })
     const server = host.ctx.mcpServers.get('subs')!
     const toA: ResourceUpdate[] = []
@@ -101,28 +109,31 @@ describe.each(Object.entries(targets))('resource subscriptions over %s', (name, 
     await expect.poll(() => toB).toEqual([{ uri: B }])
     // Proof that the update of A arrived (and was dropped): the B update after it was delivered.
     expect(toA).toEqual([{ uri: A }, { uri: A }])
-    if (name === 'http') expect(methods().filter((method) => method.startsWith('resources/'))).toEqual(['resources/subscribe', 'resources/unsubscribe', 'resources/subscribe'])
+    const resourceMethods = methods().filter((method) => method.startsWith('resources/'))
+    if (name === 'http') expect(resourceMethods).toEqual(era === 'legacy' ? ['resources/subscribe', 'resources/unsubscribe', 'resources/subscribe'] : [])
+    // At 2026-07-28, one subscriptions/listen per set of URIs: [A], then (A ended) [B].
+    if (name === 'http' && era === 'modern') expect(methods().filter((method) => method === 'subscriptions/listen')).toHaveLength(2)
   })
 
   it('refuse past maxSubscriptions, and with a server that does not declare subscribe, without asking it', async () => {
     const host = await hostWithService()
-    const { config, methods } = await target(subscribing())
+    const { config, methods } = await target(subscribing(era))
     await host.load({ serverName: 'subs', ...config, features: { resources: true, maxSubscriptions: 1 } })
     const server = host.ctx.mcpServers.get('subs')!
     await server.subscribe(A, () => {})
     await expect(server.subscribe(B, () => {})).rejects.toMatchObject({ code: 'INVALID_ARGS', message: expect.stringMatching(/already has features\.maxSubscriptions \(1\) subscribed URIs/) })
     // A second listener of a URI already subscribed is no new URI.
     await server.subscribe(A, () => {})
-    if (name === 'http') expect(methods().filter((method) => method === 'resources/subscribe')).toHaveLength(1)
+    if (name === 'http') expect(methods().filter((method) => method === (era === 'legacy' ? 'resources/subscribe' : 'subscriptions/listen'))).toHaveLength(1)
 
-    const { config: plain } = await target({ ...changing(), resources: { items: [note(A, 'one')] } })
+    const { config: plain } = await target({ ...changing(false, era), resources: { items: [note(A, 'one')] } })
     await host.load({ serverName: 'plain', ...plain, features: { resources: true } })
     await expect(host.ctx.mcpServers.get('plain')!.subscribe(A, () => {})).rejects.toMatchObject({ code: 'NOT_OFFERED', message: expect.stringMatching(/does not declare resources\.subscribe/) })
   })
 
   it('are subscribed again on the new session after a reconnect', async () => {
     const host = await hostWithService()
-    const { config, methods } = await target(subscribing())
+    const { config, methods } = await target(subscribing(era))
     await host.load({ serverName: 'subs', ...config, features: { resources: true } })
     const server = host.ctx.mcpServers.get('subs')!
     const toB: ResourceUpdate[] = []
@@ -131,7 +142,7 @@ describe.each(Object.entries(targets))('resource subscriptions over %s', (name, 
     expect((await server.reconnect()).kind).toBe('connected')
     // The new session's subscribe of B brings B's update again.
     await expect.poll(() => toB.length).toBe(2)
-    if (name === 'http') expect(methods().filter((method) => method === 'resources/subscribe')).toHaveLength(2)
+    if (name === 'http') expect(methods().filter((method) => method === (era === 'legacy' ? 'resources/subscribe' : 'subscriptions/listen'))).toHaveLength(2)
   })
 })
 
