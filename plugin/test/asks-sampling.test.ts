@@ -169,3 +169,29 @@ describe('sampling caps (legacy, stdio)', () => {
     expect(asked).toHaveLength(3)
   })
 })
+
+describe('a sampling request the host cannot finish', () => {
+  it.each(['legacy', 'modern'] as const)('is aborted when the connection closes (%s): the host is told through its signal', async (era) => {
+    const host = await startHost()
+    const signals: AbortSignal[] = []
+    provide(host, (request) => (signals.push(request.signal), new Promise<never>(() => {})))
+    await load(host, stdio(era), { enabled: true })
+    const pending = call(host, 'sample')
+    await expect.poll(() => signals.length).toBe(1)
+    expect(signals[0]!.aborted).toBe(false)
+    await host.dispose()
+    expect(signals[0]!.aborted).toBe(true)
+    expect(await pending).toMatchObject({ isError: true })
+  })
+
+  it("a model that fails gives the server -32603 with the host's reason, redacted", async () => {
+    const host = await startHost()
+    provide(host, () => {
+      throw new Error(`provider refused the key ${SECRET}`)
+    })
+    await load(host, stdio('legacy'), { enabled: true })
+    const { error } = json(await call(host, 'sample')) as { error: string }
+    expect(error).toMatch(/^MCP error -32603: sampling\/createMessage failed while the host ran the model: provider refused the key /)
+    expect(error).not.toContain(SECRET)
+  })
+})
