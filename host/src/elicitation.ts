@@ -1,7 +1,8 @@
-import { createInterface, type Interface } from 'node:readline'
+import { createInterface } from 'node:readline'
 import type { ElicitationAnswer, ElicitationRequest, ElicitationValue, McpElicitationService } from '@mcp-bridge/plugin'
 import { escapeControls } from '@mcp-bridge/process'
 import { fieldPrompt, parseFieldInput } from './elicitation-input.ts'
+import { InputEnded, lineQueue } from './terminal-lines.ts'
 
 export interface TerminalElicitationOptions {
   input: NodeJS.ReadableStream & { isTTY?: boolean }
@@ -73,36 +74,3 @@ function choice(text: string): ElicitationAnswer {
   const answer = text.trim().toLowerCase()
   return answer === 'y' ? { action: 'accept' } : answer === 'n' ? { action: 'decline' } : { action: 'cancel' }
 }
-
-/**
- * The lines typed, in order, whether or not a question is pending: a person who pastes several
- * answers at once has them all read. Input that ends answers nothing more: `cancel`.
- */
-function lineQueue(rl: Interface) {
-  const ready: string[] = []
-  const waiting: Array<(line: string | undefined) => void> = []
-  let ended = false
-  rl.on('line', (line) => (waiting.length ? waiting.shift()!(line) : ready.push(line)))
-  rl.on('close', () => {
-    ended = true
-    for (const wake of waiting.splice(0)) wake(undefined)
-  })
-  return {
-    next(signal: AbortSignal): Promise<string> {
-      if (ready.length) return Promise.resolve(ready.shift()!)
-      if (ended) return Promise.reject(new InputEnded())
-      return new Promise((resolve, reject) => {
-        const onAbort = () => reject(signal.reason)
-        if (signal.aborted) return onAbort()
-        signal.addEventListener('abort', onAbort, { once: true })
-        waiting.push((line) => {
-          signal.removeEventListener('abort', onAbort)
-          if (line === undefined) reject(new InputEnded())
-          else resolve(line)
-        })
-      })
-    },
-  }
-}
-
-class InputEnded extends Error {}

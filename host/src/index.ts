@@ -6,3 +6,4 @@ export { AttachmentStore, AttachmentError, type AttachmentStoreConfig, type Atta
 export { ModelCatalog, type ModelCatalogConfig, type ModelInfo, type Modality } from './models.ts'
 export { fileCredentialStore, credentialsDir } from './credentials.ts'
 export { terminalElicitation, type TerminalElicitationOptions } from './elicitation.ts'
+export { terminalSampling, type TerminalSamplingOptions } from './sampling.ts'

@@ -9,6 +9,7 @@ import Schema from 'schemastery'
 import type { AuthConfig } from './auth-config.ts'
 import { FeaturesSchema, type FeaturesConfig } from './features/config.ts'
 import { RootsFields } from './asks/roots.ts'
+import { SamplingFields } from './asks/sampling-config.ts'
 
 /** Node timers overflow above this and fire after 1 ms, so every bound stops here. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -70,6 +71,7 @@ const CommonFields = {
   tools: filled(Schema.object(ToolFilterFields)).description("Which of the server's tools are bridged; by default all of them."),
   features: FeaturesSchema,
   ...RootsFields,
+  ...SamplingFields,
 }
 
 export const StdioFields = {

@@ -11,6 +11,7 @@ declare module 'cordis' {
     llm: ModelInfoService
     mcpAuth: McpAuthService
     mcpElicitation: McpElicitationService
+    mcpSampling: McpSamplingService
   }
   interface Events {
     /** Fired by the reference registry once per batch of changes, after the batch: never mid-swap. */
@@ -280,3 +281,57 @@ export type ElicitationValue = string | number | boolean | string[]
 
 /** `accept` with a form's values (fields left out take their defaults), or the person's no. */
 export type ElicitationAnswer = { action: 'accept'; content?: Record<string, ElicitationValue> } | { action: 'decline' } | { action: 'cancel' }
+
+/**
+ * Optional: the host's model, for a server that asks for a completion (MCP 2025-11-25
+ * client/sampling; an input request of a 2026-07-28 `input_required` result alike). Looked up
+ * with `ctx.get` when a connection opens and at each ask. The bridge declares the `sampling`
+ * capability only for a server configured with `sampling.enabled` while the service is there.
+ * Before the host sees a request the bridge has checked it (text only, no tools), applied the
+ * configured caps (tokens, requests per minute, concurrent requests) and bounded and redacted
+ * the server's words; it bounds the reply before sending it back (plugin/README.md "Sampling").
+ */
+export interface McpSamplingService {
+  /**
+   * The host's hook to approve or refuse each request (the spec: "there SHOULD always be a
+   * human in the loop with the ability to deny sampling requests"). False: the server gets -1.
+   * Absent: every request within the caps is approved, the configuration being the consent.
+   */
+  approve?(request: SamplingRequest): boolean | Promise<boolean>
+  /** Runs the model. Throwing sends the server -32603 with the (bounded, redacted) reason. */
+  createMessage(request: SamplingRequest): Promise<SamplingReply>
+}
+
+/** One text turn of the conversation a server asks the model to continue. */
+export interface SamplingMessage {
+  role: 'user' | 'assistant'
+  /** The server's words, redacted and bounded. */
+  text: string
+}
+
+export interface SamplingRequest {
+  /** The configured serverName of the server that asks. */
+  serverName: string
+  messages: SamplingMessage[]
+  /** The server's system prompt, redacted and bounded; absent when it sent none. */
+  systemPrompt?: string
+  /** What the server asked for, at most the configured `sampling.maxTokens`. */
+  maxTokens: number
+  temperature?: number
+  stopSequences?: string[]
+  /**
+   * The configured model the server's hints picked (`sampling.models`, case-insensitive
+   * substring, hints in order); absent: the host's own choice.
+   */
+  model?: string
+  /** Aborts when the server, the call or the connection no longer waits, or maxTotalTimeoutMs passes. */
+  signal: AbortSignal
+}
+
+export interface SamplingReply {
+  /** The model's text; the bridge cuts it to `sampling.maxReplyChars` with a marker. */
+  text: string
+  /** The model that answered, as the server is told. */
+  model: string
+  stopReason?: 'endTurn' | 'maxTokens' | 'stopSequence'
+}

@@ -32,9 +32,9 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
 
   // The optional `mcpAuth` service, looked up when a connection needs to sign in (oauth/host-auth.ts).
   bindHostAuth(config, () => ctx.get('mcpAuth'))
-  // The optional `mcpElicitation` service, looked up as each connection opens and at each ask;
+  // The optional `mcpElicitation` and `mcpSampling` services, looked up as each connection opens and at each ask;
   // a change of roots alone is applied without a restart (asks/client-asks.ts).
-  bindHostAsks(config, () => ctx.get('mcpElicitation'))
+  bindHostAsks(config, () => ctx.get('mcpElicitation'), () => ctx.get('mcpSampling'))
   ctx.effect(() => ctx.on('internal/update', (next: ConfigType, _noSave: boolean, restart: () => void | Promise<void>) => (updateRootsInPlace(config, next) ? undefined : restart())), 'mcp-client.roots')
   const logger = ctx.logger(`mcp:${config.serverName}`)
   // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.

@@ -40,6 +40,7 @@ const ourDefaults = {
   tools: { include: [], exclude: [] },
   features: { resources: false, prompts: false, completions: false, instructions: false, logLevel: 'off', maxSubscriptions: 100, maxLogLinesPerMinute: 60 },
   roots: [],
+  sampling: { enabled: false, maxTokens: 1_024, overMaxTokens: 'clamp', requestsPerMinute: 10, maxConcurrent: 1, maxPromptChars: 32_000, maxReplyChars: 32_000, models: [] },
   preferTaskCalls: false,
 }
 

@@ -1,5 +1,6 @@
 import { handleSignals, onShutdown, tolerateClosedOutput, watchParent } from '@mcp-bridge/process'
 import { terminalElicitation } from '../elicitation.ts'
+import { terminalSampling } from '../sampling.ts'
 import { run, type CliIo } from './run.ts'
 
 /**
@@ -25,6 +26,8 @@ const io: CliIo = {
   env: process.env,
   // Questions on stderr, like the log: stdout carries the tool list and results.
   elicitation: terminalElicitation({ input: process.stdin, output: process.stderr }),
+  // Offered only to entries that set sampling.enabled; the operator types the model's reply.
+  sampling: terminalSampling({ input: process.stdin, output: process.stderr }),
   onStop: (handler) => onShutdown(handler),
   onReload(handler) {
     process.on('SIGHUP', handler)

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import type { McpElicitationService } from '@mcp-bridge/plugin'
+import type { McpElicitationService, McpSamplingService } from '@mcp-bridge/plugin'
 import type { FileHost } from '../loader/host.ts'
 import { parseCommandLine, usageErrorLines, USAGE, type Command } from './args.ts'
 import { formatResult, formatTools, resultJson, toolsJson } from './format.ts'
@@ -20,6 +20,8 @@ export interface CliIo {
   onStop(handler: () => void): () => void
   /** The host's `mcpElicitation` service: the terminal prompt (elicitation.ts); absent, none. */
   elicitation?: McpElicitationService
+  /** The host's `mcpSampling` service: the operator at the terminal (sampling.ts); absent, none. */
+  sampling?: McpSamplingService
   /** Registers what a reload request (SIGHUP) does; returns the unregistration. */
   onReload(handler: () => void): () => void
 }
@@ -66,6 +68,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     watch: command.kind === 'watch',
     credentialsDir: credentialsDir(io.env),
     ...(io.elicitation && { elicitation: io.elicitation }),
+    ...(io.sampling && { sampling: io.sampling }),
     logging: { level: command.logLevel, write: io.stderr },
   })
   try {

@@ -1,6 +1,6 @@
 import type { SignalOptions } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
-import type { McpAuthService, McpElicitationService } from '@mcp-bridge/plugin'
+import type { McpAuthService, McpElicitationService, McpSamplingService } from '@mcp-bridge/plugin'
 import { fileCredentialStore } from '../credentials.ts'
 import { createHost, stopOnSignals, type Host } from '../host.ts'
 import type { ConsoleLoggerOptions } from '../logging.ts'
@@ -28,6 +28,11 @@ export interface FileHostOptions extends LoaderOptions {
    * terminalElicitation). Absent: servers are offered no elicitation.
    */
   elicitation?: McpElicitationService
+  /**
+   * The host's model for servers configured with `sampling.enabled` (the `mcpSampling` service;
+   * the CLI's is terminalSampling). Absent: servers are offered no sampling.
+   */
+  sampling?: McpSamplingService
 }
 
 export interface FileHost extends Host {
@@ -54,6 +59,10 @@ export async function createFileHost(options: FileHostOptions): Promise<FileHost
   if (options.elicitation) {
     host.ctx.provide('mcpElicitation')
     host.ctx.set('mcpElicitation', options.elicitation)
+  }
+  if (options.sampling) {
+    host.ctx.provide('mcpSampling')
+    host.ctx.set('mcpSampling', options.sampling)
   }
   // The bridge is handed over as this very module instance, so that the host and the entries it
   // runs share one copy of the plugin whatever the resolver would pick for the package name.

@@ -9,7 +9,7 @@ const MAX_REFUSAL_CHARS = 1_000
  * The SDK client's own refusals of an elicitation it checks before the bridge's handler runs
  * (the request's shape, a mode the connection did not declare): raised here, not by the server.
  */
-const SDK_REFUSAL = /^(MCP error -?\d+: )?(Invalid elicitation request|Client does not support \S+ elicitation requests)/
+const SDK_REFUSAL = /^(MCP error -?\d+: )?(Invalid elicitation request|Invalid sampling request|Client does not support \S+ elicitation requests)/
 
 /**
  * Why a 2026-07-28 call whose result asked for input failed, when the ask was the reason: the

@@ -1,36 +1,45 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 import type { Config } from '../config.ts'
-import type { ElicitationMode, McpElicitationService } from '../host-contract.ts'
+import type { ElicitationMode, McpElicitationService, McpSamplingService } from '../host-contract.ts'
 import { jsonEqual } from '../json-equal.ts'
 import { AskQueue } from './ask-queue.ts'
 import { answerElicitation } from './elicitation.ts'
 import { listRoots } from './roots.ts'
+import { answerSampling } from './sampling.ts'
+import { SamplingLimits } from './sampling-limits.ts'
 
 /**
- * What a server may ask the bridge for (elicitation, roots), one path per ask whichever way it
+ * What a server may ask the bridge for (elicitation, roots, sampling), one path per ask whichever way it
  * arrives: a legacy server request, or an `inputRequests` entry of a 2026-07-28 `input_required`
  * result, which the SDK client hands to the same registered handler before it retries the call
  * with the answers and the server's `requestState` echoed (SEP-2322). The capabilities declared
  * are exactly what is offered: elicitation when the host's `mcpElicitation` service is there as
- * the connection opens (its modes), roots when `roots` lists any.
+ * the connection opens (its modes), roots when `roots` lists any, sampling when `sampling.enabled`
+ * and the host's `mcpSampling` service is there as the connection opens.
  */
 
 /** Asks that may wait behind the one a person is answering, per connection (ask-queue.ts). */
 export const MAX_WAITING_ASKS = 4
 
-const lookups = new WeakMap<object, () => McpElicitationService | undefined>()
+interface HostLookups {
+  elicitation(): McpElicitationService | undefined
+  sampling(): McpSamplingService | undefined
+}
+const lookups = new WeakMap<object, HostLookups>()
+/** Sampling's caps hold per instance, across its reconnections: a reconnect does not refill them. */
+const samplingLimits = new WeakMap<object, SamplingLimits>()
 /** The live connections of one instance's config, to tell of a roots change (updateRootsInPlace). */
 const live = new WeakMap<object, Set<Client>>()
 
-/** index.ts binds the host's optional service to the instance's config, as oauth/host-auth.ts does. */
-export function bindHostAsks(config: object, lookup: () => McpElicitationService | undefined): void {
-  lookups.set(config, lookup)
+/** index.ts binds the host's optional services to the instance's config, as oauth/host-auth.ts does. */
+export function bindHostAsks(config: object, elicitation: () => McpElicitationService | undefined, sampling: () => McpSamplingService | undefined = () => undefined): void {
+  lookups.set(config, { elicitation, sampling })
 }
 
 export interface ClientAsks {
   /** For the Client's options: what this connection offers, exactly. */
-  capabilities: { elicitation?: Partial<Record<ElicitationMode, Record<string, never>>>; roots?: { listChanged: true } }
+  capabilities: { elicitation?: Partial<Record<ElicitationMode, Record<string, never>>>; roots?: { listChanged: true }; sampling?: Record<string, never> }
   /** Whether anything is offered: only then are `input_required` results fulfilled. */
   offered: boolean
   /** Registers the handlers on the client, before it connects. */
@@ -40,7 +49,9 @@ export interface ClientAsks {
 }
 
 export function clientAsks(config: Config, redact: Redact, notice: (message: string) => void): ClientAsks {
-  const lookup = lookups.get(config) ?? (() => undefined)
+  const hostServices = lookups.get(config)
+  const lookup = () => hostServices?.elicitation()
+  const sampling = () => hostServices?.sampling()
   const modes = modesOf(lookup())
   const closed = new AbortController()
   const queue = new AskQueue(MAX_WAITING_ASKS)
@@ -54,6 +65,7 @@ export function clientAsks(config: Config, redact: Redact, notice: (message: str
   const capabilities: ClientAsks['capabilities'] = {
     ...(modes.length > 0 ? { elicitation: Object.fromEntries(modes.map((mode) => [mode, {}])) } : {}),
     ...(config.roots?.length ? { roots: { listChanged: true as const } } : {}),
+    ...(config.sampling?.enabled && typeof sampling()?.createMessage === 'function' ? { sampling: {} } : {}),
   }
   return {
     capabilities,
@@ -66,6 +78,12 @@ export function clientAsks(config: Config, redact: Redact, notice: (message: str
       }
       // Read at each ask: a configuration update may have changed them in place.
       if (capabilities.roots) target.setRequestHandler('roots/list', () => listRoots(config.roots ?? []))
+      if (capabilities.sampling) {
+        const limits = samplingLimits.get(config) ?? new SamplingLimits(config.sampling)
+        samplingLimits.set(config, limits)
+        const scope = { serverName: config.serverName, config: config.sampling, service: sampling, limits, timeoutMs: config.maxTotalTimeoutMs, closed: closed.signal, quote: (text: string, max: number) => quoteUntrusted(text, max, redact) }
+        target.setRequestHandler('sampling/createMessage', (request, ctx) => answerSampling(request.params as Record<string, unknown>, ctx.mcpReq.signal, scope))
+      }
       const set = live.get(config) ?? new Set()
       live.set(config, set.add(target))
     },
