@@ -26,7 +26,7 @@ function expand(asks: readonly AskSpec[]): Array<{ method: string; params?: Reco
 /** Legacy: the asks as server requests related to the call (over HTTP on the call's own stream), all at once. */
 export async function askDuringCall(asks: readonly AskSpec[], extra: Extra, timeoutMs: number): Promise<void> {
   const requests = expand(asks).map((request) =>
-    extra.sendRequest(request as ServerRequest, AnyResult, { timeout: timeoutMs, signal: extra.signal }),
+    extra.sendRequest(request as ServerRequest, AnyResult, { timeout: timeoutMs }),
   )
   await Promise.allSettled(requests)
 }
