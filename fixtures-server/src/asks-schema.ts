@@ -32,8 +32,8 @@ export const EarlyAsksShape = {
    * notifications/initialized (lifecycle: a server SHOULD NOT; how the client copes is judged).
    */
   earlyAsks: z.array(AskSchema).min(1).optional(),
-  /** How long the fixture waits for each answer to an ask before it carries on. */
-  askTimeoutMs: z.int().min(1).max(60_000).default(5_000),
+  /** How long the fixture waits for each answer to an ask before it carries on (absent: asks.ts ASK_TIMEOUT_MS). */
+  askTimeoutMs: z.int().min(1).max(60_000).optional(),
 }
 
 export type AskSpec = z.output<typeof AskSchema>

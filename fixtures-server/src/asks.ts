@@ -13,6 +13,9 @@ import type { AskSpec } from './asks-schema.ts'
 /** Any answer is taken: the fixture asks, it never judges (the SDK would refuse what it cannot parse). */
 const AnyResult = z.object({}).loose()
 
+/** How long each ask waits for its answer when the script names no askTimeoutMs. */
+export const ASK_TIMEOUT_MS = 5_000
+
 /** The `requestState` the fixture gives an `input_required` result: the retry must echo it. */
 export const ASKS_REQUEST_STATE = 'fixture-asks'
 
@@ -24,7 +27,7 @@ function expand(asks: readonly AskSpec[]): Array<{ method: string; params?: Reco
 }
 
 /** Legacy: the asks as server requests related to the call (over HTTP on the call's own stream), all at once. */
-export async function askDuringCall(asks: readonly AskSpec[], extra: Extra, timeoutMs: number): Promise<void> {
+export async function askDuringCall(asks: readonly AskSpec[], extra: Extra, timeoutMs = ASK_TIMEOUT_MS): Promise<void> {
   const requests = expand(asks).map((request) =>
     extra.sendRequest(request as ServerRequest, AnyResult, { timeout: timeoutMs }),
   )
@@ -32,9 +35,9 @@ export async function askDuringCall(asks: readonly AskSpec[], extra: Extra, time
 }
 
 /** Legacy: the asks sent before the client's notifications/initialized. */
-export function askEarly(server: Server, asks: readonly AskSpec[], timeoutMs: number, failed: (error: Error) => void): void {
+export function askEarly(server: Server, asks: readonly AskSpec[], timeoutMs: number | undefined, failed: (error: Error) => void): void {
   for (const request of expand(asks)) {
-    server.request(request as ServerRequest, AnyResult, { timeout: timeoutMs }).catch((error: Error) => {
+    server.request(request as ServerRequest, AnyResult, { timeout: timeoutMs ?? ASK_TIMEOUT_MS }).catch((error: Error) => {
       // An error answer is the client's to give; only a send that never left is the fixture's.
       if (!/MCP error|timed out|Connection closed/i.test(error.message)) failed(error)
     })
