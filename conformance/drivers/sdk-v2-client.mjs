@@ -43,13 +43,24 @@ const ops = {
   complete: async ({ ref, argument }) => ({ value: await client.complete({ ref, argument }) }),
   async connect({ server, options: given }) {
     options = given
-    client = new Client({ name: 'sdk-v2-client-driver', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    // What the server may ask (O.asks): each capability declared only with an answer to give; the
+    // SDK hands a 2026-07-28 input request to the same handler as a legacy server request.
+    const asks = options.asks ?? {}
+    const capabilities = {
+      ...(asks.roots ? { roots: { listChanged: true } } : {}),
+      ...(asks.elicitation ? { elicitation: Object.fromEntries((asks.elicitation.modes ?? ['form']).map((mode) => [mode, {}])) } : {}),
+      ...(asks.sampling ? { sampling: {} } : {}),
+    }
+    client = new Client({ name: 'sdk-v2-client-driver', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities })
+    if (asks.roots) client.setRequestHandler('roots/list', () => ({ roots: asks.roots }))
+    if (asks.elicitation) client.setRequestHandler('elicitation/create', () => asks.elicitation.answer)
+    if (asks.sampling) client.setRequestHandler('sampling/createMessage', () => asks.sampling.answer)
     const transport = server.transport === 'stdio'
       ? new StdioClientTransport({ command: server.command, args: server.args, env: server.env })
       : new StreamableHTTPClientTransport(new URL(server.url))
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     send({ event: 'log', text: `connected at ${client.getNegotiatedProtocolVersion()}` })
-    return { features: ['resources', 'prompts', 'completions'] }
+    return { features: ['resources', 'prompts', 'completions', 'roots', 'elicitation', 'sampling'] }
   },
   list: async () => ({ tools: await listAll() }),
   async call({ id, name, args }) {
