@@ -10,7 +10,7 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 
 const FEATURES = ['listChanged', 'resources', 'prompts', 'completions', 'auth', 'roots', 'elicitation', 'sampling']
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
@@ -136,7 +136,11 @@ function askCapabilities(asks = {}) {
 function answerAsks(asks = {}) {
   if (asks.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: asks.roots }))
   if (asks.elicitation) client.setRequestHandler(ElicitRequestSchema, () => asks.elicitation.answer)
-  if (asks.sampling) client.setRequestHandler(CreateMessageRequestSchema, () => asks.sampling.answer)
+  // The SDK leaves it to the handler: without sampling.tools declared, a tool-enabled request is an error.
+  if (asks.sampling) client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    if (request.params.tools !== undefined) throw new McpError(ErrorCode.InvalidParams, 'tool use in sampling is not supported (no sampling.tools capability)')
+    return asks.sampling.answer
+  })
 }
 
 const ops = {

@@ -48,3 +48,17 @@ describe('asks: how a client answers roots, sampling and elicitation', () => {
     expect(formProblems(schema, { age: 3.5 })).toHaveLength(2)
   })
 })
+
+describe('asks: capabilities a client uses', () => {
+  it('fails roots/list_changed from a client that did not declare roots.listChanged', () => {
+    const changed = entry('recv', { method: 'notifications/roots/list_changed' })
+    expect(status([initialize({ roots: {} }), negotiated, changed], 'asks/roots-list-changed-declared')).toBe('fail')
+    expect(status([initialize({ roots: { listChanged: true } }), negotiated, changed], 'asks/roots-list-changed-declared')).toBe('pass')
+  })
+
+  it('fails a tool-enabled sampling request answered by a client without sampling.tools', () => {
+    const asked = [initialize({ sampling: {} }), negotiated, ask('s1', 'sampling/createMessage', { messages: [], maxTokens: 5, tools: [{ name: 't', inputSchema: { type: 'object' } }] })]
+    expect(status([...asked, answer('s1', { result: { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' } })], 'asks/sampling-tools-undeclared')).toBe('fail')
+    expect(status([...asked, answer('s1', { error: { code: -32602, message: 'no tools' } })], 'asks/sampling-tools-undeclared')).toBe('pass')
+  })
+})

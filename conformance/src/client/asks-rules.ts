@@ -59,3 +59,9 @@ export function rootsResultSchema(revision: string): SpecRef {
   const quote = 'ListRootsResult { roots: Root[] }; Root { uri: string; name?: string }'
   return { ref: `MCP ${revision} schema.ts ListRootsResult: ${quote}`, keyword: 'SCHEMA', quote }
 }
+
+/** schema.ts (2025-11-25) CreateMessageRequestParams.tools: a MUST on the client, in the schema's own words. */
+export function samplingToolsRule(revision: string): SpecRef {
+  const quote = 'The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.'
+  return { ref: `MCP ${revision} schema.ts CreateMessageRequestParams.tools: "${quote}"`, url: 'https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#tools-in-sampling', keyword: 'MUST', quote }
+}

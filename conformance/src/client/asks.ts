@@ -12,9 +12,10 @@ import {
   ROOTS_ERRORS,
   rootsResultSchema,
   samplingResultSchema,
+  samplingToolsRule,
   type AskFeature,
 } from './asks-rules.ts'
-import { citeRule, runRevision } from './rules.ts'
+import { citeRule, clientSpec, runRevision } from './rules.ts'
 
 /**
  * Pure: how the client answered what the server asked of it (roots, sampling, elicitation),
@@ -78,8 +79,8 @@ export function collectAsks(wire: WireEntry[]): Ask[] {
 
 export function checkAsks(wire: WireEntry[], revision: string = runRevision(wire)): CheckResult[] {
   const asks = collectAsks(wire)
-  if (!asks.length) return []
-  const checks: CheckResult[] = []
+  const checks: CheckResult[] = [...rootsListChanged(wire, revision)]
+  if (!asks.length) return checks
   for (const feature of ['roots', 'sampling', 'elicitation'] as const) {
     const mine = asks.filter((ask) => FEATURES[ask.method] === feature)
     if (!mine.length || !featureIn(feature, revision)) continue
@@ -135,7 +136,35 @@ function rootsChecks(asks: Ask[], revision: string): CheckResult[] {
   ]
 }
 
+/**
+ * notifications/roots/list_changed from a client that did not declare `roots.listChanged`: using a
+ * capability never negotiated. Judged only where a client sent one.
+ */
+function rootsListChanged(wire: WireEntry[], revision: string): CheckResult[] {
+  let declared = false
+  let sent = 0
+  let undeclared = 0
+  for (const { dir, msg } of wire) {
+    const m = msg as { method?: string; params?: { capabilities?: { roots?: { listChanged?: unknown } } } }
+    if (dir === 'recv' && m.method === 'initialize') declared = m.params?.capabilities?.roots?.listChanged === true
+    if (dir === 'recv' && m.method === 'notifications/roots/list_changed') {
+      sent++
+      if (!declared) undeclared++
+    }
+  }
+  if (!sent) return []
+  const title = 'notifications/roots/list_changed comes only from a client that declared roots.listChanged'
+  const problems = undeclared ? [`${undeclared} notifications/roots/list_changed sent without roots.listChanged declared`] : []
+  return [check('asks/roots-list-changed-declared', title, problems, `${sent} notification(s), roots.listChanged declared`, clientSpec('capabilities/negotiated', revision))]
+}
+
 function samplingChecks(asks: Ask[], revision: string): CheckResult[] {
+  const checks: CheckResult[] = []
+  if (atLeast(revision, '2025-11-25')) {
+    const withTools = asks.filter((ask) => ask.params.tools !== undefined && objectOr(ask.capabilities.sampling).tools === undefined)
+    const answered = withTools.filter((ask) => ask.answer === undefined ? !ask.modern : 'result' in ask.answer)
+    if (withTools.length) checks.push(check('asks/sampling-tools-undeclared', 'A tool-enabled sampling request to a client without sampling.tools is answered with an error', answered.map((ask) => `answered ${brief(ask.answer)}, not an error, though sampling.tools was not declared`), `${withTools.length} tool-enabled ask(s) refused`, samplingToolsRule(revision)))
+  }
   const problems: string[] = []
   for (const ask of answeredResults(asks)) {
     const result = ask.result as { role?: unknown; content?: unknown; model?: unknown }
@@ -143,7 +172,8 @@ function samplingChecks(asks: Ask[], revision: string): CheckResult[] {
       problems.push(`sampling/createMessage answered ${brief({ result })}, not a CreateMessageResult (role, content, model)`)
     }
   }
-  return [check('asks/sampling-result', 'Every sampling/createMessage answer is a CreateMessageResult', problems, `${answeredResults(asks).length} sampling answer(s), each a CreateMessageResult`, samplingResultSchema(revision))]
+  checks.push(check('asks/sampling-result', 'Every sampling/createMessage answer is a CreateMessageResult', problems, `${answeredResults(asks).length} sampling answer(s), each a CreateMessageResult`, samplingResultSchema(revision)))
+  return checks
 }
 
 function elicitationChecks(asks: Ask[], revision: string): CheckResult[] {
