@@ -1,8 +1,9 @@
 // @ai-sdk/mcp, as its docs recommend: createMCPClient with the HTTP transport config or the stdio
 // transport from @ai-sdk/mcp/mcp-stdio; client.tools() is the tool set handed to generateText,
 // and each tool's execute() is what the model's tool call runs. The client has no per-call timeout
-// setting and does not follow list_changed: its defaults are judged.
-import { createMCPClient } from '@ai-sdk/mcp'
+// setting and does not follow list_changed: its defaults are judged. Elicitation, its one client
+// capability, is declared and answered through onElicitationRequest as the scenario says (O.asks).
+import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp'
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio'
 import { allPages, jsonSchema, serve } from './serve.mjs'
 
@@ -16,7 +17,12 @@ serve({
       ? { type: 'http', url: server.url }
       : new Experimental_StdioMCPTransport({ command: server.command, args: server.args, env: server.env })
     const init = options.connectTimeoutMs ? { initializationOptions: { timeout: options.connectTimeoutMs } } : {}
-    client = await createMCPClient({ transport, ...init })
+    const elicitation = options.asks?.elicitation
+    // Form mode only: its input-request path refuses URL mode ("Only form elicitation is supported").
+    const capabilities = elicitation ? { capabilities: { elicitation: { form: {} } } } : {}
+    client = await createMCPClient({ transport, ...init, ...capabilities })
+    if (elicitation) client.onElicitationRequest(ElicitationRequestSchema, () => elicitation.answer)
+    return ['elicitation']
   },
   async list() {
     tools = await client.tools()

@@ -1,6 +1,7 @@
 // @mastra/mcp, as its docs recommend: an MCPClient with one server, listTools() handed to an Agent
 // (names namespaced <server>_<tool>), each tool's execute() as the agent runs it, disconnect().
-// `timeout` is its per-request timeout; it does not follow list_changed.
+// `timeout` is its per-request timeout; it does not follow list_changed. Elicitation, its one client
+// capability, is declared with an `inputRequests` handler that answers as the scenario says (O.asks).
 import { MCPClient } from '@mastra/mcp'
 import { jsonSchema, serve } from './serve.mjs'
 
@@ -12,7 +13,13 @@ serve({
     const definition = server.transport === 'http'
       ? { url: new URL(server.url) }
       : { command: server.command, args: server.args, env: server.env }
+    const elicitation = options.asks?.elicitation
+    if (elicitation) {
+      definition.capabilities = { elicitation: Object.fromEntries((elicitation.modes ?? ['form']).map((mode) => [mode, {}])) }
+      definition.inputRequests = async () => elicitation.answer
+    }
     client = new MCPClient({ id: `kit-${process.pid}`, servers: { fixture: definition }, ...(options.callTimeoutMs ? { timeout: options.callTimeoutMs } : {}) })
+    return ['elicitation']
   },
   async list() {
     tools = await client.listTools()

@@ -8,6 +8,8 @@
 // connector's initialize timeout (10 s) and the stdio one (the SDK's 60 s) are not configurable
 // from the server config: their defaults are judged. Telemetry is switched off as its docs say
 // (MCP_USE_ANONYMIZED_TELEMETRY=false): the harness has no internet, and it changes no MCP traffic.
+// Asks (O.asks): the client always declares roots (empty until session.setRoots), and declares
+// sampling and elicitation (form and URL) when given onSampling / onElicitation callbacks.
 import { send, serve } from './serve.mjs'
 
 process.env.MCP_USE_ANONYMIZED_TELEMETRY = 'false'
@@ -23,13 +25,17 @@ serve({
   async connect(server, options) {
     timeoutMs = options.callTimeoutMs
     const definition = server.transport === 'http' ? { url: server.url } : { command: server.command, args: server.args, env: server.env }
+    const asks = options.asks ?? {}
     client = new MCPClient({ mcpServers: { fixture: definition } }, {
+      ...(asks.elicitation ? { onElicitation: async () => asks.elicitation.answer } : {}),
+      ...(asks.sampling ? { onSampling: async () => asks.sampling.answer } : {}),
       onNotification: (notification) => {
         if (notification.method === 'notifications/tools/list_changed' && session) send({ event: 'tools', tools: view(session.tools) })
       },
     })
     session = await client.createSession('fixture')
-    return ['listChanged']
+    if (asks.roots) await session.setRoots(asks.roots)
+    return ['listChanged', 'roots', 'elicitation', 'sampling']
   },
   list: async () => view(session.tools),
   async call(name, args, signal) {

@@ -10,8 +10,9 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 
-const FEATURES = ['listChanged', 'resources', 'prompts', 'completions', 'auth']
+const FEATURES = ['listChanged', 'resources', 'prompts', 'completions', 'auth', 'roots', 'elicitation', 'sampling']
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const calls = new Map() // call request id -> its AbortController
 let client
@@ -123,6 +124,25 @@ async function connectHttp(url, auth) {
   }
 }
 
+// What the server may ask (options.asks, FORMAT.md): each capability declared only when the
+// scenario configures an answer, and its handler registered before connecting.
+function askCapabilities(asks = {}) {
+  return {
+    ...(asks.roots ? { roots: { listChanged: true } } : {}),
+    ...(asks.elicitation ? { elicitation: Object.fromEntries((asks.elicitation.modes ?? ['form']).map((mode) => [mode, {}])) } : {}),
+    ...(asks.sampling ? { sampling: {} } : {}),
+  }
+}
+function answerAsks(asks = {}) {
+  if (asks.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: asks.roots }))
+  if (asks.elicitation) client.setRequestHandler(ElicitRequestSchema, () => asks.elicitation.answer)
+  // The SDK leaves it to the handler: without sampling.tools declared, a tool-enabled request is an error.
+  if (asks.sampling) client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    if (request.params.tools !== undefined) throw new McpError(ErrorCode.InvalidParams, 'tool use in sampling is not supported (no sampling.tools capability)')
+    return asks.sampling.answer
+  })
+}
+
 const ops = {
   resources: () => allPages('resources', (params) => client.listResources(params), 'resources'),
   templates: () => allPages('resources', (params) => client.listResourceTemplates(params), 'resourceTemplates'),
@@ -133,9 +153,11 @@ const ops = {
   async connect({ server, options: given }) {
     options = given
     client = new Client({ name: 'sdk-client-driver', version: '1.0.0' }, {
+      capabilities: askCapabilities(options.asks),
       // The SDK debounces list_changed (300 ms by default); the tools are re-listed once per burst.
       listChanged: { tools: { autoRefresh: false, onChanged: () => listAll().then((tools) => send({ event: 'tools', tools }), () => {}) } },
     })
+    answerAsks(options.asks)
     if (server.transport === 'http') await connectHttp(new URL(server.url), options.auth)
     else await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: server.env }), { timeout: options.connectTimeoutMs })
     return { features: FEATURES }

@@ -4,7 +4,7 @@
 // conformance/FORMAT.md. JSON lines in on stdin, answers out on stdout. It needs
 // @modelcontextprotocol/client installed beside it (this repository pins it as a devDependency).
 import { createInterface } from 'node:readline'
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { Client, ProtocolError, ProtocolErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 
 // stdout carries the protocol alone: the client logs some warnings there (a list asked of a
@@ -43,13 +43,28 @@ const ops = {
   complete: async ({ ref, argument }) => ({ value: await client.complete({ ref, argument }) }),
   async connect({ server, options: given }) {
     options = given
-    client = new Client({ name: 'sdk-v2-client-driver', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    // What the server may ask (O.asks): each capability declared only with an answer to give; the
+    // SDK hands a 2026-07-28 input request to the same handler as a legacy server request.
+    const asks = options.asks ?? {}
+    const capabilities = {
+      ...(asks.roots ? { roots: { listChanged: true } } : {}),
+      ...(asks.elicitation ? { elicitation: Object.fromEntries((asks.elicitation.modes ?? ['form']).map((mode) => [mode, {}])) } : {}),
+      ...(asks.sampling ? { sampling: {} } : {}),
+    }
+    client = new Client({ name: 'sdk-v2-client-driver', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities })
+    if (asks.roots) client.setRequestHandler('roots/list', () => ({ roots: asks.roots }))
+    if (asks.elicitation) client.setRequestHandler('elicitation/create', () => asks.elicitation.answer)
+    // The SDK leaves it to the handler: without sampling.tools declared, a tool-enabled request is an error.
+    if (asks.sampling) client.setRequestHandler('sampling/createMessage', (request) => {
+      if (request.params.tools !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tool use in sampling is not supported (no sampling.tools capability)')
+      return asks.sampling.answer
+    })
     const transport = server.transport === 'stdio'
       ? new StdioClientTransport({ command: server.command, args: server.args, env: server.env })
       : new StreamableHTTPClientTransport(new URL(server.url))
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     send({ event: 'log', text: `connected at ${client.getNegotiatedProtocolVersion()}` })
-    return { features: ['resources', 'prompts', 'completions'] }
+    return { features: ['resources', 'prompts', 'completions', 'roots', 'elicitation', 'sampling'] }
   },
   list: async () => ({ tools: await listAll() }),
   async call({ id, name, args }) {

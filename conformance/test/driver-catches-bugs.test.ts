@@ -39,6 +39,11 @@ const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; 
   // The child's environment is the bridge's own rule, not the spec's: information for a client.
   { bug: 'pass-host-env', scenario: 'secret-canary', transport: 'stdio', check: 'expect/call-1', status: 'skip' },
   // The SDK negotiates 2025-11-25: "Clients SHOULD provide tool execution errors to language models" (a warning; information before 2025-11-25).
+  // Answering an ask of a capability never declared: "Clients that support elicitation MUST declare the elicitation capability".
+  { bug: 'answer-undeclared', scenario: 'elicitation-without-capability', transport: 'stdio', check: 'asks/elicitation-undeclared' },
+  { bug: 'non-file-root', scenario: 'roots-listed-when-configured', transport: 'http', check: 'asks/roots-file-uri' },
+  // "Clients SHOULD validate all responses against the provided schema": a warning.
+  { bug: 'invalid-form-content', scenario: 'elicitation-form-accepted', transport: 'stdio', check: 'asks/elicitation-content-valid', status: 'warn' },
   { bug: 'is-error-as-success', scenario: 'is-error-result', transport: 'http', check: 'expect/call-1', status: 'warn' },
 ]
 

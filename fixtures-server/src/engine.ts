@@ -18,6 +18,7 @@ import {
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { answersAsks, askDuringCall, askEarly, inputRequired } from './asks.ts'
 import { beyondCapabilities, floodLogs, serveBeyond } from './beyond.ts'
 import { admit, META, modernResult, supportedVersions, type Refusal } from './era.ts'
 import { renderResult, type CancellationRecord, type FixtureStatus } from './content.ts'
@@ -64,6 +65,8 @@ interface Session {
   legacy: boolean
   /** Requests served at the modern era: their results carry `resultType` and the server's identity. */
   modern: Set<string | number>
+  /** Modern requests that answer the fixture's asks (asks.ts): the SDK's parse drops their `inputResponses`. */
+  answers: Set<string | number>
   tap?: TapTransport
 }
 
@@ -146,7 +149,7 @@ export class FixtureEngine {
         instructions,
       },
     )
-    const session: Session = { server, requests: new Map(), initialized: false, legacy: false, modern: new Set() }
+    const session: Session = { server, requests: new Map(), initialized: false, legacy: false, modern: new Set(), answers: new Set() }
     const tap = new TapTransport(
       transport,
       {
@@ -257,6 +260,7 @@ export class FixtureEngine {
       }
       if (verdict.serve === 'modern') {
         session.modern.add(message.id)
+        if (answersAsks(message.params)) session.answers.add(message.id)
         this.firstContact(session)
       }
     } else if ('method' in message && message.method === 'notifications/cancelled') {
@@ -307,6 +311,8 @@ export class FixtureEngine {
     if (!record || record.answered) return
     record.answered = true
     if (record.method === 'tools/call') this.callAnswered(record.tool, session)
+    const early = this.behaviour.earlyAsks
+    if (record.method === 'initialize' && early) askEarly(session.server, early, this.behaviour.askTimeoutMs, (error) => this.options.host.stderr(`[mcp-fixture] ask not sent: ${error.message}`))
   }
 
   private callAnswered(tool: string | undefined, session: Session): void {
@@ -418,6 +424,14 @@ export class FixtureEngine {
         const origin = { progressToken: extra._meta?.progressToken, notify: (notification: ServerNotification) => server.notification(notification) }
         return this.tasks.create(tool, name, args, request.params.task, origin) as ServerResult
       }
+    }
+    if (tool.asks) {
+      // At 2026-07-28 the asks travel in an input_required result; before, as requests of their own.
+      const session = [...this.sessions].find((candidate) => candidate.server === server)
+      const modern = session?.modern.has(extra.requestId) === true
+      const asking = modern && !session?.answers.has(extra.requestId) ? inputRequired(tool.asks) : undefined
+      if (asking) return asking as ServerResult
+      if (!modern) await askDuringCall(tool.asks, extra, this.behaviour.askTimeoutMs)
     }
     if (tool.exit !== undefined) {
       this.exit(tool.exit === true ? (this.behaviour.crash?.exitCode ?? 1) : tool.exit, false)

@@ -127,8 +127,8 @@ function decodeHeader(value: string): string {
   return match ? Buffer.from(match[1]!, 'base64').toString('utf8') : value
 }
 
-/** A modern result: `resultType` (2026-07-28 servers MUST include it) and the server's identity in `_meta`. */
+/** A modern result: `resultType` (2026-07-28 servers MUST include it; one already set, input_required, stays) and the server's identity in `_meta`. */
 export function modernResult(result: Record<string, unknown>, serverInfo: { name: string; version: string }): Record<string, unknown> {
   const meta = (result._meta as Record<string, unknown> | undefined) ?? {}
-  return { ...result, resultType: 'complete', _meta: { ...meta, [META.serverInfo]: serverInfo } }
+  return { ...result, resultType: result.resultType ?? 'complete', _meta: { ...meta, [META.serverInfo]: serverInfo } }
 }

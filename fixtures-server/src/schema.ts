@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AsksShape, EarlyAsksShape } from './asks-schema.ts'
 import { BeyondSchema } from './beyond-schema.ts'
 import { ERAS } from './era.ts'
 
@@ -121,6 +122,8 @@ const toolShape = {
   exit: z.union([z.literal(true), exitCode]).optional(),
   /** Written to stderr on every call. */
   stderr: z.union([z.string(), z.array(z.string())]).optional(),
+  /** Asks of the client during a call (asks-schema.ts). */
+  ...AsksShape,
   /** How a task-augmented call of this tool runs (tasks.ts); any tool with it makes the fixture declare `tasks`. */
   task: z
     .strictObject({
@@ -366,6 +369,8 @@ export const BehaviourSchema = z.strictObject({
   pagination: PaginationSchema.optional(),
   /** resources, prompts, completions and logFlood (beyond-schema.ts). */
   ...BeyondSchema,
+  /** earlyAsks and askTimeoutMs (asks-schema.ts). */
+  ...EarlyAsksShape,
   listChanged: ListChangedSchema.optional(),
   crash: CrashSchema.optional(),
   http: HttpSchema.optional(),

@@ -32,6 +32,9 @@ export const FEATURES = {
   resources: 'the client lists and reads resources (MCP 2025-11-25 §server/resources: a server feature a client may use or not)',
   prompts: 'the client lists and gets prompts (MCP 2025-11-25 §server/prompts: a server feature a client may use or not)',
   completions: 'the client asks for argument completions (MCP 2025-11-25 §server/utilities/completion: a server feature a client may use or not)',
+  roots: 'the client offers roots when configured with some (MCP 2025-11-25 §client/roots: a client capability, declared only by clients that support it)',
+  elicitation: 'the client answers elicitation when configured to (MCP 2025-11-25 §client/elicitation: a client capability, declared only by clients that support it)',
+  sampling: 'the client answers sampling when configured to (MCP 2025-11-25 §client/sampling: a client capability, declared only by clients that support it)',
   auth: 'the client takes OAuth credentials or signs in as the driver protocol passes them (MCP 2025-11-25 §basic/authorization: "Authorization is OPTIONAL for MCP implementations")',
 } as const
 

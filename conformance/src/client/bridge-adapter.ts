@@ -6,6 +6,7 @@ import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
 import { askBridge, BRIDGE_BEYOND_CONFIG, BRIDGE_BEYOND_FEATURES } from './bridge-ask.ts'
+import { driverAsks, withoutHostAsks } from './client-asks.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 import { provideSignIn } from './sign-in.ts'
 
@@ -35,7 +36,13 @@ export const bridgeAdapter: ClientAdapter = {
       }),
     ]
     for (const service of services) await service
-    const resolved = pluginConfig(target, config)
+    // A host that can ask a person: it answers every elicitation as the scenario scripts it.
+    const elicitation = driverAsks(config)?.elicitation
+    if (elicitation) {
+      ctx.provide('mcpElicitation')
+      ctx.set('mcpElicitation', { modes: elicitation.modes ?? ['form'], elicit: async () => elicitation.answer })
+    }
+    const resolved = pluginConfig(target, withoutHostAsks(config))
     resolved.features = { ...BRIDGE_BEYOND_CONFIG, ...(resolved.features as object | undefined) }
     provideSignIn(ctx, resolved)
     // The instance's connection as it tells it (the plugin's public `mcp/state` event), followed

@@ -2,7 +2,7 @@ import type { McpServer } from '@mcp-bridge/plugin/features'
 import type { BeyondAsk, BeyondOutcome } from './adapter.ts'
 
 /** The features the bridge offers beyond tools, as the driver protocol names them. */
-export const BRIDGE_BEYOND_FEATURES = ['resources', 'prompts', 'completions']
+export const BRIDGE_BEYOND_FEATURES = ['resources', 'prompts', 'completions', 'roots', 'elicitation']
 
 /** What a scenario's instance is configured with so that those features are judged (the plugin's are off by default). */
 export const BRIDGE_BEYOND_CONFIG = { resources: true, prompts: true, completions: true, instructions: true }

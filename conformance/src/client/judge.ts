@@ -3,6 +3,7 @@ import { InputFileError, readInputFileSync } from '@mcp-bridge/process'
 import type { SuiteResult } from '../model.ts'
 import { checkHttpInvariants, negotiatedVersions } from './http-invariants.ts'
 import { checkWireInvariants } from './invariants.ts'
+import { checkAsks } from './asks.ts'
 import { checkPings } from './ping.ts'
 import { runRevision } from './rules.ts'
 import type { Scenario } from './scenario.ts'
@@ -35,7 +36,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const { wire, http } = log
   const transport = http.length ? 'http' : 'stdio'
   const revision = runRevision(wire)
-  const checks = [...checkWireInvariants(wire), ...checkPings(wire, revision), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire), revision }) : [])]
+  const checks = [...checkWireInvariants(wire), ...checkPings(wire, revision), ...checkAsks(wire, revision), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire), revision }) : [])]
   if (scenario) {
     const end = { tools: [], logs: [], state: '', wire, attachments: 0, http: http.length ? http : undefined }
     const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined } }

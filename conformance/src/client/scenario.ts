@@ -208,9 +208,12 @@ const Applies = z.strictObject({
    * tasks: about a behaviour the spec leaves to the client, judged for clients whose driver declares it;
    * resources / prompts / completions: a feature beyond tools, judged for any client (a bridge
    * included) that declares it, not applicable to one that does not; auth: OAuth, judged for
-   * clients whose driver declares it (the driver protocol's `auth`).
+   * clients whose driver declares it (the driver protocol's `auth`); roots / elicitation /
+   * sampling: asks a client answers when configured to (`client.roots`, `client.elicitation`,
+   * `client.sampling`), judged for clients whose driver declares them, a bridge always (it
+   * must refuse what it does not offer).
    */
-  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks', 'resources', 'prompts', 'completions', 'auth']).default('every-client'),
+  to: z.enum(['every-client', 'bridge', 'listChanged', 'reconnect', 'tasks', 'resources', 'prompts', 'completions', 'auth', 'roots', 'elicitation', 'sampling']).default('every-client'),
   reason: z.string().optional(),
   /** Further check ids of this scenario that judge bridges only, each with its reason. */
   bridgeOnly: z.record(z.string(), z.string()).default({}),

@@ -4,9 +4,10 @@
 // Without an argument it behaves like the example driver.
 import { createInterface } from 'node:readline'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitRequestSchema, ListRootsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 
 // One bug, or several joined by '+' (a client with more than one fault at once).
 const bugs = new Set((process.argv[2] ?? 'none').split('+'))
@@ -38,6 +39,25 @@ async function listAll() {
   return tools.map(({ name, description, inputSchema }) => (has('public-name-on-wire') ? { name: `fx_${name}`, rawName: name, description, inputSchema } : { name, description, inputSchema }))
 }
 
+// Roots and elicitation as the scenario configures them (options.asks), each capability declared
+// with its handler, unless a bug says otherwise.
+function answerAsks(asks) {
+  client.registerCapabilities({
+    ...(asks.elicitation && !has('answer-undeclared') ? { elicitation: Object.fromEntries((asks.elicitation.modes ?? ['form']).map((mode) => [mode, {}])) } : {}),
+    ...(asks.roots ? { roots: {} } : {}),
+  })
+  // answer-undeclared: answers elicitation with content though it never declared the capability
+  // (past the SDK's own guard, which would refuse the ask for it).
+  if (has('answer-undeclared')) {
+    Object.assign(client, { assertRequestHandlerCapability: () => {} })
+    Protocol.prototype.setRequestHandler.call(client, ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }))
+  }
+  // invalid-form-content: accepts with a value the requested schema does not allow.
+  else if (asks.elicitation) client.setRequestHandler(ElicitRequestSchema, () => (has('invalid-form-content') ? { action: 'accept', content: { name: 42 } } : asks.elicitation.answer))
+  // non-file-root: lists a root that is not a file:// URI.
+  if (asks.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: has('non-file-root') ? [{ uri: 'https://example.com/project' }] : asks.roots }))
+}
+
 const ops = {
   async connect({ server, options: given }) {
     options = given
@@ -45,6 +65,7 @@ const ops = {
     // relist-per-notification: no coalescing, one tools/list per list_changed.
     client = new Client({ name: 'broken-sdk-driver', version: '1.0.0' }, has('relist-per-notification') ? {} : { listChanged: { tools: { autoRefresh: false, onChanged: relist } } })
     if (has('relist-per-notification')) client.setNotificationHandler(ToolListChangedNotificationSchema, relist)
+    answerAsks(options.asks ?? {})
     const transport = server.transport === 'stdio'
       // pass-host-env: the child inherits the whole host environment, secrets included.
       ? new StdioClientTransport({ command: server.command, args: server.args, env: has('pass-host-env') ? { ...process.env, ...server.env } : { ...getDefaultEnvironment(), ...server.env } })
@@ -64,7 +85,7 @@ const ops = {
     await client.connect(transport, { timeout: options.connectTimeoutMs })
     // no-session-header: forgets the Mcp-Session-Id the server assigned.
     if (has('no-session-header')) transport._sessionId = undefined
-    return { features: ['listChanged'] }
+    return { features: ['listChanged', 'roots', 'elicitation'] }
   },
   // list-nothing: offers no tools at all (a connect that failed quietly).
   list: async () => ({ tools: has('list-nothing') ? [] : await listAll() }),

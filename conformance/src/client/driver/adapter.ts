@@ -1,5 +1,6 @@
 import type { ClientAdapter, ClientSession, ServerTarget } from '../adapter.ts'
 import { DEFAULT_DRIVER_BOUNDS, driverBounds } from '../timing.ts'
+import { driverAsks } from '../client-asks.ts'
 import { driverAuth } from './auth.ts'
 import { connectDriver } from './connect.ts'
 import type { DriverOptions, DriverServer } from './protocol.ts'
@@ -40,6 +41,8 @@ export function driverOptions(config: Record<string, unknown>, env: NodeJS.Proce
   if (typeof config.connectTimeoutMs === 'number') options.connectTimeoutMs = config.connectTimeoutMs
   const auth = driverAuth(config.auth, env)
   if (auth) options.auth = auth
+  const asks = driverAsks(config)
+  if (asks) options.asks = asks
   return options
 }
 

@@ -1,3 +1,5 @@
+import type { DriverAsks } from '../client-asks.ts'
+
 /**
  * The driver protocol (FORMAT.md §Driver protocol): JSON lines over a driver program's stdin and
  * stdout, so that a client in any language is judged by a short program that drives it. The kit
@@ -44,6 +46,12 @@ export interface DriverOptions {
   connectTimeoutMs?: number
   /** OAuth, when the server needs it: a driver that declares `auth` honours it (FORMAT.md). */
   auth?: DriverAuth
+  /**
+   * What the client answers when the server asks for roots, sampling or elicitation: a driver whose
+   * client supports one declares it (`roots`, `sampling`, `elicitation`) in its connect answer
+   * and sets its client up to answer so; otherwise its client answers as it does unconfigured.
+   */
+  asks?: DriverAsks
 }
 
 /**

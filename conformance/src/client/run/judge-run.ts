@@ -4,6 +4,7 @@ import { clientEras } from '../eras.ts'
 import { checkHttpInvariants, negotiatedVersions } from '../http-invariants.ts'
 import { checkInvariants } from '../invariants.ts'
 import { checkModernInvariants } from '../modern-invariants.ts'
+import { checkAsks } from '../asks.ts'
 import { checkPings } from '../ping.ts'
 import { checkShutdown } from '../processes.ts'
 import { runRevision } from '../rules.ts'
@@ -53,6 +54,8 @@ function invariantChecks(run: RunState, { afterDispose, orphans, known, reported
   checks.push(...checkTaskNegotiation(wire))
   // Only where the server pinged.
   checks.push(...checkPings(wire, revision))
+  // Only where the server asked for roots, sampling or elicitation.
+  checks.push(...checkAsks(wire, revision))
   if (scenario.expect.shutdown && transport === 'stdio') checks.push(checkShutdown(scenario.expect.shutdown, reported, orphans, revision))
   // Session rules are the legacy era's: a client that spoke only 2026-07-28 has no session to keep.
   const spokeLegacy = era === 'legacy' || clientEras(wire).includes('legacy')
