@@ -1,6 +1,7 @@
 /**
  * The modern run's own probes past the lists (./probe-rules.ts), each one request bounded by the
- * run's request timeout, judged in ./probes.ts. Only reads and bad input: no tool is called.
+ * run's request timeout, judged in ./probes.ts (and ./name-header.ts). Only reads and bad input:
+ * no tool is called.
  */
 import type { CheckResult } from '../../model.ts'
 import { isObject } from '../check.ts'
@@ -8,6 +9,8 @@ import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { judgeCapabilityDeclared, judgeResourceRead, judgeStandardErrors, judgeToolList, type BadInput } from './probes.ts'
+import { judgeNameHeader } from './name-header.ts'
+import { probeNameHeader } from './name-header-run.ts'
 import { meta, variant } from './request-meta.ts'
 import type { Feature, Labelled } from './verdicts.ts'
 
@@ -90,5 +93,7 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
     templates = await send('resources/templates/list', 'resources/templates/list', { _meta: meta(revision) })
   }
 
-  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates)]
+  const nameProbes = ctx.wire instanceof HttpWire ? await probeNameHeader(ctx.wire, revision, ctx.timeoutMs, { resources, prompts: listOf('prompts') }, send) : undefined
+
+  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates), judgeNameHeader(nameProbes, ctx.wire.transport)]
 }

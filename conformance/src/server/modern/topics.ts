@@ -23,6 +23,7 @@ export const SERVER_MODERN_SECTIONS = {
   'versioning#extension-negotiation': ['basic/versioning#extension-negotiation', 'versioning: extension negotiation'],
   'streamable-http#receiving-messages': ['basic/transports/streamable-http#receiving-messages', 'transports: Streamable HTTP: receiving messages'],
   'streamable-http#sending-messages': ['basic/transports/streamable-http#sending-messages', 'transports: Streamable HTTP: sending messages'],
+  'streamable-http#value-encoding': ['basic/transports/streamable-http#value-encoding', 'transports: Streamable HTTP: value encoding'],
   'streamable-http#earlier-revisions': ['basic/transports/streamable-http#earlier-streamable-http-revisions', 'transports: Streamable HTTP: earlier revisions'],
   cancellation: ['basic/patterns/cancellation', 'cancellation'],
   'cancellation#behavior-requirements': ['basic/patterns/cancellation#behavior-requirements', 'cancellation: behavior requirements'],
