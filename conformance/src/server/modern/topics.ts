@@ -25,6 +25,7 @@ export const SERVER_MODERN_SECTIONS = {
   'streamable-http#sending-messages': ['basic/transports/streamable-http#sending-messages', 'transports: Streamable HTTP: sending messages'],
   'streamable-http#value-encoding': ['basic/transports/streamable-http#value-encoding', 'transports: Streamable HTTP: value encoding'],
   'streamable-http#earlier-revisions': ['basic/transports/streamable-http#earlier-streamable-http-revisions', 'transports: Streamable HTTP: earlier revisions'],
+  'subscriptions#opening-a-stream': ['basic/patterns/subscriptions#opening-a-stream', 'subscriptions: opening a stream'],
   cancellation: ['basic/patterns/cancellation', 'cancellation'],
   'cancellation#behavior-requirements': ['basic/patterns/cancellation#behavior-requirements', 'cancellation: behavior requirements'],
   'cancellation#error-handling': ['basic/patterns/cancellation#error-handling', 'cancellation: error handling'],
