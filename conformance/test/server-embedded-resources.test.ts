@@ -20,7 +20,7 @@ const DOC = { uri: 'mem://doc', name: 'doc' }`,
       : message.method === 'tools/call' && message.params.name === 'fetch_doc' ? { result: { content: [{ type: 'resource', resource: { uri: 'mem://doc', mimeType: 'text/plain', text: 'hello' } }] } }
       : message.method === 'tools/call' ? { error: { code: -32602, message: 'Unknown tool' } }
       : message.method === 'resources/list' && withResources ? { result: { resources: [DOC] } }
-      : message.method === 'resources/read' && withResources ? { result: { contents: [{ uri: 'mem://doc', text: 'hello' }] } }
+      : message.method === 'resources/read' && withResources ? (message.params?.uri === 'mem://doc' ? { result: { contents: [{ uri: 'mem://doc', text: 'hello' }] } } : { error: { code: -32002, message: 'Resource not found' } })
       : { error: { code: -32601, message: 'Method not found' } }`,
 )
 

@@ -26,7 +26,7 @@ function list(page, cursor) {
       : message.method === 'ping' ? { result: {} }
       : message.method === 'tools/list' ? list(TOOLS, message.params?.cursor)
       : message.method === 'resources/list' ? list(RESOURCES, message.params?.cursor)
-      : message.method === 'resources/read' ? { result: { contents: [{ uri: 'mem://a', text: 'a' }] } }
+      : message.method === 'resources/read' ? (message.params?.uri === 'mem://a' ? { result: { contents: [{ uri: 'mem://a', text: 'a' }] } } : { error: { code: -32002, message: 'Resource not found' } })
       : { error: { code: -32601, message: 'Method not found' } }`,
 )
 

@@ -36,7 +36,7 @@ const SERVER = lineServerSource(
       ? { result: { protocolVersion: '2025-11-25', capabilities: { resources: {} }, serverInfo: { name: 'uri-server', version: '1.0.0' } } }
       : message.method === 'ping' ? { result: {} }
       : message.method === 'resources/list' ? (message.params?.cursor === undefined ? { result: { resources: [{ uri, name: 'a' }] } } : { error: { code: -32602, message: 'Invalid cursor' } })
-      : message.method === 'resources/read' ? { result: { contents: [{ uri, text: 'a' }] } }
+      : message.method === 'resources/read' ? (message.params?.uri === uri ? { result: { contents: [{ uri, text: 'a' }] } } : { error: { code: -32002, message: 'Resource not found' } })
       : { error: { code: -32601, message: 'Method not found' } }`,
 )
 

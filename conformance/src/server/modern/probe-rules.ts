@@ -4,6 +4,8 @@
  * serves a feature must declare, the tool list's order and schemas, and the cache hints and
  * contents of resources.
  */
+import { INVALID_URI, VALIDATE_URIS } from '../invalid-uri.ts'
+import { REPLY } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
 
 const STANDARD = 'Servers SHOULD return standard JSON-RPC errors for common failure cases:'
@@ -57,13 +59,15 @@ export const TOOL_LIST: ModernCheckDef = {
 
 export const RESOURCE_READ: ModernCheckDef = {
   id: 'modern/resource-read',
-  title: 'resource URIs are URIs, and reading one or the templates carries cache hints and well-encoded blobs',
-  how: 'when resources are declared: every URI of resources/list is an RFC 3986 URI (a scheme, then “:”); resources/read of the first listed resource and resources/templates/list each answer with ttlMs and cacheScope; every blob of the contents read is base64',
+  title: 'resource URIs are URIs, a read of no URI is refused, and reading one or the templates carries cache hints and well-encoded blobs',
+  how: `when resources are declared: every URI of resources/list is an RFC 3986 URI (a scheme, then “:”); resources/read of ${JSON.stringify(INVALID_URI)} (no scheme, raw spaces) is refused with any JSON-RPC error; resources/read of the first listed resource and resources/templates/list each answer with ttlMs and cacheScope; every blob of the contents read is base64`,
   rules: [
     { topic: 'caching#cacheable-results', keyword: 'MUST', quote: 'Servers MUST include caching hints on results with resultType: "complete" returned by the following operations: resources/templates/list', case: 'templates' },
     { topic: 'caching#cacheable-results', keyword: 'MUST', quote: 'Servers MUST include caching hints on results with resultType: "complete" returned by the following operations: resources/read', case: 'read' },
     { topic: 'resources#security-considerations', keyword: 'MUST', quote: 'Binary data MUST be properly encoded', case: 'blob' },
     { topic: 'resources#custom-uri-schemes', keyword: 'MUST', quote: 'Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account.', case: 'uri' },
+    { topic: 'resources#security-considerations', keyword: 'MUST', quote: VALIDATE_URIS, case: 'validate' },
+    REPLY,
   ],
   note: 'A read or template list answered with an error is not judged here: the resource may need what the kit does not hold.',
 }

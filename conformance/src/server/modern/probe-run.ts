@@ -1,13 +1,17 @@
 /**
  * The modern run's own probes past the lists (./probe-rules.ts), each one request bounded by the
- * run's request timeout, judged in ./probes.ts. Only reads and bad input: no tool is called.
+ * run's request timeout, judged in ./probes.ts (and ./name-header.ts). Only reads and bad input:
+ * no tool is called.
  */
 import type { CheckResult } from '../../model.ts'
+import { INVALID_URI } from '../invalid-uri.ts'
 import { isObject } from '../check.ts'
 import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { judgeCapabilityDeclared, judgeResourceRead, judgeStandardErrors, judgeToolList, type BadInput } from './probes.ts'
+import { judgeNameHeader } from './name-header.ts'
+import { probeNameHeader } from './name-header-run.ts'
 import { meta, variant } from './request-meta.ts'
 import type { Feature, Labelled } from './verdicts.ts'
 
@@ -79,6 +83,7 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
 
   let read: Labelled | undefined
   let templates: RpcOutcome | undefined
+  let invalid: RpcOutcome | undefined
   const resources = listOf('resources')
   if (resources?.kind === 'result') {
     // Over HTTP the URI goes in Mcp-Name too: one of plain visible ASCII needs no encoding.
@@ -88,7 +93,11 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
       read = { label, outcome: await send(label, 'resources/read', { uri, _meta: meta(revision) }, named(ctx, uri)) }
     }
     templates = await send('resources/templates/list', 'resources/templates/list', { _meta: meta(revision) })
+    // Plain ASCII with inner spaces only: a header may carry it as it is.
+    invalid = await send(`resources/read of ${INVALID_URI}`, 'resources/read', { uri: INVALID_URI, _meta: meta(revision) }, named(ctx, INVALID_URI))
   }
 
-  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates)]
+  const nameProbes = ctx.wire instanceof HttpWire ? await probeNameHeader(ctx.wire, revision, ctx.timeoutMs, { resources, prompts: listOf('prompts') }, send) : undefined
+
+  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates, invalid), judgeNameHeader(nameProbes, ctx.wire.transport)]
 }

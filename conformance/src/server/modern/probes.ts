@@ -1,6 +1,7 @@
 /** Pure verdicts on the modern run's own probes past the lists (./probe-rules.ts; sent by ./probe-run.ts). */
 import type { CheckResult } from '../../model.ts'
 import { isObject, list, show } from '../check.ts'
+import { INVALID_URI, invalidUriVerdict } from '../invalid-uri.ts'
 import { compileSchema } from '../schema.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 import { modernJudge } from './judge.ts'
@@ -83,14 +84,18 @@ export function uriIssue(uri: unknown): string | undefined {
 
 const hintsMissing = (result: unknown) => !isObject(result) || !('ttlMs' in result) || !('cacheScope' in result)
 
-/** `listed`: the resources/list result; `read`: resources/read of its first resource; `templates`: resources/templates/list. */
-export function judgeResourceRead(listed: RpcOutcome | undefined, read: Labelled | undefined, templates: RpcOutcome | undefined): CheckResult {
+/** `listed`: the resources/list result; `read`: resources/read of its first resource; `templates`: resources/templates/list; `invalid`: resources/read of INVALID_URI. */
+export function judgeResourceRead(listed: RpcOutcome | undefined, read: Labelled | undefined, templates: RpcOutcome | undefined, invalid?: RpcOutcome): CheckResult {
   const j = modernJudge(RESOURCE_READ)
   const resources = listed?.kind === 'result' && isObject(listed.result) && Array.isArray(listed.result.resources) ? (listed.result.resources as unknown[]) : undefined
   if (!resources) return j.skip(`Not testable: no resources/list result${listed ? '; modern/lists reports why' : ' (resources not declared)'}`)
   const bad = resources.map((r) => uriIssue(isObject(r) ? r.uri : r)).filter((i): i is string => i !== undefined)
   if (bad.length) return j.breach(`resources/list: ${list(bad, 3)}`, { wire: listed!.wire }, 'uri')
   const judged: string[] = [`${resources.length} resource URIs`]
+  const refusal = invalid ? invalidUriVerdict(invalid) : undefined
+  if (refusal?.kind === 'unanswered') return j.breach(`resources/read of ${show(INVALID_URI)} got ${refusal.how}`, { wire: invalid!.wire }, 'reply')
+  if (refusal?.kind === 'served') return j.breach(`resources/read of ${show(INVALID_URI)} got a result: a string that is no URI was served, not refused`, { wire: invalid!.wire }, 'validate')
+  if (refusal) judged.push(`resources/read of ${show(INVALID_URI)} refused`)
   if (templates?.kind === 'result' && (templates.result as { resultType?: unknown } | undefined)?.resultType !== 'input_required') {
     if (hintsMissing(templates.result)) return j.breach('the resources/templates/list result has no ttlMs or no cacheScope', { wire: templates.wire }, 'templates')
     judged.push('resources/templates/list with cache hints')

@@ -9,6 +9,7 @@ import { EARLIER_TRAFFIC } from './earlier-rules.ts'
 import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
 import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
+import { NAME_HEADER } from './name-header-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
 import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from './probe-rules.ts'
@@ -93,7 +94,7 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'a missing MCP-Protocol-Version, Mcp-Method or Mcp-Name header, and Mcp-Name and Mcp-Param-* against the body',
+  'a missing MCP-Protocol-Version or Mcp-Method header, and Mcp-Param-* headers against the body',
   'prompts/get of what the lists hold, and what a tool call returns beyond input_required',
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
@@ -112,6 +113,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   UNSUPPORTED_VERSION,
   ...REQUEST_CHECKS,
   X_MCP_HEADER,
+  NAME_HEADER,
   STANDARD_ERRORS,
   CAPABILITY_DECLARED,
   TOOL_LIST,

@@ -160,7 +160,7 @@ export const LISTS: ModernCheckDef = {
 export const LISTEN: ModernCheckDef = {
   id: 'modern/subscriptions-listen',
   title: 'subscriptions/listen is acknowledged first, under the subscription’s id',
-  how: 'over HTTP, subscriptions/listen asking for toolsListChanged; the stream is read until its first message (bounded by the request timeout): notifications/subscriptions/acknowledged whose _meta io.modelcontextprotocol/subscriptionId is the request’s id. An error answer (a server without subscriptions) is not judged',
+  how: 'over HTTP, subscriptions/listen asking for toolsListChanged; the stream is read until its first message (bounded by the request timeout): notifications/subscriptions/acknowledged whose _meta io.modelcontextprotocol/subscriptionId is the request’s id, agreeing to no notification type beyond toolsListChanged (the filter it acknowledges is what the stream will carry; the kit reads no further, and can make no list change). An error answer (a server without subscriptions) is not judged',
   rules: [
     {
       topic: 'subscriptions#acknowledgment',
@@ -174,6 +174,7 @@ export const LISTEN: ModernCheckDef = {
       quote: 'On notifications delivered via a subscriptions/listen stream, the server MUST include io.modelcontextprotocol/subscriptionId in _meta so the client can correlate the notification with the originating subscription request.',
       case: 'id',
     },
+    { topic: 'subscriptions#opening-a-stream', keyword: 'MUST NOT', quote: 'The server MUST NOT send notification types the client has not explicitly requested.', case: 'unrequested' },
   ],
 }
 

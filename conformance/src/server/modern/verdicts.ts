@@ -196,7 +196,8 @@ export function judgeResourceMissing(outcome: RpcOutcome | undefined, uri: strin
 
 /** The first message of a subscriptions/listen stream (`first`), or why there was none. */
 export type ListenOutcome =
-  | { kind: 'message'; first: unknown; id: string; status?: number }
+  /** `asked`: the notification types the request's filter asked for. */
+  | { kind: 'message'; first: unknown; id: string; asked: string[]; status?: number }
   | { kind: 'none'; reason: string; status?: number }
 
 const ACK = 'notifications/subscriptions/acknowledged'
@@ -214,6 +215,9 @@ export function judgeListen(outcome: ListenOutcome | undefined, transport: 'stdi
   const id = isObject(meta) ? meta[SUBSCRIPTION_ID] : undefined
   if (id !== outcome.id) return j.breach(`the acknowledgement's _meta["${SUBSCRIPTION_ID}"] is ${id === undefined ? 'absent' : show(id)}, not the request's id ${show(outcome.id)}`, observed, 'id')
   const agreed = isObject(first.params) && isObject(first.params.notifications) ? Object.keys(first.params.notifications) : []
+  // The acknowledgement's filter is what the stream will carry ("the subset the server agreed to").
+  const unasked = agreed.filter((k) => !outcome.asked.includes(k))
+  if (unasked.length) return j.breach(`the acknowledgement agrees to ${list(unasked.map((k) => show(k)))}, which the request did not ask for (it asked for ${list(outcome.asked.map((k) => show(k)))})`, observed, 'unrequested')
   return j.pass(`acknowledged first, under subscription id ${show(outcome.id)}${agreed.length ? `; agreed to ${list(agreed.map((k) => show(k)))}` : '; agreed to no notification type'}`, observed)
 }
 

@@ -9,6 +9,7 @@ import { completionValues, judgeComplete, judgeGetPrompt, judgeRead, judgeSetLev
 import type { Session } from '../evaluate/lifecycle.ts'
 import { judgeList, listChecks, listFailed, listPrerequisite, namedItems } from '../evaluate/lists.ts'
 import { judgeInvalidLevel } from '../evaluate/invalid-inputs.ts'
+import { judgeInvalidUri } from '../evaluate/invalid-uri.ts'
 import { judgeResourceUris } from '../evaluate/resource-uris.ts'
 import { judgeUndeclared } from '../evaluate/undeclared.ts'
 import {
@@ -17,6 +18,7 @@ import {
   PROMPTS_GET,
   PROMPTS_UNDECLARED,
   RESOURCE_TEMPLATES,
+  RESOURCES_INVALID_URI,
   RESOURCES_READ,
   RESOURCES_SUBSCRIBE,
   RESOURCES_UNDECLARED,
@@ -25,6 +27,7 @@ import {
   SET_LEVEL_INVALID,
 } from '../registry/features.ts'
 import { atLeast } from '../spec.ts'
+import { INVALID_URI } from '../invalid-uri.ts'
 import { UNKNOWN_LEVEL } from '../unknown-inputs.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { completionTarget, promptArguments, promptsToTry } from './arguments.ts'
@@ -46,7 +49,7 @@ export async function probeFeatures(wire: Wire, session: Session, timeoutMs: num
 async function probeResources(wire: Wire, session: Session, timeoutMs: number): Promise<{ checks: CheckResult[]; templates: unknown[] }> {
   const v = session.version
   const declared = session.capabilities.resources
-  const later = [RESOURCES_URI_SYNTAX, RESOURCES_READ, RESOURCE_TEMPLATES, RESOURCES_SUBSCRIBE]
+  const later = [RESOURCES_URI_SYNTAX, RESOURCES_READ, RESOURCES_INVALID_URI, RESOURCE_TEMPLATES, RESOURCES_SUBSCRIBE]
   if (!isObject(declared)) {
     const outcome = await wire.request('resources/list', {}, timeoutMs)
     const undeclared = judgeUndeclared(RESOURCES_UNDECLARED, v, 'resources/list', 'resources', outcome, arrayAt('resources'))
@@ -60,6 +63,7 @@ async function probeResources(wire: Wire, session: Session, timeoutMs: number): 
   const first = obs.items.find((item): item is Record<string, unknown> => isObject(item) && typeof item.uri === 'string')
   const uri = failedAt !== undefined ? undefined : (first?.uri as string | undefined)
   checks.push(judgeRead(uri, uri === undefined ? undefined : await wire.request('resources/read', { uri }, timeoutMs), failedAt, v))
+  checks.push(judgeInvalidUri(await wire.request('resources/read', { uri: INVALID_URI }, timeoutMs), v))
   const templatesOutcome = await wire.request('resources/templates/list', {}, timeoutMs)
   checks.push(judgeTemplates(templatesOutcome, v))
   const templates = templatesOutcome.kind === 'result' && isObject(templatesOutcome.result) && Array.isArray(templatesOutcome.result.resourceTemplates) ? templatesOutcome.result.resourceTemplates : []

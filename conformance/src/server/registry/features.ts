@@ -1,5 +1,6 @@
 /** Resources, prompts, completion and logging: declared → exercised, undeclared → not served. */
 import type { Revision } from '../spec.ts'
+import { INVALID_URI, VALIDATE_URIS } from '../invalid-uri.ts'
 import { UNKNOWN_LEVEL } from '../unknown-inputs.ts'
 import { PAGINATION_HOW, REPLY, rule, STABLE_CURSORS, type CheckDef, type Rule } from './rules.ts'
 
@@ -60,6 +61,14 @@ export const RESOURCES_READ: CheckDef = {
     rule('2024-11-05', 'resources#error-handling', 'SHOULD', 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Resource not found: -32002', 'not-found'),
     REPLY,
   ],
+}
+
+export const RESOURCES_INVALID_URI: CheckDef = {
+  id: 'resources/invalid-uri',
+  title: 'resources/read of a string that is no URI is refused',
+  scope: 'server',
+  how: `resources/read of ${JSON.stringify(INVALID_URI)} (no scheme, raw spaces: RFC 3986 allows neither) when resources is declared: any JSON-RPC error passes; a result, whatever it holds, fails`,
+  rules: [rule('2024-11-05', 'resources#security-considerations', 'MUST', VALIDATE_URIS), REPLY],
 }
 
 export const RESOURCE_TEMPLATES: CheckDef = {
@@ -169,6 +178,7 @@ export const FEATURE_CHECKS: CheckDef[] = [
   RESOURCES_PAGINATION,
   RESOURCES_URI_SYNTAX,
   RESOURCES_READ,
+  RESOURCES_INVALID_URI,
   RESOURCE_TEMPLATES,
   RESOURCES_SUBSCRIBE,
   PROMPTS_UNDECLARED,

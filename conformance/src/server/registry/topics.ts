@@ -30,6 +30,8 @@ const OTHER_SECTIONS = {
   'base#meta': ['basic#meta', 'base protocol: _meta'],
   // 2025-06-18 on.
   'resources#custom-uri-schemes': ['server/resources#custom-uri-schemes', 'resources: custom URI schemes'],
+  // Every revision.
+  'resources#security-considerations': ['server/resources#security-considerations', 'resources: security considerations'],
   'tools#embedded-resources': ['server/tools#embedded-resources', 'tools: embedded resources'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
