@@ -18,6 +18,7 @@ import {
   VERSION_HEADER_INVALID,
 } from '../registry/transports.ts'
 import { atLeast } from '../spec.ts'
+import { judgeSseEnd } from './sse-end.ts'
 import { ruleFor } from '../registry/types.ts'
 import type { HttpResponseInfo } from '../wire/http-post.ts'
 import type { PostRecord } from '../wire/http.ts'
@@ -43,6 +44,8 @@ export interface HttpObservation {
   getStream?: Probe
   /** DELETE of the session, then a request that reuses it. */
   deleted?: { del: Probe; after?: Probe }
+  /** How long the wire read on after each response for its stream to end (the request timeout). */
+  streamEndMs: number
 }
 
 export function probeWire(probe: Probe): unknown[] {
@@ -83,6 +86,7 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
     judgeInvalidVersionHeader(obs.invalidVersionHeader, v),
     judgePriming(obs, v),
     judgeResumption(obs, v),
+    judgeSseEnd(obs.posts, v, obs.streamEndMs),
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
     judgeGetStream(obs.getStream, v),

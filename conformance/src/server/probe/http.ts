@@ -45,7 +45,9 @@ async function openGet(wire: HttpWire, timeoutMs: number): Promise<Probe> {
 export async function probeHttp(wire: HttpWire, version: string, initialized: NotifyOutcome, timeoutMs: number): Promise<CheckResult[]> {
   let probes = 0
   const ping = () => ({ jsonrpc: '2.0', id: `mcp-conformance-probe-${++probes}`, method: 'ping' })
-  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized }
+  // Before any probe (the DELETE ends streams too): whether each stream ended after its response.
+  await wire.streamsEnded()
+  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized, streamEndMs: timeoutMs }
   obs.versionHeader = await send(wire, {}, ping(), timeoutMs)
   obs.invalidVersionHeader = await send(wire, { 'mcp-protocol-version': '1999-01-01' }, ping(), timeoutMs)
   obs.batch = await send(wire, {}, [ping(), ping()], timeoutMs, 2)

@@ -249,6 +249,19 @@ export const SSE_RESUMPTION: CheckDef = {
   ],
 }
 
+export const SSE_END: CheckDef = {
+  id: 'http/sse-end',
+  title: 'an event stream ends after the response it carries',
+  scope: 'server',
+  transport: 'http',
+  how: 'every request of the run answered on an event stream (its own, or the one the kit resumed with GET and Last-Event-ID when the server polls): after the response the kit reads on, for as long as its request timeout (requestTimeoutMs), and a stream the server has not ended by then was not closed after its response; a stream that never carried its response is http/sse-resumption’s',
+  rules: [
+    rule('2025-03-26', 'transports#sending-messages-to-the-server', 'SHOULD', 'After all JSON-RPC responses have been sent, the server SHOULD close the SSE stream.', undefined, '2025-03-26'),
+    rule('2025-06-18', 'transports#sending-messages-to-the-server', 'SHOULD', 'After the JSON-RPC response has been sent, the server SHOULD close the SSE stream.', undefined, '2025-06-18'),
+    rule('2025-11-25', 'transports#sending-messages-to-the-server', 'SHOULD', 'After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream.'),
+  ],
+}
+
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
@@ -265,6 +278,7 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   VERSION_HEADER_INVALID,
   SSE_PRIMING,
   SSE_RESUMPTION,
+  SSE_END,
   BATCH,
   ORIGIN,
   GET_STREAM,

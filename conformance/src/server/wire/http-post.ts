@@ -19,6 +19,8 @@ export interface HttpResponseInfo {
   networkError?: string
   /** For an event stream: what resumption needs, and whether the server primed and ended it. */
   sse?: SseInfo
+  /** The X-Accel-Buffering header of the answer (2026-07-28 asks for "no" on an event stream). */
+  accelBuffering?: string | null
 }
 
 export interface SseInfo {
@@ -29,6 +31,11 @@ export interface SseInfo {
   retryMs?: number
   /** The server closed the connection (rather than the kit stopping to read). */
   closedByServer: boolean
+  /**
+   * With `watchEndMs`: settles once the stream the `until` message came on ends (true) or is
+   * still open `watchEndMs` after it (false). Not evidence: read it, then drop it.
+   */
+  endAfterUntil?: Promise<boolean>
 }
 
 export interface ExchangeOptions {
@@ -44,6 +51,10 @@ export interface ExchangeOptions {
   onStatus?: (status: number, sessionId: string | null) => void
   /** Stop once the headers of an event stream arrived (a GET stream may stay open and silent). */
   streamHeadersOnly?: boolean
+  /** After `until` matched, keep reading the stream in the background this long to see whether the server ends it. */
+  watchEndMs?: number
+  /** Stops watching at once (the connection is closing); the stream then counts as not ended. */
+  watchSignal?: AbortSignal
 }
 
 const MAX_TEXT = 64 * 1024
@@ -88,6 +99,7 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
     info.status = response.status
     info.contentType = response.headers.get('content-type')
     info.sessionId = response.headers.get('mcp-session-id')
+    info.accelBuffering = response.headers.get('x-accel-buffering')
     options.onStatus?.(response.status, info.sessionId)
     const type = (info.contentType ?? '').toLowerCase()
     if (type.startsWith('text/event-stream') && options.streamHeadersOnly) await response.body?.cancel().catch(() => {})
@@ -150,6 +162,7 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
   let first = true
   let bytes = 0
   let kept = 0
+  let handedOff = false
   try {
     for (;;) {
       const { done, value } = await reader.read()
@@ -181,12 +194,48 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
         // Every message reaches the ledger (onMessage); the exchange keeps the ones that may answer a request, and the first notifications.
         if (!isNotification(message) || kept++ < MAX_NOTIFICATIONS_KEPT) info.messages.push(message)
         options.onMessage?.(message)
-        if (options.until?.(message)) return
+        if (options.until?.(message)) {
+          if (options.watchEndMs !== undefined) {
+            sse.endAfterUntil = watchEnd(reader, options.watchEndMs, options.watchSignal)
+            handedOff = true
+          }
+          return
+        }
       }
       if (parser.overlongLines > overlong) info.text = `${info.text ?? ''}[an event-stream line longer than ${MAX_SSE_LINE_CHARS} characters was discarded]\n`.slice(-MAX_TEXT)
     }
   } finally {
-    // The stream may stay open for further server messages; the harness is done with it.
+    // The stream may stay open for further server messages; the harness is done with it (or watches it end).
+    if (!handedOff) reader.cancel().catch(() => {})
+  }
+}
+
+/**
+ * Whether the server ends the stream within `ms`: what it still sends is read and dropped (the
+ * request is answered), and the stream is let go either way, so no connection outlives the bound.
+ */
+async function watchEnd(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, signal?: AbortSignal): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stop = () => {}
+  const open = new Promise<false>((resolve) => {
+    stop = () => resolve(false)
+    timer = setTimeout(stop, ms)
+    signal?.addEventListener('abort', stop, { once: true })
+  })
+  const ended = (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return true
+    } catch {
+      // Reset rather than ended: not the clean end the sentence asks for.
+      return false
+    }
+  })()
+  try {
+    return signal?.aborted ? false : await Promise.race([ended, open])
+  } finally {
+    clearTimeout(timer)
+    // One listener per watched stream would pile up on the wire's one signal.
+    signal?.removeEventListener('abort', stop)
     reader.cancel().catch(() => {})
   }
 }

@@ -148,6 +148,16 @@ export class Ledger {
   private readonly tokens = new Map<string, string>()
   private lastNotification: unknown
   private initialized = false
+  /** A response to the kit's initialize arrived: the initialization phase has begun, and no longer only begun. */
+  private initializeAnswered = false
+  /**
+   * Notifications (but notifications/message, which the lifecycle lets a server send before the
+   * handshake ends) that arrived before any answer to initialize: the first KEEP_REQUESTS_PER_KIND
+   * kept; every one counted in `beforeInitializeCount`. Requests are lifecycle/requests-before-initialized's:
+   * the lifecycle states its own SHOULD NOT for them.
+   */
+  readonly beforeInitialize: Record<string, unknown>[] = []
+  beforeInitializeCount = 0
   /** The `_meta` keys of every server message, judged against the base protocol's naming rules. */
   readonly metaKeys = new MetaKeyTally()
 
@@ -175,9 +185,21 @@ export class Ledger {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
     const message = value as Record<string, unknown>
     this.metaKeys.scan(message)
-    if (typeof message.method === 'string') return this.request(message)
-    if ('result' in message || 'error' in message || 'id' in message) this.response(message, context)
+    if (typeof message.method === 'string') {
+      this.preInitialize(message)
+      return this.request(message)
+    }
+    if ('result' in message || 'error' in message || 'id' in message) {
+      if (message.id !== undefined && message.id !== null && this.sentRequests.get(key(message.id))?.method === 'initialize') this.initializeAnswered = true
+      this.response(message, context)
+    }
     return undefined
+  }
+
+  private preInitialize(message: Record<string, unknown>): void {
+    if (this.initializeAnswered || message.id !== undefined || message.method === 'notifications/message') return
+    this.beforeInitializeCount++
+    if (this.beforeInitialize.length < KEEP_REQUESTS_PER_KIND) this.beforeInitialize.push(message)
   }
 
   /** Every JSON-RPC message the server sends is counted, and its "jsonrpc" member judged. */
