@@ -19,6 +19,7 @@ import {
 } from '../registry/transports.ts'
 import { atLeast } from '../spec.ts'
 import { judgeSseEnd } from './sse-end.ts'
+import { judgeSseEventIds, type EventIds } from './sse-ids.ts'
 import { ruleFor } from '../registry/types.ts'
 import type { HttpResponseInfo } from '../wire/http-post.ts'
 import type { PostRecord } from '../wire/http.ts'
@@ -46,6 +47,8 @@ export interface HttpObservation {
   deleted?: { del: Probe; after?: Probe }
   /** How long the wire read on after each response for its stream to end (the request timeout). */
   streamEndMs: number
+  /** The event ids of the session's request streams; absent, nothing is judged. */
+  eventIds?: EventIds
 }
 
 export function probeWire(probe: Probe): unknown[] {
@@ -87,6 +90,7 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
     judgePriming(obs, v),
     judgeResumption(obs, v),
     judgeSseEnd(obs.posts, v, obs.streamEndMs),
+    judgeSseEventIds(obs.eventIds ?? { seen: 0, reuses: [], reuseCount: 0 }, v),
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
     judgeGetStream(obs.getStream, v),

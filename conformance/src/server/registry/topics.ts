@@ -32,6 +32,8 @@ const OTHER_SECTIONS = {
   'resources#custom-uri-schemes': ['server/resources#custom-uri-schemes', 'resources: custom URI schemes'],
   'tools#embedded-resources': ['server/tools#embedded-resources', 'tools: embedded resources'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
+  // 2025-03-26 on.
+  'transports#resumability-and-redelivery': ['basic/transports#resumability-and-redelivery', 'transports: resumability and redelivery'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
 const SERVER_SECTIONS = { ...TASK_SECTIONS, ...OTHER_SECTIONS }

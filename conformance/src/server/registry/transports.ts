@@ -262,6 +262,22 @@ export const SSE_END: CheckDef = {
   ],
 }
 
+export const SSE_EVENT_IDS: CheckDef = {
+  id: 'http/sse-event-ids',
+  title: 'SSE event ids are unique across the session’s streams',
+  scope: 'server',
+  transport: 'http',
+  how: 'the event ids of every event stream that answered a request of the run’s session: an id that one request’s stream carried must not appear on another request’s stream (a resumption of the same stream may carry its ids again); a server that sends no ids has nothing to judge',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#resumability-and-redelivery',
+      'MUST',
+      'If present, the ID MUST be globally unique across all streams within that session—or all streams with that specific client, if session management is not in use.',
+    ),
+  ],
+}
+
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
@@ -279,6 +295,7 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   SSE_PRIMING,
   SSE_RESUMPTION,
   SSE_END,
+  SSE_EVENT_IDS,
   BATCH,
   ORIGIN,
   GET_STREAM,

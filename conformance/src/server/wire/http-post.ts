@@ -3,6 +3,7 @@
  * Used both by the HTTP wire and by the transport probes that must send what a well-behaved
  * client never would (foreign Origin, bogus session, batches).
  */
+import { cut } from '../quote.ts'
 import { MAX_SSE_LINE_CHARS, SseParser } from './sse.ts'
 
 export interface HttpResponseInfo {
@@ -31,6 +32,8 @@ export interface SseInfo {
   retryMs?: number
   /** The server closed the connection (rather than the kit stopping to read). */
   closedByServer: boolean
+  /** The distinct event ids the stream carried, in order (the first MAX_EVENT_IDS). */
+  eventIds: string[]
   /**
    * With `watchEndMs`: settles once the stream the `until` message came on ends (true) or is
    * still open `watchEndMs` after it (false). Not evidence: read it, then drop it.
@@ -62,6 +65,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
 /** Notifications one exchange keeps for its evidence; the ledger counts and judges every one. */
 const MAX_NOTIFICATIONS_KEPT = 50
+/** Event ids one stream keeps for the uniqueness check; a stream is a handful of events in practice. */
+const MAX_EVENT_IDS = 1_000
 
 const isNotification = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && !('id' in m)
 
@@ -157,7 +162,7 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const parser = new SseParser()
-  const sse: SseInfo = { primed: false, closedByServer: false }
+  const sse: SseInfo = { primed: false, closedByServer: false, eventIds: [] }
   info.sse = sse
   let first = true
   let bytes = 0
@@ -181,6 +186,8 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
       for (const event of parser.push(decoder.decode(value, { stream: true }))) {
         if (first) sse.primed = event.id !== undefined && event.data === ''
         first = false
+        // An event without an id field carries the last one on (the SSE standard): counted once.
+        if (event.id !== undefined && sse.eventIds.at(-1) !== event.id && sse.eventIds.length < MAX_EVENT_IDS) sse.eventIds.push(cut(event.id, 200))
         if (parser.retryMs !== undefined) sse.retryMs = parser.retryMs
         if (parser.lastEventId !== undefined) sse.lastEventId = parser.lastEventId
         if (event.event !== 'message' || event.data.trim() === '') continue

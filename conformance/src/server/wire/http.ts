@@ -14,6 +14,17 @@ export interface HttpTarget {
   headers: Record<string, string>
 }
 
+/** One SSE event id the server used on the streams of two different requests of the session. */
+export interface EventIdReuse {
+  id: string
+  first: string
+  second: string
+}
+
+/** Event ids remembered for the uniqueness check, and reuses kept as evidence (every reuse is counted). */
+const MAX_EVENT_IDS = 10_000
+const KEEP_REUSES = 10
+
 /** The envelope of every POST the wire made, for checks about the transport as a whole. */
 export interface PostRecord {
   kind: 'request' | 'notification' | 'response'
@@ -54,6 +65,10 @@ export class HttpWire implements Wire {
   /** The streams still being watched for their end after the response they carried. */
   private readonly watched: Promise<void>[] = []
   private readonly watching = new AbortController()
+  /** Event id → the request whose stream carried it first, over the session's streams. */
+  private readonly eventIdOwner = new Map<string, string>()
+  readonly eventIdReuses: EventIdReuse[] = []
+  eventIdReuseCount = 0
 
   constructor(
     readonly target: HttpTarget,
@@ -118,6 +133,7 @@ export class HttpWire implements Wire {
     const stream = info.sse
       ? { primed: info.sse.primed, answered: info.messages.some(isResponse), ...(info.timedOut ? { timedOut: true } : {}), ...(resumption ? { resumption: resumed as Omit<Resumption, 'messages'> } : {}) }
       : undefined
+    this.ownEventIds(`${method} (request ${id})`, info.sse?.eventIds ?? [])
     const record: PostRecord = { kind: 'request', method, status: info.status, contentType: info.contentType, ...(stream ? { stream } : {}), ...(info.accelBuffering != null ? { accelBuffering: cut(info.accelBuffering, 40) } : {}) }
     this.posts.push(record)
     const end = resumedEnd ?? info.sse?.endAfterUntil
@@ -146,6 +162,24 @@ export class HttpWire implements Wire {
     if (info.messages.length === 0) wire.push({ dir: 'server→client', message: info.text ?? null, http })
     const ok = info.status !== undefined && info.status >= 200 && info.status < 300
     return { ok, wire, http, ...(ok ? {} : { reason: failureText(info, this.defaultTimeoutMs) }) }
+  }
+
+  /** The event ids of one request's stream, against those of every other request of the session. */
+  private ownEventIds(request: string, ids: readonly string[]): void {
+    for (const eventId of new Set(ids)) {
+      const owner = this.eventIdOwner.get(eventId)
+      if (owner === undefined) {
+        if (this.eventIdOwner.size < MAX_EVENT_IDS) this.eventIdOwner.set(eventId, request)
+      } else if (owner !== request) {
+        this.eventIdReuseCount++
+        if (this.eventIdReuses.length < KEEP_REUSES) this.eventIdReuses.push({ id: eventId, first: owner, second: request })
+      }
+    }
+  }
+
+  /** How many distinct event ids the session's request streams carried (up to the remembered bound). */
+  get eventIdsSeen(): number {
+    return this.eventIdOwner.size
   }
 
   /** Settles once every stream a response came on has ended or outlived its bound (the run's request timeout). */
