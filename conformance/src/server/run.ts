@@ -18,6 +18,7 @@ import { judgeStdio } from './evaluate/stdio.ts'
 import { probeInvalidCursor } from './probe/cursor.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
+import { listen } from './probe/listen.ts'
 import { probeTasks } from './probe/tasks.ts'
 import { probeTools, toolsNotDeclared } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
@@ -198,12 +199,14 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   if (second.shutdown) otherShutdowns.push(second.shutdown)
   emit(judgeUnsupportedVersion(second.outcome, second.why, v))
 
+  // Held open while the kit makes its calls, so what the server sends on it is judged (probe/listen.ts).
+  const listener = wire instanceof HttpWire ? listen(wire) : undefined
   const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
   const listed = [...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)), ...(await probeFeatures(wire, session, timeout))]
   emit(...listed, await probeInvalidCursor(wire, session, timeout, listed))
   emit(...(await probeTasks(wire, session, { requestTimeoutMs: timeout, calls: options.calls })))
-  if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
+  if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout, listener)))
 
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)

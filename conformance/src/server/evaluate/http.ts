@@ -18,6 +18,7 @@ import {
   VERSION_HEADER_INVALID,
 } from '../registry/transports.ts'
 import { atLeast } from '../spec.ts'
+import { judgeGetNoResponse } from './get-listen.ts'
 import { judgeSseEnd } from './sse-end.ts'
 import { judgeSseEventIds, type EventIds } from './sse-ids.ts'
 import { ruleFor } from '../registry/types.ts'
@@ -94,6 +95,7 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
     judgeGetStream(obs.getStream, v),
+    judgeGetNoResponse(obs.getStream, v),
     judgeDelete(obs, v),
   ]
 }

@@ -278,6 +278,22 @@ export const SSE_EVENT_IDS: CheckDef = {
   ],
 }
 
+export const GET_NO_RESPONSE: CheckDef = {
+  id: 'http/get-stream-no-response',
+  title: 'the GET stream carries no JSON-RPC response',
+  scope: 'server',
+  transport: 'http',
+  how: 'the session’s GET stream (no Last-Event-ID: it resumes nothing), held open while the kit lists and calls tools, prompts and resources and closed before the transport probes: no message on it is a JSON-RPC response; a GET the server refuses (405) has nothing to judge',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#listening-for-messages-from-the-server',
+      'MUST NOT',
+      'The server MUST NOT send a JSON-RPC response on the stream unless resuming a stream associated with a previous client request.',
+    ),
+  ],
+}
+
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
@@ -299,5 +315,6 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   BATCH,
   ORIGIN,
   GET_STREAM,
+  GET_NO_RESPONSE,
   SESSION_DELETE,
 ]

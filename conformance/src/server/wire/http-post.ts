@@ -58,6 +58,8 @@ export interface ExchangeOptions {
   watchEndMs?: number
   /** Stops watching at once (the connection is closing); the stream then counts as not ended. */
   watchSignal?: AbortSignal
+  /** Ends the exchange early, as the timeout does, but not marked timed out (a listener the kit is done with). */
+  signal?: AbortSignal
 }
 
 const MAX_TEXT = 64 * 1024
@@ -78,6 +80,8 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
     controller.abort()
   }, options.timeoutMs)
   const info: HttpResponseInfo = { contentType: null, sessionId: null, messages: [] }
+  const stop = () => controller.abort()
+  options.signal?.addEventListener('abort', stop, { once: true })
   try {
     let response = await fetch(url, { method: options.method ?? 'POST', headers: options.headers, body: options.body, signal: controller.signal, redirect: 'manual' })
     // A redirect to the same origin is followed (as the SDK's client, through fetch, does), with
@@ -115,6 +119,7 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
     else if (info.status === undefined) info.networkError = describeNetworkError(error)
   } finally {
     clearTimeout(timer)
+    options.signal?.removeEventListener('abort', stop)
   }
   return info
 }
