@@ -150,6 +150,8 @@ export class Ledger {
   private initialized = false
   /** A response to the kit's initialize arrived: the initialization phase has begun, and no longer only begun. */
   private initializeAnswered = false
+  /** The ids of the kit's initialize requests, as text. */
+  private readonly initializeIds = new Set<string>()
   /**
    * Notifications (but notifications/message, which the lifecycle lets a server send before the
    * handshake ends) that arrived before any answer to initialize: the first KEEP_REQUESTS_PER_KIND
@@ -166,6 +168,7 @@ export class Ledger {
     if (typeof message.method !== 'string') return
     if (message.id !== undefined) {
       this.sentRequests.set(key(message.id), { method: message.method, message })
+      if (message.method === 'initialize') this.initializeIds.add(String(message.id))
       const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
       if (meta?.progressToken !== undefined) this.tokens.set(key(meta.progressToken), key(message.id))
       return
@@ -190,7 +193,8 @@ export class Ledger {
       return this.request(message)
     }
     if ('result' in message || 'error' in message || 'id' in message) {
-      if (message.id !== undefined && message.id !== null && this.sentRequests.get(key(message.id))?.method === 'initialize') this.initializeAnswered = true
+      // Loosely, as the wires match it ("1" answers 1): a wrong id type is response-ids' to judge, not a missing answer.
+      if (message.id !== undefined && message.id !== null && this.initializeIds.has(String(message.id))) this.initializeAnswered = true
       this.response(message, context)
     }
     return undefined
