@@ -180,7 +180,7 @@ function rawResult(method: string, params: Record<string, unknown>): Record<stri
 
 const ECHO = { name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }
 
-export type StdioFault = '--garbage' | '--ignore-eof' | '--orphan' | '--crash-on-tools-list' | '--silent-init'
+export type StdioFault = '--garbage' | '--ignore-eof' | '--orphan' | '--crash-on-tools-list' | '--silent-init' | '--notify-before-init'
 
 /** A raw stdio MCP server written to `dir`; faults are switched on by argv flags. */
 export async function writeRawStdioServer(dir: string): Promise<string> {
@@ -210,7 +210,9 @@ lines.on('line', (line) => {
   switch (m.method) {
     case 'initialize':
       if (flags.has('--silent-init')) return
-      return reply({ protocolVersion: KNOWN.includes(m.params.protocolVersion) ? m.params.protocolVersion : KNOWN[0], capabilities: { tools: {} }, serverInfo: { name: 'raw-stdio', version: '1.0.0' } })
+      // Declared, so the only rule the early notification breaks is that initialization comes first.
+      if (flags.has('--notify-before-init')) send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })
+      return reply({ protocolVersion: KNOWN.includes(m.params.protocolVersion) ? m.params.protocolVersion : KNOWN[0], capabilities: { tools: flags.has('--notify-before-init') ? { listChanged: true } : {} }, serverInfo: { name: 'raw-stdio', version: '1.0.0' } })
     case 'ping': return reply({})
     case 'tools/list':
       reply({ tools: [ECHO] })

@@ -17,6 +17,7 @@ const observation = (versionHeader: Probe): HttpObservation => ({
   posts: [],
   initialized: { ok: true, wire: [], http: { method: 'POST', status: 202 } } as never,
   versionHeader,
+  streamEndMs: 1_000,
 })
 
 const check = (obs: HttpObservation, id: string) => judgeHttp(obs).find((c) => c.id === id)!

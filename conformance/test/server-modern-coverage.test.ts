@@ -54,6 +54,8 @@ describe('a scripted server that breaks one of the remaining sentences gets exac
     ['notification-200', 'modern/post-answers', 'fail', /^the notification notifications\/cancelled got HTTP 200, not 202 Accepted with no body/, 'MUST'],
     ['session-minted', 'modern/earlier-traffic', 'warn', /^server\/discover with a stale Mcp-Session-Id was answered with an Mcp-Session-Id header: a session id minted or echoed$/, 'SHOULD'],
     ['input-foreign', 'modern/input-required', 'fail', /^tools\/call of echo answered input_required whose inputRequests\["tools"\] has method "tools\/list", not elicitation\/create/, 'MUST'],
+    ['sse-open', 'modern/sse-end', 'warn', /^the event stream of tools\/list was still open 5000 ms after the response it carried \(\d+ of \d+ streams\)$/, 'SHOULD'],
+    ['sse-no-accel', 'modern/sse-accel-buffering', 'warn', /^\d+ of \d+ event streams came without X-Accel-Buffering: no \(no such header\), for tools\/list$/, 'SHOULD'],
   ])('%s: %s is %s', async (breach, id, status, message, keyword) => {
     expect(BREACHES).toHaveProperty(breach)
     const suite = await run(breach)

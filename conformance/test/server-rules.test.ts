@@ -132,6 +132,11 @@ const CASES: Case[] = [
   { fault: 'no-priming', delta: { 'http/sse-priming': 'warn' }, only: 'http', message: /did not open with an event id and empty data: initialize, ping/ },
   // Polling (each stream closed after priming) without a retry field: the kit still resumes, and warns.
   { fault: 'polling-no-retry', delta: { 'http/sse-resumption': 'warn' }, only: 'http', message: /closed before the response without a retry field/ },
+  // Each stream left open after its response: the kit reads on for its request timeout, then warns.
+  { fault: 'event-id-reused', delta: { 'http/sse-event-ids': 'fail' }, only: 'http', message: /^an event id of one request's stream came again on another request's stream \d+ times; first "0", on the streams of initialize \(request 1\) and of ping \(request 2\)$/ },
+  { fault: 'get-response', delta: { 'http/get-stream-no-response': 'fail' }, only: 'http', message: /^the GET stream carried \d+ JSON-RPC responses \(id \d+, \d+, \d+/ },
+  { fault: 'get-notify', delta: { 'http/get-stream-no-response': 'pass' }, only: 'http' },
+  { fault: 'stream-open', delta: { 'http/sse-end': 'warn' }, only: 'http', message: /^the event stream of initialize, ping, .* was still open 3000 ms after the response it carried \(\d+ of \d+ streams\)$/ },
   // A correct server that simply has no completions: the made-up prompt argument it rejects is information.
   { fault: 'no-completions', delta: { 'prompts/get': 'skip', 'completion/undeclared': 'pass', 'completion/complete': 'skip' }, message: /^Information .*made-up "language" was refused with JSON-RPC error -32602/ },
 ]

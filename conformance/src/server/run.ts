@@ -10,6 +10,7 @@ import type { ServerSuite, SuiteRevision } from '../report/revisions.ts'
 import { verdict } from './check.ts'
 import { CLIENT_INFO } from './client-info.ts'
 import { judgeEnvelope, judgeServerNotifications, judgeServerRequests } from './evaluate/envelope.ts'
+import { judgeInitializeFirst } from './evaluate/initialize-first.ts'
 import { judgeCancelMalformed, judgeCancelUnknown, judgeInitialize, judgePing, judgeUnsupportedVersion, type Session } from './evaluate/lifecycle.ts'
 import { judgeMetaKeys } from './evaluate/meta-keys.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
@@ -17,12 +18,14 @@ import { judgeStdio } from './evaluate/stdio.ts'
 import { probeInvalidCursor } from './probe/cursor.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
+import { listen } from './probe/listen.ts'
 import { probeTasks } from './probe/tasks.ts'
 import { probeTools, toolsNotDeclared } from './probe/tools.ts'
 import { CheckLog } from './settle.ts'
 import { initializeNotJudged } from './modern/evaluate.ts'
 import { detectEra, runModern, runPinnedModern } from './modern/run.ts'
-import { isModernRevision, LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION } from './spec.ts'
+import { judgeModernStdio } from './modern/stdio.ts'
+import { isModernRevision, LATEST_MODERN_REVISION, LATEST_REVISION, UNSUPPORTED_REVISION, type ModernRevision } from './spec.ts'
 import { describeTarget, type ServerTarget } from './target.ts'
 import { HttpWire } from './wire/http.ts'
 import { StdioWire, type StdioShutdown } from './wire/stdio.ts'
@@ -108,12 +111,15 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   const probes: Wire[] = []
   // A server of modern revisions only, or a run pinned to one: the legacy transport checks do not judge it (see modern/).
   let modernOnly = false
+  // The modern revision the run judged, whose own stdio sentences then judge the process.
+  let modernJudged: ModernRevision | undefined
   try {
     if (isModernRevision(options.revision)) {
       // Pinned to a modern revision: no initialize; its server/discover decides (modern/run.ts).
       modernOnly = true
       const { checks, spoken } = await runPinnedModern(wire, options.revision, options.requestTimeoutMs, options.calls)
       emit(...checks)
+      if (spoken) modernJudged = options.revision
       if (!spoken) negotiation.stopped = `the server does not speak ${options.revision}`
       return negotiation
     }
@@ -129,7 +135,10 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       const { era } = detection
       if (era.era === 'modern-only') {
         modernOnly = true
-        if (options.revision === undefined) emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs, options.calls)))
+        if (options.revision === undefined) {
+          emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs, options.calls)))
+          modernJudged = era.revision
+        }
         else {
           // Pinned to a legacy revision the server does not speak: nothing of it to judge.
           emit(initializeNotJudged(requested, era.supported, init))
@@ -160,6 +169,7 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, otherShutdowns, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
       // The stdio checks cite 2025-11-25 sentences: not a verdict on a server that speaks only modern revisions.
       if (!modernOnly) emit(...judgeStdio(observation, version))
+      else if (modernJudged) emit(...judgeModernStdio(observation, modernJudged))
     } else await wire.close()
   }
   return negotiation
@@ -189,16 +199,18 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   if (second.shutdown) otherShutdowns.push(second.shutdown)
   emit(judgeUnsupportedVersion(second.outcome, second.why, v))
 
+  // Held open while the kit makes its calls, so what the server sends on it is judged (probe/listen.ts).
+  const listener = wire instanceof HttpWire ? listen(wire) : undefined
   const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
   const listed = [...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)), ...(await probeFeatures(wire, session, timeout))]
   emit(...listed, await probeInvalidCursor(wire, session, timeout, listed))
   emit(...(await probeTasks(wire, session, { requestTimeoutMs: timeout, calls: options.calls })))
-  if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout)))
+  if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout, listener)))
 
   // Judged last, over everything both connections carried, so every exchange above counts.
   const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
-  emit(...judgeEnvelope(ledgers, v), ...judgeMetaKeys(ledgers, v), ...judgeServerRequests(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
+  emit(...judgeEnvelope(ledgers, v), ...judgeMetaKeys(ledgers, v), ...judgeServerRequests(ledgers, v), judgeInitializeFirst(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
 }
 
 async function release(wire: Wire, options: ServerRunOptions): Promise<void> {

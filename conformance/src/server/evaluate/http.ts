@@ -18,6 +18,9 @@ import {
   VERSION_HEADER_INVALID,
 } from '../registry/transports.ts'
 import { atLeast } from '../spec.ts'
+import { judgeGetNoResponse } from './get-listen.ts'
+import { judgeSseEnd } from './sse-end.ts'
+import { judgeSseEventIds, type EventIds } from './sse-ids.ts'
 import { ruleFor } from '../registry/types.ts'
 import type { HttpResponseInfo } from '../wire/http-post.ts'
 import type { PostRecord } from '../wire/http.ts'
@@ -43,6 +46,10 @@ export interface HttpObservation {
   getStream?: Probe
   /** DELETE of the session, then a request that reuses it. */
   deleted?: { del: Probe; after?: Probe }
+  /** How long the wire read on after each response for its stream to end (the request timeout). */
+  streamEndMs: number
+  /** The event ids of the session's request streams; absent, nothing is judged. */
+  eventIds?: EventIds
 }
 
 export function probeWire(probe: Probe): unknown[] {
@@ -83,9 +90,12 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
     judgeInvalidVersionHeader(obs.invalidVersionHeader, v),
     judgePriming(obs, v),
     judgeResumption(obs, v),
+    judgeSseEnd(obs.posts, v, obs.streamEndMs),
+    judgeSseEventIds(obs.eventIds ?? { seen: 0, reuses: [], reuseCount: 0 }, v),
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
     judgeGetStream(obs.getStream, v),
+    judgeGetNoResponse(obs.getStream, v),
     judgeDelete(obs, v),
   ]
 }

@@ -12,6 +12,8 @@ import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.
 import { NAME_HEADER } from './name-header-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
+import { MODERN_SSE_CHECKS } from './sse-rules.ts'
+import { MODERN_STDIO_CHECKS } from './stdio-rules.ts'
 import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from './probe-rules.ts'
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
@@ -98,10 +100,8 @@ export const NOT_YET_JUDGED_AREAS = [
   'prompts/get of what the lists hold, and what a tool call returns beyond input_required',
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
-  'cancelling a request in flight, and statelessness across connections',
+  'statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
-  'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines, exit on end of input)',
-  'the headers of an event stream (X-Accel-Buffering) and whether the final response ends it',
   'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
@@ -125,5 +125,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   ...ENVELOPE_CHECKS,
   UNASKED_NOTIFICATIONS,
   MODERN_POSTS,
+  ...MODERN_SSE_CHECKS,
+  ...MODERN_STDIO_CHECKS,
   NOT_YET_JUDGED,
 ]

@@ -15,6 +15,7 @@ import { isObject } from '../check.ts'
 import { judgeCancelIgnored, judgeModernEnvelope, type CancelProbe } from './envelope.ts'
 import { judgeUnaskedNotifications } from './notices.ts'
 import { judgePosts } from './posts.ts'
+import { judgeModernSse } from './sse.ts'
 import { runRequests } from './requests.ts'
 import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
@@ -88,7 +89,8 @@ async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number,
   probe.after = await discover(wire, revision, timeoutMs)
   const ledger = wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
   const capabilities = discovered.kind === 'result' && isObject(discovered.result) && isObject(discovered.result.capabilities) ? discovered.result.capabilities : {}
-  const posts = wire instanceof HttpWire ? [judgePosts(wire.posts, notified, revision)] : []
+  if (wire instanceof HttpWire) await wire.streamsEnded()
+  const posts = wire instanceof HttpWire ? [judgePosts(wire.posts, notified, revision), ...judgeModernSse(wire.posts, revision, timeoutMs)] : []
   return [...(ledger ? [...judgeModernEnvelope(ledger, wire.transport, revision), judgeUnaskedNotifications(ledger, capabilities, revision)] : []), judgeCancelIgnored(probe, revision), ...posts]
 }
 

@@ -14,6 +14,10 @@ export const SERVER_MODERN_SECTIONS = {
   'basic#error-codes': ['basic/index#error-codes', 'base protocol: error codes'],
   'basic#notifications': ['basic/index#notifications', 'base protocol: notifications'],
   'stdio#receiving-messages': ['basic/transports/stdio#receiving-messages', 'transports: stdio: receiving messages'],
+  /** The stdio page's opening paragraph, before its first section. */
+  stdio: ['basic/transports/stdio', 'transports: stdio'],
+  'stdio#shutdown': ['basic/transports/stdio#shutdown', 'transports: stdio: shutdown'],
+  'transports#messages': ['basic/transports/index#messages', 'transports: messages'],
   'tools#x-mcp-header': ['server/tools#x-mcp-header', 'tools: x-mcp-header'],
   /** The page's opening paragraph, before its first section. */
   mrtr: ['basic/patterns/mrtr', 'multi round-trip requests'],

@@ -7,6 +7,7 @@ import type { CheckResult } from '../../model.ts'
 import { exchange } from '../wire/http-post.ts'
 import type { HttpWire } from '../wire/http.ts'
 import { needsResume, resume } from '../wire/resume.ts'
+import type { Listener } from './listen.ts'
 import type { NotifyOutcome } from '../wire/types.ts'
 
 const FOREIGN_ORIGIN = 'http://evil.example'
@@ -42,15 +43,20 @@ async function openGet(wire: HttpWire, timeoutMs: number): Promise<Probe> {
   return { request: { method: 'GET', headers: visible(headers) }, response }
 }
 
-export async function probeHttp(wire: HttpWire, version: string, initialized: NotifyOutcome, timeoutMs: number): Promise<CheckResult[]> {
+/** `listener`: the session's GET stream, held open while the kit made its calls (./listen.ts). */
+export async function probeHttp(wire: HttpWire, version: string, initialized: NotifyOutcome, timeoutMs: number, listener?: Listener): Promise<CheckResult[]> {
+  // Closed first: the transport probes below must not find it open, and it judges only what came during the calls.
+  const listened = listener ? await listener.stop() : undefined
   let probes = 0
   const ping = () => ({ jsonrpc: '2.0', id: `mcp-conformance-probe-${++probes}`, method: 'ping' })
-  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized }
+  // Before any probe (the DELETE ends streams too): whether each stream ended after its response.
+  await wire.streamsEnded()
+  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized, streamEndMs: timeoutMs, eventIds: { seen: wire.eventIdsSeen, reuses: wire.eventIdReuses, reuseCount: wire.eventIdReuseCount } }
   obs.versionHeader = await send(wire, {}, ping(), timeoutMs)
   obs.invalidVersionHeader = await send(wire, { 'mcp-protocol-version': '1999-01-01' }, ping(), timeoutMs)
   obs.batch = await send(wire, {}, [ping(), ping()], timeoutMs, 2)
   obs.foreignOrigin = await send(wire, { origin: FOREIGN_ORIGIN }, ping(), timeoutMs)
-  obs.getStream = await openGet(wire, timeoutMs)
+  obs.getStream = listened ?? (await openGet(wire, timeoutMs))
   if (wire.sessionId !== null) {
     obs.noSession = await send(wire, { 'mcp-session-id': null }, ping(), timeoutMs)
     obs.unknownSession = await send(wire, { 'mcp-session-id': BOGUS_SESSION }, ping(), timeoutMs)

@@ -101,6 +101,14 @@ export const EARLY_REQUESTS: CheckDef = {
   ],
 }
 
+export const INITIALIZE_FIRST: CheckDef = {
+  id: 'lifecycle/initialize-first',
+  title: 'no notification but logging precedes the answer to initialize',
+  scope: 'server',
+  how: 'the notifications the server sent on each connection before it answered initialize, in the order its messages arrived (so the verdict does not depend on when the kit wrote): any but notifications/message, which the lifecycle lets a server send before the handshake ends, is operation before initialization. A request before the answer is judged by lifecycle/requests-before-initialized, under the SHOULD NOT the lifecycle states for it',
+  rules: [rule('2024-11-05', 'lifecycle#initialization', 'MUST', 'The initialization phase MUST be the first interaction between client and server.')],
+}
+
 export const SERVER_NOTIFICATIONS: CheckDef = {
   id: 'lifecycle/server-notifications',
   title: 'the server sends only notifications it negotiated',
@@ -114,4 +122,4 @@ export const SERVER_NOTIFICATIONS: CheckDef = {
 }
 
 /** In the order the docs list them. */
-export const LIFECYCLE_CHECKS: CheckDef[] = [INITIALIZE, PROTOCOL_VERSION, SERVER_INFO, CAPABILITIES, PING, CANCEL_UNKNOWN, CANCEL_MALFORMED, UNSUPPORTED_VERSION, SERVER_REQUESTS, EARLY_REQUESTS, SERVER_NOTIFICATIONS]
+export const LIFECYCLE_CHECKS: CheckDef[] = [INITIALIZE, PROTOCOL_VERSION, SERVER_INFO, CAPABILITIES, PING, CANCEL_UNKNOWN, CANCEL_MALFORMED, UNSUPPORTED_VERSION, SERVER_REQUESTS, EARLY_REQUESTS, INITIALIZE_FIRST, SERVER_NOTIFICATIONS]

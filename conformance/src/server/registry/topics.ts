@@ -34,6 +34,8 @@ const OTHER_SECTIONS = {
   'resources#security-considerations': ['server/resources#security-considerations', 'resources: security considerations'],
   'tools#embedded-resources': ['server/tools#embedded-resources', 'tools: embedded resources'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
+  // 2025-03-26 on.
+  'transports#resumability-and-redelivery': ['basic/transports#resumability-and-redelivery', 'transports: resumability and redelivery'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
 const SERVER_SECTIONS = { ...TASK_SECTIONS, ...OTHER_SECTIONS }

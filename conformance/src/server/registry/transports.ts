@@ -249,6 +249,51 @@ export const SSE_RESUMPTION: CheckDef = {
   ],
 }
 
+export const SSE_END: CheckDef = {
+  id: 'http/sse-end',
+  title: 'an event stream ends after the response it carries',
+  scope: 'server',
+  transport: 'http',
+  how: 'every request of the run answered on an event stream (its own, or the one the kit resumed with GET and Last-Event-ID when the server polls): after the response the kit reads on, for as long as its request timeout (requestTimeoutMs), and a stream the server has not ended by then was not closed after its response; a stream that never carried its response is http/sse-resumption’s',
+  rules: [
+    rule('2025-03-26', 'transports#sending-messages-to-the-server', 'SHOULD', 'After all JSON-RPC responses have been sent, the server SHOULD close the SSE stream.', undefined, '2025-03-26'),
+    rule('2025-06-18', 'transports#sending-messages-to-the-server', 'SHOULD', 'After the JSON-RPC response has been sent, the server SHOULD close the SSE stream.', undefined, '2025-06-18'),
+    rule('2025-11-25', 'transports#sending-messages-to-the-server', 'SHOULD', 'After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream.'),
+  ],
+}
+
+export const SSE_EVENT_IDS: CheckDef = {
+  id: 'http/sse-event-ids',
+  title: 'SSE event ids are unique across the session’s streams',
+  scope: 'server',
+  transport: 'http',
+  how: 'the event ids of every event stream that answered a request of the run’s session: an id that one request’s stream carried must not appear on another request’s stream (a resumption of the same stream may carry its ids again); a server that sends no ids has nothing to judge',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#resumability-and-redelivery',
+      'MUST',
+      'If present, the ID MUST be globally unique across all streams within that session—or all streams with that specific client, if session management is not in use.',
+    ),
+  ],
+}
+
+export const GET_NO_RESPONSE: CheckDef = {
+  id: 'http/get-stream-no-response',
+  title: 'the GET stream carries no JSON-RPC response',
+  scope: 'server',
+  transport: 'http',
+  how: 'the session’s GET stream (no Last-Event-ID: it resumes nothing), held open while the kit lists and calls tools, prompts and resources and closed before the transport probes: no message on it is a JSON-RPC response; a GET the server refuses (405) has nothing to judge',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#listening-for-messages-from-the-server',
+      'MUST NOT',
+      'The server MUST NOT send a JSON-RPC response on the stream unless resuming a stream associated with a previous client request.',
+    ),
+  ],
+}
+
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
@@ -265,8 +310,11 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   VERSION_HEADER_INVALID,
   SSE_PRIMING,
   SSE_RESUMPTION,
+  SSE_END,
+  SSE_EVENT_IDS,
   BATCH,
   ORIGIN,
   GET_STREAM,
+  GET_NO_RESPONSE,
   SESSION_DELETE,
 ]

@@ -3,6 +3,7 @@
  * Used both by the HTTP wire and by the transport probes that must send what a well-behaved
  * client never would (foreign Origin, bogus session, batches).
  */
+import { cut } from '../quote.ts'
 import { MAX_SSE_LINE_CHARS, SseParser } from './sse.ts'
 
 export interface HttpResponseInfo {
@@ -19,6 +20,8 @@ export interface HttpResponseInfo {
   networkError?: string
   /** For an event stream: what resumption needs, and whether the server primed and ended it. */
   sse?: SseInfo
+  /** The X-Accel-Buffering header of the answer (2026-07-28 asks for "no" on an event stream). */
+  accelBuffering?: string | null
 }
 
 export interface SseInfo {
@@ -29,6 +32,13 @@ export interface SseInfo {
   retryMs?: number
   /** The server closed the connection (rather than the kit stopping to read). */
   closedByServer: boolean
+  /** The distinct event ids the stream carried, in order (the first MAX_EVENT_IDS). */
+  eventIds: string[]
+  /**
+   * With `watchEndMs`: settles once the stream the `until` message came on ends (true) or is
+   * still open `watchEndMs` after it (false). Not evidence: read it, then drop it.
+   */
+  endAfterUntil?: Promise<boolean>
 }
 
 export interface ExchangeOptions {
@@ -44,6 +54,12 @@ export interface ExchangeOptions {
   onStatus?: (status: number, sessionId: string | null) => void
   /** Stop once the headers of an event stream arrived (a GET stream may stay open and silent). */
   streamHeadersOnly?: boolean
+  /** After `until` matched, keep reading the stream in the background this long to see whether the server ends it. */
+  watchEndMs?: number
+  /** Stops watching at once (the connection is closing); the stream then counts as not ended. */
+  watchSignal?: AbortSignal
+  /** Ends the exchange early, as the timeout does, but not marked timed out (a listener the kit is done with). */
+  signal?: AbortSignal
 }
 
 const MAX_TEXT = 64 * 1024
@@ -51,6 +67,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
 /** Notifications one exchange keeps for its evidence; the ledger counts and judges every one. */
 const MAX_NOTIFICATIONS_KEPT = 50
+/** Event ids one stream keeps for the uniqueness check; a stream is a handful of events in practice. */
+const MAX_EVENT_IDS = 1_000
 
 const isNotification = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && !('id' in m)
 
@@ -62,6 +80,8 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
     controller.abort()
   }, options.timeoutMs)
   const info: HttpResponseInfo = { contentType: null, sessionId: null, messages: [] }
+  const stop = () => controller.abort()
+  options.signal?.addEventListener('abort', stop, { once: true })
   try {
     let response = await fetch(url, { method: options.method ?? 'POST', headers: options.headers, body: options.body, signal: controller.signal, redirect: 'manual' })
     // A redirect to the same origin is followed (as the SDK's client, through fetch, does), with
@@ -88,6 +108,7 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
     info.status = response.status
     info.contentType = response.headers.get('content-type')
     info.sessionId = response.headers.get('mcp-session-id')
+    info.accelBuffering = response.headers.get('x-accel-buffering')
     options.onStatus?.(response.status, info.sessionId)
     const type = (info.contentType ?? '').toLowerCase()
     if (type.startsWith('text/event-stream') && options.streamHeadersOnly) await response.body?.cancel().catch(() => {})
@@ -98,6 +119,7 @@ export async function exchange(url: string, options: ExchangeOptions): Promise<H
     else if (info.status === undefined) info.networkError = describeNetworkError(error)
   } finally {
     clearTimeout(timer)
+    options.signal?.removeEventListener('abort', stop)
   }
   return info
 }
@@ -145,11 +167,12 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const parser = new SseParser()
-  const sse: SseInfo = { primed: false, closedByServer: false }
+  const sse: SseInfo = { primed: false, closedByServer: false, eventIds: [] }
   info.sse = sse
   let first = true
   let bytes = 0
   let kept = 0
+  let handedOff = false
   try {
     for (;;) {
       const { done, value } = await reader.read()
@@ -168,6 +191,8 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
       for (const event of parser.push(decoder.decode(value, { stream: true }))) {
         if (first) sse.primed = event.id !== undefined && event.data === ''
         first = false
+        // An event without an id field carries the last one on (the SSE standard): counted once.
+        if (event.id !== undefined && sse.eventIds.at(-1) !== event.id && sse.eventIds.length < MAX_EVENT_IDS) sse.eventIds.push(cut(event.id, 200))
         if (parser.retryMs !== undefined) sse.retryMs = parser.retryMs
         if (parser.lastEventId !== undefined) sse.lastEventId = parser.lastEventId
         if (event.event !== 'message' || event.data.trim() === '') continue
@@ -181,12 +206,48 @@ async function readSse(body: ReadableStream<Uint8Array>, info: HttpResponseInfo,
         // Every message reaches the ledger (onMessage); the exchange keeps the ones that may answer a request, and the first notifications.
         if (!isNotification(message) || kept++ < MAX_NOTIFICATIONS_KEPT) info.messages.push(message)
         options.onMessage?.(message)
-        if (options.until?.(message)) return
+        if (options.until?.(message)) {
+          if (options.watchEndMs !== undefined) {
+            sse.endAfterUntil = watchEnd(reader, options.watchEndMs, options.watchSignal)
+            handedOff = true
+          }
+          return
+        }
       }
       if (parser.overlongLines > overlong) info.text = `${info.text ?? ''}[an event-stream line longer than ${MAX_SSE_LINE_CHARS} characters was discarded]\n`.slice(-MAX_TEXT)
     }
   } finally {
-    // The stream may stay open for further server messages; the harness is done with it.
+    // The stream may stay open for further server messages; the harness is done with it (or watches it end).
+    if (!handedOff) reader.cancel().catch(() => {})
+  }
+}
+
+/**
+ * Whether the server ends the stream within `ms`: what it still sends is read and dropped (the
+ * request is answered), and the stream is let go either way, so no connection outlives the bound.
+ */
+async function watchEnd(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, signal?: AbortSignal): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stop = () => {}
+  const open = new Promise<false>((resolve) => {
+    stop = () => resolve(false)
+    timer = setTimeout(stop, ms)
+    signal?.addEventListener('abort', stop, { once: true })
+  })
+  const ended = (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return true
+    } catch {
+      // Reset rather than ended: not the clean end the sentence asks for.
+      return false
+    }
+  })()
+  try {
+    return signal?.aborted ? false : await Promise.race([ended, open])
+  } finally {
+    clearTimeout(timer)
+    // One listener per watched stream would pile up on the wire's one signal.
+    signal?.removeEventListener('abort', stop)
     reader.cancel().catch(() => {})
   }
 }

@@ -14,6 +14,17 @@ export interface HttpTarget {
   headers: Record<string, string>
 }
 
+/** One SSE event id the server used on the streams of two different requests of the session. */
+export interface EventIdReuse {
+  id: string
+  first: string
+  second: string
+}
+
+/** Event ids remembered for the uniqueness check, and reuses kept as evidence (every reuse is counted). */
+const MAX_EVENT_IDS = 10_000
+const KEEP_REUSES = 10
+
 /** The envelope of every POST the wire made, for checks about the transport as a whole. */
 export interface PostRecord {
   kind: 'request' | 'notification' | 'response'
@@ -26,7 +37,16 @@ export interface PostRecord {
    * Requests answered with an event stream: whether it was primed, how it was resumed, and whether
    * it (resumed or not) carried the response; `timedOut` when the kit stopped waiting for it.
    */
-  stream?: { primed: boolean; answered: boolean; timedOut?: boolean; resumption?: Omit<Resumption, 'messages'> }
+  stream?: {
+    primed: boolean
+    answered: boolean
+    timedOut?: boolean
+    resumption?: Omit<Resumption, 'messages'>
+    /** Whether the server ended the stream within the request timeout of the response on it (set once `streamsEnded` settled). */
+    endedAfterResponse?: boolean
+  }
+  /** The X-Accel-Buffering header of the answer, when it set one. */
+  accelBuffering?: string
 }
 
 export class HttpWire implements Wire {
@@ -42,6 +62,13 @@ export class HttpWire implements Wire {
   methodHeader = false
   private nextId = 0
   private terminated = false
+  /** The streams still being watched for their end after the response they carried. */
+  private readonly watched: Promise<void>[] = []
+  private readonly watching = new AbortController()
+  /** Event id → the request whose stream carried it first, over the session's streams. */
+  private readonly eventIdOwner = new Map<string, string>()
+  readonly eventIdReuses: EventIdReuse[] = []
+  eventIdReuseCount = 0
 
   constructor(
     readonly target: HttpTarget,
@@ -87,12 +114,17 @@ export class HttpWire implements Wire {
         if (method === 'initialize' && sessionId && code < 300) this.sessionId = sessionId
       },
       onMessage,
+      watchEndMs: this.defaultTimeoutMs,
+      watchSignal: this.watching.signal,
     })
     // Known from the headers already: a resumed initialize stream needs it.
     if (method === 'initialize' && info.sessionId && info.status !== undefined && info.status < 300) this.sessionId = info.sessionId
     let resumption: Resumption | undefined
+    let resumedEnd: Promise<boolean> | undefined
     if (needsResume(info, info.messages.some(isResponse))) {
-      resumption = await resume(info, { url: this.target.url, headers: (o) => this.headers(o), deadline, isResponse, onMessage })
+      // The resumed stream that carries the response is the one the server should then end.
+      const watchEnd = { ms: this.defaultTimeoutMs, signal: this.watching.signal, watching: (ended: Promise<boolean>) => void (resumedEnd = ended) }
+      resumption = await resume(info, { url: this.target.url, headers: (o) => this.headers(o), deadline, isResponse, onMessage, watchEnd })
       info.messages.push(...resumption.messages)
       if (!resumption.answered && Date.now() >= deadline) info.timedOut = true
     }
@@ -101,7 +133,14 @@ export class HttpWire implements Wire {
     const stream = info.sse
       ? { primed: info.sse.primed, answered: info.messages.some(isResponse), ...(info.timedOut ? { timedOut: true } : {}), ...(resumption ? { resumption: resumed as Omit<Resumption, 'messages'> } : {}) }
       : undefined
-    this.posts.push({ kind: 'request', method, status: info.status, contentType: info.contentType, ...(stream ? { stream } : {}) })
+    this.ownEventIds(`${method} (request ${id})`, info.sse?.eventIds ?? [])
+    const record: PostRecord = { kind: 'request', method, status: info.status, contentType: info.contentType, ...(stream ? { stream } : {}), ...(info.accelBuffering != null ? { accelBuffering: cut(info.accelBuffering, 40) } : {}) }
+    this.posts.push(record)
+    const end = resumedEnd ?? info.sse?.endAfterUntil
+    if (end && record.stream) {
+      const stream = record.stream
+      this.watched.push(end.then((ended) => void (stream.endedAfterResponse = ended)))
+    }
     if (resumption) wire.push(...resumption.wire)
     return toOutcome(id, info, wire, timeoutMs, this.strays)
   }
@@ -125,6 +164,29 @@ export class HttpWire implements Wire {
     return { ok, wire, http, ...(ok ? {} : { reason: failureText(info, this.defaultTimeoutMs) }) }
   }
 
+  /** The event ids of one request's stream, against those of every other request of the session. */
+  private ownEventIds(request: string, ids: readonly string[]): void {
+    for (const eventId of new Set(ids)) {
+      const owner = this.eventIdOwner.get(eventId)
+      if (owner === undefined) {
+        if (this.eventIdOwner.size < MAX_EVENT_IDS) this.eventIdOwner.set(eventId, request)
+      } else if (owner !== request) {
+        this.eventIdReuseCount++
+        if (this.eventIdReuses.length < KEEP_REUSES) this.eventIdReuses.push({ id: eventId, first: owner, second: request })
+      }
+    }
+  }
+
+  /** How many distinct event ids the session's request streams carried (up to the remembered bound). */
+  get eventIdsSeen(): number {
+    return this.eventIdOwner.size
+  }
+
+  /** Settles once every stream a response came on has ended or outlived its bound (the run's request timeout). */
+  async streamsEnded(): Promise<void> {
+    await Promise.all(this.watched)
+  }
+
   /** DELETE of the session (the explicit end of a session); undefined when there is none. */
   async terminate(): Promise<HttpResponseInfo | undefined> {
     if (!this.sessionId || this.terminated) return undefined
@@ -134,6 +196,8 @@ export class HttpWire implements Wire {
 
   async close(): Promise<void> {
     await this.terminate()
+    // No stream is watched past the connection's end: the run is over.
+    this.watching.abort()
   }
 
   private async answer(message: Record<string, unknown>): Promise<void> {

@@ -148,6 +148,18 @@ export class Ledger {
   private readonly tokens = new Map<string, string>()
   private lastNotification: unknown
   private initialized = false
+  /** A response to the kit's initialize arrived: the initialization phase has begun, and no longer only begun. */
+  private initializeAnswered = false
+  /** The ids of the kit's initialize requests, as text. */
+  private readonly initializeIds = new Set<string>()
+  /**
+   * Notifications (but notifications/message, which the lifecycle lets a server send before the
+   * handshake ends) that arrived before any answer to initialize: the first KEEP_REQUESTS_PER_KIND
+   * kept; every one counted in `beforeInitializeCount`. Requests are lifecycle/requests-before-initialized's:
+   * the lifecycle states its own SHOULD NOT for them.
+   */
+  readonly beforeInitialize: Record<string, unknown>[] = []
+  beforeInitializeCount = 0
   /** The `_meta` keys of every server message, judged against the base protocol's naming rules. */
   readonly metaKeys = new MetaKeyTally()
 
@@ -156,6 +168,7 @@ export class Ledger {
     if (typeof message.method !== 'string') return
     if (message.id !== undefined) {
       this.sentRequests.set(key(message.id), { method: message.method, message })
+      if (message.method === 'initialize') this.initializeIds.add(String(message.id))
       const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
       if (meta?.progressToken !== undefined) this.tokens.set(key(meta.progressToken), key(message.id))
       return
@@ -175,9 +188,22 @@ export class Ledger {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
     const message = value as Record<string, unknown>
     this.metaKeys.scan(message)
-    if (typeof message.method === 'string') return this.request(message)
-    if ('result' in message || 'error' in message || 'id' in message) this.response(message, context)
+    if (typeof message.method === 'string') {
+      this.preInitialize(message)
+      return this.request(message)
+    }
+    if ('result' in message || 'error' in message || 'id' in message) {
+      // Loosely, as the wires match it ("1" answers 1): a wrong id type is response-ids' to judge, not a missing answer.
+      if (message.id !== undefined && message.id !== null && this.initializeIds.has(String(message.id))) this.initializeAnswered = true
+      this.response(message, context)
+    }
     return undefined
+  }
+
+  private preInitialize(message: Record<string, unknown>): void {
+    if (this.initializeAnswered || message.id !== undefined || message.method === 'notifications/message') return
+    this.beforeInitializeCount++
+    if (this.beforeInitialize.length < KEEP_REQUESTS_PER_KIND) this.beforeInitialize.push(message)
   }
 
   /** Every JSON-RPC message the server sends is counted, and its "jsonrpc" member judged. */

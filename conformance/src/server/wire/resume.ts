@@ -29,6 +29,8 @@ export interface ResumeOptions {
   /** Pure: whether a message is the response the request waits for (it is asked more than once per message). */
   isResponse: (message: unknown) => boolean
   onMessage: (message: unknown) => void
+  /** Watch the stream that carried the response for its end this long, and hand over the watch (http-post.ts `watchEndMs`). */
+  watchEnd?: { ms: number; signal?: AbortSignal; watching: (ended: Promise<boolean>) => void }
 }
 
 /** Whether `first` (a POST's answer) needs resuming: an event stream the server ended before the response. */
@@ -50,7 +52,9 @@ export async function resume(first: HttpResponseInfo, options: ResumeOptions): P
     record.attempts++
     const headers = options.headers({ accept: 'text/event-stream', 'content-type': null, 'last-event-id': lastEventId })
     record.wire.push({ dir: 'client→server', message: null, http: { method: 'GET', lastEventId } as { method: string } })
-    const info = await exchange(options.url, { method: 'GET', headers, timeoutMs: remaining, until: options.isResponse, onMessage: options.onMessage })
+    const watch = options.watchEnd ? { watchEndMs: options.watchEnd.ms, ...(options.watchEnd.signal ? { watchSignal: options.watchEnd.signal } : {}) } : {}
+    const info = await exchange(options.url, { method: 'GET', headers, timeoutMs: remaining, until: options.isResponse, onMessage: options.onMessage, ...watch })
+    if (info.sse?.endAfterUntil) options.watchEnd?.watching(info.sse.endAfterUntil)
     record.wire.push({ dir: 'server→client', message: info.messages.length ? info.messages : (info.text ?? null), http: { method: 'GET', status: info.status, contentType: info.contentType } })
     record.messages.push(...info.messages)
     if (info.messages.some(options.isResponse)) {

@@ -42,6 +42,10 @@ export const REASONS = {
     kind: 'not judgeable',
     text: 'forbids a change the sentence also allows from another cause (a list may change over time): a difference the kit sees cannot be told to be the forbidden one',
   },
+  'needs-held-request': {
+    kind: 'not judgeable',
+    text: 'needs a request the server is known to keep in progress (to cancel it, or to drop its connection, while it runs); no request every server offers does, and one that finishes quickly races the cancellation, so what arrives would depend on scheduling, not on the server',
+  },
   'not-yet': {
     kind: 'not yet judged',
     text: 'judgeable from outside, but no check judges it yet',
