@@ -15,6 +15,8 @@ import { judgeMetaKeys } from './evaluate/meta-keys.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeInvalidCursor } from './probe/cursor.ts'
+import { judgeAuth, judgeModernAuth, type AuthObservation } from './evaluate/auth.ts'
+import { probeAuth } from './probe/auth.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { probeTasks } from './probe/tasks.ts'
@@ -108,6 +110,8 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   const probes: Wire[] = []
   // A server of modern revisions only, or a run pinned to one: the legacy transport checks do not judge it (see modern/).
   let modernOnly = false
+  // First, as a client without credentials meets the server; judged once the revision is known.
+  const auth = wire instanceof HttpWire ? await probeAuth(wire.target.url, options.requestTimeoutMs) : undefined
   try {
     if (isModernRevision(options.revision)) {
       // Pinned to a modern revision: no initialize; its server/discover decides (modern/run.ts).
@@ -153,6 +157,7 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       if (ledger && ledger.counts.messages > 0) emit(...judgeEnvelope([ledger], version, stopped !== undefined))
     }
   } finally {
+    if (auth) emit(...authChecks(auth, options.revision, modernOnly, version))
     for (const probe of probes) await release(probe, options)
     if (wire instanceof StdioWire) {
       const shutdown = await wire.shutdown(options.exitGraceMs)
@@ -163,6 +168,16 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     } else await wire.close()
   }
   return negotiation
+}
+
+/**
+ * The authorization checks of the revision judged: a modern server's, or the negotiated one (the
+ * requested one when the server, asking for credentials, negotiated none). A run pinned to a
+ * legacy revision the server does not speak judges nothing of it.
+ */
+function authChecks(auth: AuthObservation, pinned: string | undefined, modernOnly: boolean, version: string): CheckResult[] {
+  if (!modernOnly) return judgeAuth(auth, version)
+  return pinned === undefined || isModernRevision(pinned) ? judgeModernAuth(auth) : []
 }
 
 async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void, otherShutdowns: StdioShutdown[]): Promise<void> {

@@ -15,6 +15,7 @@ import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from '
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
 
+import { MODERN_AUTH_CHECKS } from './auth-rules.ts'
 export type { ModernCheckDef, ModernRule } from './types.ts'
 
 export const INITIALIZE_REFUSAL: ModernCheckDef = {
@@ -101,7 +102,6 @@ export const NOT_YET_JUDGED_AREAS = [
   'pages past the first (cursor stability, one cacheScope for all pages)',
   'the stdio rules as 2026-07-28 states them (what else the server writes to stdout, embedded newlines, exit on end of input)',
   'the headers of an event stream (X-Accel-Buffering) and whether the final response ends it',
-  'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
 /** In the order the docs list them. */
@@ -123,5 +123,6 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   ...ENVELOPE_CHECKS,
   UNASKED_NOTIFICATIONS,
   MODERN_POSTS,
+  ...MODERN_AUTH_CHECKS,
   NOT_YET_JUDGED,
 ]
