@@ -4,6 +4,8 @@
  * variant fails (or warns) exactly under the sentence it breaks, and a server without
  * authorization is not applicable. The kit holds no credentials, as a first-time client does.
  */
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { startHttpFixture, type BehaviourInput } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SuiteResult } from '../src/model.ts'
@@ -129,4 +131,33 @@ describe('a server that breaks one authorization sentence', () => {
       expect(first.spec?.quote).toMatch(c.quote)
     })
   }
+})
+
+describe('a hostile authorization server', () => {
+  // A GitHub token shape: the redactor knows it, so it must never reach the report.
+  const SECRET = `ghp_${'A1b2C3d4E5'.repeat(4).slice(0, 36)}`
+
+  it('is bounded: an oversized metadata document is not read on, a silent one costs one timeout, a secret is redacted', async () => {
+    const hanging = new Set<ServerResponse>()
+    const server = createServer((req, res) => {
+      if (req.url === '/prm') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ authorization_servers: ['http://as.example'], pad: 'x'.repeat(100 * 1024) }))
+      if (req.url?.startsWith('/.well-known/')) return void hanging.add(res)
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/prm", error_description="leaked ${SECRET}"` }).end()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
+      const suite = await runServerSuite({ kind: 'http', url, headers: {} }, { requestTimeoutMs: 500 })
+      const metadata = find(suite, 'auth/protected-resource-metadata')
+      expect(metadata.status).toBe('fail')
+      expect(metadata.message).toMatch(/\/prm: HTTP 200 but no JSON object$/)
+      expect(find(suite, 'auth/no-credentials').status).toBe('pass')
+      expect(JSON.stringify(suite)).not.toContain(SECRET)
+    } finally {
+      for (const res of hanging) res.destroy()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
 })
