@@ -15,7 +15,7 @@ import { judgeMetaKeys } from './evaluate/meta-keys.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeInvalidCursor } from './probe/cursor.ts'
-import { judgeAuth, judgeModernAuth, type AuthObservation } from './evaluate/auth.ts'
+import { asksForAuthorization, judgeAuth, judgeModernAuth, type AuthObservation } from './evaluate/auth.ts'
 import { probeAuth } from './probe/auth.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
@@ -157,7 +157,10 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       if (ledger && ledger.counts.messages > 0) emit(...judgeEnvelope([ledger], version, stopped !== undefined))
     }
   } finally {
-    if (auth) emit(...authChecks(auth, options.revision, modernOnly, version))
+    // A pinned run that stopped judges nothing else for its revision, unless it stopped at the
+    // server's demand for credentials; no HTTP answer at all is initialize's harness error.
+    const judged = auth && auth.anonymous.status !== undefined && (negotiation.stopped === undefined || asksForAuthorization(auth))
+    if (auth && judged) emit(...authChecks(auth, options.revision, modernOnly, version))
     for (const probe of probes) await release(probe, options)
     if (wire instanceof StdioWire) {
       const shutdown = await wire.shutdown(options.exitGraceMs)

@@ -48,7 +48,7 @@ async function ask(request: Ask, timeoutMs: number, onHeaders?: (response: Respo
   const answer: HttpAnswer = { method: request.method, url: cut(request.url, 300) }
   const deadline = startDeadline(timeoutMs)
   try {
-    const response = await fetch(request.url, { method: request.method, headers: request.headers ?? {}, body: request.body, signal: deadline.signal, redirect: 'manual' })
+    const response = await follow(request, deadline.signal)
     answer.status = response.status
     const challenge = response.headers.get('www-authenticate')
     // Kept raw (bounded) to be parsed; ../evaluate/auth.ts redacts whatever it quotes.
@@ -64,6 +64,32 @@ async function ask(request: Ask, timeoutMs: number, onHeaders?: (response: Respo
     deadline.clear()
   }
   return answer
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const MAX_REDIRECTS = 5
+
+/**
+ * A redirect to the same origin is followed, as the run's own exchanges do (../wire/http-post.ts),
+ * keeping the method for 307/308; one to another origin is not, and is what the probe saw.
+ */
+async function follow(request: Ask, signal: AbortSignal): Promise<Response> {
+  let url = new URL(request.url)
+  let method: string = request.method
+  let body = request.body
+  for (let hops = 0; ; hops++) {
+    const response = await fetch(url, { method, headers: request.headers ?? {}, body, signal, redirect: 'manual' })
+    const location = response.headers.get('location')
+    if (!REDIRECTS.has(response.status) || location === null || hops >= MAX_REDIRECTS) return response
+    const next = new URL(location, url)
+    if (next.origin !== url.origin) return response
+    await response.body?.cancel().catch(() => {})
+    if (response.status !== 307 && response.status !== 308) {
+      method = 'GET'
+      body = undefined
+    }
+    url = next
+  }
 }
 
 function parseJson(text: string): unknown {
