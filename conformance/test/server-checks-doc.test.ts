@@ -1,6 +1,7 @@
 /** The docs' checks table is the registry rendered: it fails when one changed without the other. */
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
+import * as auth from '../src/server/registry/auth.ts'
 import * as bridge from '../src/server/registry/bridge.ts'
 import * as features from '../src/server/registry/features.ts'
 import { CHECKS } from '../src/server/registry/index.ts'
@@ -20,7 +21,7 @@ describe('docs/SERVER-CHECKS.md', () => {
   })
 
   it('every check a registry module defines is in the registry (none left out of its area list)', () => {
-    const defined = [lifecycle, messages, notifications, tools, bridge, features, tasks, transports].flatMap((module) => Object.values(module).filter((value) => !Array.isArray(value)))
+    const defined = [lifecycle, messages, notifications, tools, bridge, features, tasks, transports, auth].flatMap((module) => Object.values(module).filter((value) => !Array.isArray(value)))
     expect(new Set(defined)).toEqual(new Set(CHECKS))
   })
 

@@ -1,5 +1,6 @@
 import { JWT_BEARER_ASSERTION, verifyClientAssertion } from './oauth-assertion.ts'
 import { AuthorizationEndpoint } from './oauth-authorize.ts'
+import { CUSTOM_RESOURCE_METADATA, type OAuthFault } from './oauth-faults.ts'
 import { prng, randomHex } from './prng.ts'
 import { TOKEN_AUTH_METHODS, type OAuthSpec } from './schema.ts'
 import type { BearerKind, TokenRecord } from './wire.ts'
@@ -74,7 +75,22 @@ export class OAuthServer {
   /** Whether a path is the authorization server's (or a metadata document), not the MCP endpoint's. */
   serves(path: string): boolean {
     if (this.front && (path === AUTHORIZE || (path === REGISTER && this.spec.registration))) return true
-    return path === SERVER_METADATA || path === TOKEN || path === PROTECTED_RESOURCE || path === `${PROTECTED_RESOURCE}${this.endpoint}`
+    if (path === this.serverMetadataPath()) return !this.faulty('no-server-metadata')
+    if (path === TOKEN) return !this.faulty('no-token-endpoint')
+    if (this.faulty('no-well-known')) return path === CUSTOM_RESOURCE_METADATA
+    return path === PROTECTED_RESOURCE || path === `${PROTECTED_RESOURCE}${this.endpoint}`
+  }
+
+  private faulty(fault: OAuthFault): boolean {
+    return this.spec.faults?.includes(fault) ?? false
+  }
+
+  private serverMetadataPath(): string {
+    return this.faulty('path-server-metadata') ? `${SERVER_METADATA}${this.endpoint}` : SERVER_METADATA
+  }
+
+  private resourceMetadataUrl(origin: string): string {
+    return this.faulty('no-well-known') ? `${origin}${CUSTOM_RESOURCE_METADATA}` : `${origin}${PROTECTED_RESOURCE}${this.endpoint}`
   }
 
   async handle(request: Request): Promise<OAuthAnswer> {
@@ -89,11 +105,11 @@ export class OAuthServer {
     }
     if (request.method !== 'GET') return { response: oauthError(405, 'invalid_request', 'metadata is read with GET') }
     if (url.pathname === AUTHORIZE && this.front) return { response: this.front.authorize(url, url.origin) }
-    if (url.pathname === SERVER_METADATA) return { response: json(200, this.serverMetadata(url.origin)) }
+    if (url.pathname === this.serverMetadataPath()) return { response: json(200, this.serverMetadata(url.origin)) }
     return {
       response: json(200, {
         resource: `${url.origin}${this.endpoint}`,
-        authorization_servers: [url.origin],
+        ...(this.faulty('no-authorization-servers') ? {} : { authorization_servers: [url.origin] }),
         bearer_methods_supported: ['header'],
         ...(this.spec.scopes ? { scopes_supported: this.spec.scopes } : {}),
       }),
@@ -108,13 +124,16 @@ export class OAuthServer {
     const url = new URL(request.url)
     const bearer = this.classify(request, url)
     if (bearer === 'valid') return { bearer }
-    // RFC 6750 §3.1: a request without credentials gets no error code; a bad token is invalid_token.
-    const error = bearer === 'none' || bearer === 'query' ? '' : ', error="invalid_token"'
-    const scope = this.spec.scopes ? `, scope="${this.spec.scopes.join(' ')}"` : ''
-    const challenge = `Bearer resource_metadata="${url.origin}${PROTECTED_RESOURCE}${this.endpoint}"${scope}${error}`
+    const params = [
+      this.faulty('no-resource-metadata') ? '' : `resource_metadata="${this.resourceMetadataUrl(url.origin)}"`,
+      this.spec.scopes ? `scope="${this.spec.scopes.join(' ')}"` : '',
+      // RFC 6750 §3.1: a request without credentials gets no error code; a bad token is invalid_token.
+      bearer === 'none' || bearer === 'query' ? '' : 'error="invalid_token"',
+    ].filter(Boolean)
+    const challenge = params.length > 0 ? `Bearer ${params.join(', ')}` : 'Bearer'
     const refusal = new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null }), {
-      status: 401,
-      headers: { 'content-type': 'application/json', 'www-authenticate': challenge },
+      status: this.faulty('forbidden') ? 403 : 401,
+      headers: { 'content-type': 'application/json', ...(this.faulty('no-challenge') ? {} : { 'www-authenticate': challenge }) },
     })
     return { bearer, refusal }
   }
@@ -132,7 +151,7 @@ export class OAuthServer {
     if (granted.includes(needed)) return undefined
     const url = new URL(request.url)
     const scope = [...granted, needed].join(' ')
-    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${url.origin}${PROTECTED_RESOURCE}${this.endpoint}"`
+    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${this.resourceMetadataUrl(url.origin)}"`
     return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Forbidden: insufficient scope' }, id: null }), {
       status: 403,
       headers: { 'content-type': 'application/json', 'www-authenticate': challenge },
@@ -146,7 +165,7 @@ export class OAuthServer {
     if (this.spec.refuseAllTokens) return 'refused'
     if (this.spec.staticTokens.includes(token)) return 'valid'
     const issued = this.accessTokens.get(token)
-    if (!issued) return 'unknown'
+    if (!issued) return this.faulty('accept-any-token') ? 'valid' : 'unknown'
     return Date.now() >= issued.expiresAt ? 'expired' : 'valid'
   }
 

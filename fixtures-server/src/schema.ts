@@ -1,3 +1,4 @@
+import { OAUTH_FAULTS } from './oauth-faults.ts'
 import { z } from 'zod'
 import { AsksShape, EarlyAsksShape } from './asks-schema.ts'
 import { BeyondSchema } from './beyond-schema.ts'
@@ -292,6 +293,8 @@ const OAuthSchema = z
      * `error="insufficient_scope"` and the scopes it needs (MCP 2025-11-25 "Runtime Insufficient Scope Errors").
      */
     stepUpScope: z.string().min(1).optional(),
+    /** Break one MCP authorization sentence each (oauth-faults.ts), for server mode's authorization checks. */
+    faults: z.array(z.enum(OAUTH_FAULTS)).optional(),
   })
   .refine(
     (o) => o.clientSecret !== undefined || o.publicKey !== undefined || o.staticTokens.length > 0 || o.authorize !== undefined,

@@ -16,6 +16,8 @@ import { judgeMetaKeys } from './evaluate/meta-keys.ts'
 import { classifyNotifications, judgeNotifications } from './evaluate/notifications.ts'
 import { judgeStdio } from './evaluate/stdio.ts'
 import { probeInvalidCursor } from './probe/cursor.ts'
+import { asksForAuthorization, judgeAuth, judgeModernAuth, type AuthObservation } from './evaluate/auth.ts'
+import { probeAuth } from './probe/auth.ts'
 import { probeFeatures } from './probe/features.ts'
 import { probeHttp } from './probe/http.ts'
 import { listen } from './probe/listen.ts'
@@ -113,6 +115,8 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   let modernOnly = false
   // The modern revision the run judged, whose own stdio sentences then judge the process.
   let modernJudged: ModernRevision | undefined
+  // First, as a client without credentials meets the server; judged once the revision is known.
+  const auth = wire instanceof HttpWire ? await probeAuth(wire.target.url, options.requestTimeoutMs) : undefined
   try {
     if (isModernRevision(options.revision)) {
       // Pinned to a modern revision: no initialize; its server/discover decides (modern/run.ts).
@@ -162,6 +166,10 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       if (ledger && ledger.counts.messages > 0) emit(...judgeEnvelope([ledger], version, stopped !== undefined))
     }
   } finally {
+    // A pinned run that stopped judges nothing else for its revision, unless it stopped at the
+    // server's demand for credentials; no HTTP answer at all is initialize's harness error.
+    const judged = auth && auth.anonymous.status !== undefined && (negotiation.stopped === undefined || asksForAuthorization(auth))
+    if (auth && judged) emit(...authChecks(auth, options.revision, modernOnly, version))
     for (const probe of probes) await release(probe, options)
     if (wire instanceof StdioWire) {
       const shutdown = await wire.shutdown(options.exitGraceMs)
@@ -173,6 +181,16 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     } else await wire.close()
   }
   return negotiation
+}
+
+/**
+ * The authorization checks of the revision judged: a modern server's, or the negotiated one (the
+ * requested one when the server, asking for credentials, negotiated none). A run pinned to a
+ * legacy revision the server does not speak judges nothing of it.
+ */
+function authChecks(auth: AuthObservation, pinned: string | undefined, modernOnly: boolean, version: string): CheckResult[] {
+  if (!modernOnly) return judgeAuth(auth, version)
+  return pinned === undefined || isModernRevision(pinned) ? judgeModernAuth(auth) : []
 }
 
 async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void, otherShutdowns: StdioShutdown[]): Promise<void> {

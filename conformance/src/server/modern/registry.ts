@@ -18,6 +18,7 @@ import { CAPABILITY_DECLARED, RESOURCE_READ, STANDARD_ERRORS, TOOL_LIST } from '
 import { REPLY, REQUEST_CHECKS } from './rules.ts'
 import type { ModernCheckDef } from './types.ts'
 
+import { MODERN_AUTH_CHECKS } from './auth-rules.ts'
 export type { ModernCheckDef, ModernRule } from './types.ts'
 
 export const INITIALIZE_REFUSAL: ModernCheckDef = {
@@ -102,7 +103,6 @@ export const NOT_YET_JUDGED_AREAS = [
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
-  'authorization (Protected Resource Metadata, WWW-Authenticate, invalid tokens)',
 ]
 
 /** In the order the docs list them. */
@@ -127,5 +127,6 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   MODERN_POSTS,
   ...MODERN_SSE_CHECKS,
   ...MODERN_STDIO_CHECKS,
+  ...MODERN_AUTH_CHECKS,
   NOT_YET_JUDGED,
 ]

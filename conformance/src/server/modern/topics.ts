@@ -48,6 +48,11 @@ export const SERVER_MODERN_SECTIONS = {
   'tools#tool': ['server/tools#tool', 'tools: tool'],
   'resources#custom-uri-schemes': ['server/resources#custom-uri-schemes', 'resources: custom URI schemes'],
   'resources#security-considerations': ['server/resources#security-considerations', 'resources: security considerations'],
+  'authorization#overview': ['basic/authorization/index#overview', 'authorization: overview'],
+  'authorization#scope-selection-strategy': ['basic/authorization/index#scope-selection-strategy', 'authorization: scope selection strategy'],
+  'authorization#token-handling': ['basic/authorization/index#token-handling', 'authorization: token handling'],
+  'authorization#refresh-tokens': ['basic/authorization/index#refresh-tokens', 'authorization: refresh tokens'],
+  'authorization#error-handling': ['basic/authorization/index#error-handling', 'authorization: error handling'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
 export type ServerModernTopic = keyof typeof SERVER_MODERN_SECTIONS

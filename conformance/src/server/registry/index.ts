@@ -1,5 +1,6 @@
 /** Every server check the kit knows, grouped by area: the source of the docs' checks table. */
 import type { CheckDef } from './types.ts'
+import { AUTH_CHECKS } from './auth.ts'
 import { BRIDGE_CHECKS } from './bridge.ts'
 import { FEATURE_CHECKS } from './features.ts'
 import { LIFECYCLE_CHECKS } from './lifecycle.ts'
@@ -12,7 +13,7 @@ import { TRANSPORT_CHECKS } from './transports.ts'
 export type { CheckDef, Keyword, Rule } from './types.ts'
 export { breachStatus, cite, inForce, ruleFor } from './types.ts'
 
-export const CHECKS: readonly CheckDef[] = [...LIFECYCLE_CHECKS, ...MESSAGE_CHECKS, ...NOTIFICATION_CHECKS, ...TOOL_CHECKS, ...BRIDGE_CHECKS, ...FEATURE_CHECKS, ...TASK_CHECKS, ...TRANSPORT_CHECKS]
+export const CHECKS: readonly CheckDef[] = [...LIFECYCLE_CHECKS, ...MESSAGE_CHECKS, ...NOTIFICATION_CHECKS, ...TOOL_CHECKS, ...BRIDGE_CHECKS, ...FEATURE_CHECKS, ...TASK_CHECKS, ...TRANSPORT_CHECKS, ...AUTH_CHECKS]
 
 /** The definition behind a reported check id (`tools/call/echo` → `tools/call/{name}`). */
 export function definitionOf(id: string): CheckDef | undefined {

@@ -36,6 +36,15 @@ const OTHER_SECTIONS = {
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
   // 2025-03-26 on.
   'transports#resumability-and-redelivery': ['basic/transports#resumability-and-redelivery', 'transports: resumability and redelivery'],
+  // 2025-03-26 on: the authorization page (HTTP transports only).
+  'authorization#overview': ['basic/authorization#overview', 'authorization: overview'],
+  'authorization#code-grant': ['basic/authorization#example-authorization-code-grant', 'authorization: example authorization code grant'],
+  'authorization#base-url': ['basic/authorization#authorization-base-url', 'authorization: authorization base URL'],
+  'authorization#server-metadata-discovery': ['basic/authorization#server-metadata-discovery', 'authorization: server metadata discovery'],
+  'authorization#authorization-server-location': ['basic/authorization#authorization-server-location', 'authorization: authorization server location'],
+  'authorization#discovery-requirements': ['basic/authorization#protected-resource-metadata-discovery-requirements', 'authorization: protected resource metadata discovery requirements'],
+  'authorization#token-handling': ['basic/authorization#token-handling', 'authorization: token handling'],
+  'authorization#error-handling': ['basic/authorization#error-handling', 'authorization: error handling'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
 const SERVER_SECTIONS = { ...TASK_SECTIONS, ...OTHER_SECTIONS }
