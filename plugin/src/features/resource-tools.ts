@@ -7,7 +7,6 @@ import type { ImageServices } from '../image-admission.ts'
 import { SchemaCompiler } from '../json-schema.ts'
 import { publicToolName } from '../naming.ts'
 import { type GenerationEntry, ToolSet } from '../tool-set.ts'
-import { listPageAsToolResult, readAsToolResult } from './resource-results.ts'
 
 /** The raw names of the two model tools; a server tool of either name is left out while they are on. */
 const LIST = 'list_resources'
@@ -16,7 +15,8 @@ const READ = 'read_resource'
 /**
  * The instance's tool set: the plain one, or, with features.resourceTools, one that registers
  * `list_resources` and `read_resource` beside the server's tools in every generation it swaps in.
- * `connection` is read only when a generation is swapped, so it may be built after this.
+ * `connection` is read only when a generation is swapped, so it may be built after this. Every
+ * module this file imports is one the tool path loads anyway.
  */
 export function toolSetFor(registry: ToolsService, config: Config, connection: () => ServerConnection, imageServices: () => ImageServices): ToolSet {
   return config.features.resourceTools ? new ResourceToolSet(registry, config, connection, imageServices) : new ToolSet(registry)
@@ -88,6 +88,8 @@ class ResourceToolSet extends ToolSet {
 
   private async invoke(rawName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
     const session = this.connection().live()
+    // Imported on the first call: a tools-only host loads only this file of the feature.
+    const { listPageAsToolResult, readAsToolResult } = await import('./resource-results.ts')
     if (rawName === LIST) {
       const cursor = args.cursor
       return listPageAsToolResult(await session.request('resources/list', typeof cursor === 'string' ? { cursor } : {}, signal))
