@@ -2,11 +2,11 @@ import type { Context, Fiber } from 'cordis'
 import type { Config as ConfigType } from './config.ts'
 import { ServerConnection } from './connection.ts'
 import { beyondTools } from './features/attach.ts'
+import { toolSetFor } from './features/resource-tools.ts'
 import { BridgeError, errorMessage, withoutStack } from './errors.ts'
 import { bindHostAsks, updateRootsInPlace } from './asks/client-asks.ts'
 import { bindHostAuth } from './oauth/host-auth.ts'
 import { reserveServerName } from './server-names.ts'
-import { ToolSet } from './tool-set.ts'
 
 // The plugin API (name, inject, Config, apply), its configuration types, its errors and the
 // contract of the host services it consumes. Nothing else: the untrusted-text rules are
@@ -38,7 +38,7 @@ export async function apply(ctx: Context, config: ConfigType): Promise<void> {
   ctx.effect(() => ctx.on('internal/update', (next: ConfigType, _noSave: boolean, restart: () => void | Promise<void>) => (updateRootsInPlace(config, next) ? undefined : restart())), 'mcp-client.roots')
   const logger = ctx.logger(`mcp:${config.serverName}`)
   // One traced handle: every `ctx.tools` access builds a fresh proxy, which 10,000 registrations feel.
-  const tools = new ToolSet(ctx.tools)
+  const tools = toolSetFor(ctx.tools, config, () => connection, () => ({ attachments: ctx.get('attachments'), llm: ctx.get('llm') }))
   const features = beyondTools(config)
   const connection = new ServerConnection({
     ...(features.onLogMessage && { onLogMessage: features.onLogMessage }),

@@ -38,7 +38,7 @@ const ourDefaults = {
   listChanged: { debounceMs: 50, maxWaitMs: 1_000 },
   limits: { maxPages: 1_000, maxTools: 10_000, maxDescriptionChars: 8_192, maxSchemaChars: 262_144, maxResultTextChars: 100_000, maxResultBytes: 16 * 1024 * 1024 },
   tools: { include: [], exclude: [] },
-  features: { resources: false, prompts: false, completions: false, instructions: false, logLevel: 'off', maxSubscriptions: 100, maxLogLinesPerMinute: 60 },
+  features: { resources: false, resourceTools: false, prompts: false, completions: false, instructions: false, logLevel: 'off', maxSubscriptions: 100, maxLogLinesPerMinute: 60 },
   roots: [],
   sampling: { enabled: false, maxTokens: 1_024, overMaxTokens: 'clamp', requestsPerMinute: 10, maxConcurrent: 1, maxPromptChars: 32_000, maxReplyChars: 32_000, models: [] },
   preferTaskCalls: false,

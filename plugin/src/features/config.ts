@@ -14,6 +14,11 @@ export const FeatureFields = {
     .description(
       'Offer the server\'s resources and resource templates (list, read, subscribe) through the mcpServers service; lists are held as the server\'s ttlMs or list_changed allow, and re-synced on list_changed.',
     ),
+  resourceTools: Schema.boolean()
+    .default(false)
+    .description(
+      'Offer the model two tools for a server that declares resources, mcp__<server>__list_resources (optional cursor) and mcp__<server>__read_resource (uri), with results bounded like tool results; while on, a server tool named list_resources or read_resource is left out.',
+    ),
   prompts: Schema.boolean().default(false).description('Offer the server\'s prompts (list, and get with argument checks) through the mcpServers service; the list is re-synced on list_changed.'),
   completions: Schema.boolean().default(false).description('Offer completion/complete for prompt and resource-template arguments through the mcpServers service.'),
   instructions: Schema.boolean().default(false).description('Offer the server\'s initialize instructions, bounded and redacted, through the mcpServers service.'),
@@ -30,6 +35,7 @@ export const FeatureFields = {
 
 export interface FeaturesConfig {
   resources: boolean
+  resourceTools: boolean
   prompts: boolean
   completions: boolean
   instructions: boolean
