@@ -1,4 +1,4 @@
-import { onAbort } from './abort-listeners.ts'
+import { onAbort } from '@mcp-bridge/process'
 import { BridgeError, errorMessageWithCause } from './errors.ts'
 import { isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { quoteUntrusted, type Redact } from '@mcp-bridge/process'

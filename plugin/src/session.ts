@@ -16,7 +16,7 @@ import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
 import { isLegacyRefusal } from './http-transport.ts'
 import { dialer, type Dialer, type TransportHandle } from './transport.ts'
-import { untilAborted, waitAtMost } from './wait.ts'
+import { untilAborted, waitAtMost } from '@mcp-bridge/process'
 
 /** A refused initialize POST is how a legacy-only server answers (sseFallback is off, or it would have switched). */
 const LEGACY_HINT = 'if the server speaks only the older HTTP+SSE transport (MCP 2024-11-05), set sseFallback: true or transport: sse'

@@ -8,7 +8,7 @@ import { BridgeError, withoutStack } from './errors.ts'
 import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './response-limits.ts'
 import { LineReader, oversizedRequestMethod, oversizedResponseId } from './line-reader.ts'
-import { waitAtMost } from './wait.ts'
+import { waitAtMost } from '@mcp-bridge/process'
 
 export interface StdioChildOptions {
   command: string
