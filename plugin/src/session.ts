@@ -5,16 +5,14 @@ import { CallScope, withAbortScope } from './abort-scope.ts'
 import { askFailure } from './asks/ask-failure.ts'
 import { clientAsks, type ClientAsks } from './asks/client-asks.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
-import { isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
+import { isLegacyRefusal, isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
 import { quoteUntrusted, type Redact, stderrExcerpt } from '@mcp-bridge/process'
-import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone } from './request-failure.ts'
-import { UndeliveredMessageError } from './response-limits.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone, UndeliveredMessageError } from './request-failure.ts'
 import { checkListing, paramHeaders, type ParamHeader } from './param-headers.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
-import { isLegacyRefusal } from './http-transport.ts'
 import { dialer, type Dialer, type TransportHandle } from './transport.ts'
 import { untilAborted, waitAtMost } from '@mcp-bridge/process'
 
@@ -112,7 +110,7 @@ export class Session {
    * is of the legacy era (2024-11-05) and is not probed.
    */
   static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, known?: Era): Promise<Session> {
-    const dial = dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
+    const dial = await dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
     const opening: Opening = { dial, config, hooks, deadline, redact }
     try {
       const session = await Session.inEra(opening, known)

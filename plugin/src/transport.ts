@@ -1,9 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/client'
 import type { Config, StdioConfig } from './config.ts'
 import { childEnvironment } from './env.ts'
-import { createHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'
+import type { HttpAccess } from './http-transport.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
-import { ENVELOPE_BYTES } from './response-limits.ts'
+import { ENVELOPE_BYTES } from './json-rpc-message.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
 import { withCredentialsAsHeader } from './url-credentials.ts'
 
@@ -37,8 +37,10 @@ export interface Dialer {
   end(): void
 }
 
-export function dialer(config: Config, options: TransportOptions): Dialer {
+export async function dialer(config: Config, options: TransportOptions): Promise<Dialer> {
   if (config.transport === 'stdio') return { open: () => stdioTransport(config, options), end: () => {} }
+  // HTTP, legacy SSE and OAuth are loaded with the first HTTP dial: a stdio-only host never loads them (issue 40).
+  const { createHttpTransport, httpAccess } = await import('./http-transport.ts')
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
   let access: HttpAccess | undefined
   return {
