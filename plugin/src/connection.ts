@@ -15,6 +15,7 @@ import { authSecrets } from './auth-config.ts'
 import type { Era } from './era.ts'
 import { eraAfterFailure, Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
+import { loadTransport } from './transport.ts'
 import type { ToolSet } from './tool-set.ts'
 
 export interface ConnectionOptions {
@@ -206,6 +207,7 @@ export class ServerConnection {
 
   /** One attempt under its deadline (connectTimeoutMs, or the instance's disposal), cleared once it settles. */
   private async attempt(): Promise<{ error?: unknown }> {
+    await loadTransport(this.options.config)
     const deadline = startDeadline(this.options.config.connectTimeoutMs, [this.disposing.signal])
     try {
       return await this.attemptWithin(deadline.signal)

@@ -39,8 +39,7 @@ export interface Dialer {
 
 export async function dialer(config: Config, options: TransportOptions): Promise<Dialer> {
   if (config.transport === 'stdio') return { open: () => stdioTransport(config, options), end: () => {} }
-  // HTTP, legacy SSE and OAuth are loaded with the first HTTP dial: a stdio-only host never loads them (issue 40).
-  const { createHttpTransport, httpAccess } = await import('./http-transport.ts')
+  const { createHttpTransport, httpAccess } = await loadHttp()
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
   let access: HttpAccess | undefined
   return {
@@ -50,6 +49,18 @@ export async function dialer(config: Config, options: TransportOptions): Promise
     },
     end: () => access?.end(),
   }
+}
+
+/**
+ * HTTP, legacy SSE and OAuth are loaded for the first HTTP instance, never by a stdio-only host
+ * (issue 40). The connection loads them before an attempt's deadline starts (`loadTransport`), so
+ * loading them never eats into connectTimeoutMs.
+ */
+let http: Promise<typeof import('./http-transport.ts')> | undefined
+const loadHttp = () => (http ??= import('./http-transport.ts'))
+
+export async function loadTransport(config: Config): Promise<void> {
+  if (config.transport !== 'stdio') await loadHttp()
 }
 
 function stdioTransport(config: StdioConfig, options: TransportOptions): TransportHandle {
