@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { simulatedBrowser } from '@mcp-bridge/conformance/sign-in'
 import { createFileHost } from '@mcp-bridge/host/loader'
 
 const url = process.argv.at(-1)
@@ -96,18 +97,8 @@ function plannedCalls(tools, context) {
   return tools.map((tool) => ({ name: tool.name, args: argumentsFor(tool.parameters) }))
 }
 
-/**
- * The person at the browser: follows the authorization URL and its redirects to the plugin's
- * loopback listener, approving whatever the suite's authorization server shows (it asks nothing).
- */
-async function browse({ url: authorizationUrl, signal }) {
-  try {
-    const response = await fetch(authorizationUrl, { redirect: 'follow', signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]) })
-    await response.body?.cancel()
-  } catch (error) {
-    log(`the simulated browser stopped: ${error instanceof Error ? error.message : String(error)}`)
-  }
-}
+/** The person at the browser: the kit's own simulated one, bounded at 10 s. */
+const browse = simulatedBrowser(10_000)
 
 /**
  * The person answering the scenario's questions (the host's mcpElicitation service): they accept

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { ImageRef } from '@mcp-bridge/plugin'
-import { extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '@mcp-bridge/plugin/rules'
+import { extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '@mcp-bridge/process'
 
 
 export interface SaveImage {

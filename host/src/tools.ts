@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 // Calls made without a signal share NEVER_ABORTED: following it costs no listener anywhere.
 import { BridgeError } from '@mcp-bridge/plugin'
-import { errorMessage, NEVER_ABORTED, onAbort, SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '@mcp-bridge/plugin/rules'
+import { errorMessage, NEVER_ABORTED, onAbort, SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '@mcp-bridge/process'
 import type {
   ContentBlock,
   ExecuteOptions,

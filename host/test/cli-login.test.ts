@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { simulatedBrowser } from '@mcp-bridge/conformance/sign-in'
 import { startHttpFixture, type HttpFixture } from '@mcp-bridge/fixtures-server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
@@ -42,17 +43,12 @@ function cli(args: string[], env: Record<string, string>, onLine?: (line: string
   })
 }
 
-/** A person's browser: follows redirects from the authorization URL to the bridge's loopback listener. */
+/** A person's browser: the kit's simulated one, which ends at the bridge's loopback listener. */
+const browse = simulatedBrowser(30_000)
+
 async function follow(url: string, visited: string[]): Promise<void> {
-  let next = url
-  for (let hop = 0; hop < 5; hop++) {
-    visited.push(next)
-    const answer = await fetch(next, { redirect: 'manual' })
-    await answer.body?.cancel()
-    const location = answer.headers.get('location')
-    if (!location) return
-    next = new URL(location, next).href
-  }
+  const ended = await browse({ url, signal: new AbortController().signal })
+  if (ended) visited.push(ended)
 }
 
 async function setup() {

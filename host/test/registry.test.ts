@@ -2,7 +2,7 @@ import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ToolRegistry } from '../src/index.ts'
 import type { ToolDefinition } from '@mcp-bridge/plugin'
-import { MAX_VIOLATION_CHARS, MAX_VIOLATIONS } from '../../plugin/src/json-schema.ts'
+import { MAX_VIOLATION_CHARS, MAX_VIOLATIONS } from '@mcp-bridge/process'
 import { startHost } from '../../plugin/test/support/host.ts'
 
 let root: Context | undefined

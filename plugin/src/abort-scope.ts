@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events'
-import { onAbort } from './abort-listeners.ts'
+import { onAbort } from '@mcp-bridge/process'
 
 /**
  * A signal that follows its parents only until released. The SDK never removes the abort

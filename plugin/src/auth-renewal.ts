@@ -1,7 +1,9 @@
-import { isTimeoutReason, startDeadline } from '@mcp-bridge/process'
+import { isTimeoutReason, startDeadline, untilAborted } from '@mcp-bridge/process'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
-import { untilAborted } from './wait.ts'
+import { recognizeCredentialRefusals } from './request-failure.ts'
+
+recognizeCredentialRefusals(OAuthError, UnauthorizedError)
 
 /** What the server's 401 (or 403 insufficient_scope) challenge says about where and what to ask for. */
 export interface Challenge {

@@ -6,7 +6,7 @@
  */
 
 import { nearestWord } from '@mcp-bridge/process'
-import { isRecord } from './records.ts'
+import { isRecord } from '@mcp-bridge/process'
 
 /** Known keys; a nested object's keys under its own name. */
 export interface KeyTree {

@@ -1,20 +1,21 @@
 import { configSecrets, createLearningRedactor, type Redact, startDeadline } from '@mcp-bridge/process'
 import type { Logger } from 'cordis'
 import { backoffDelay } from './backoff.ts'
-import { systemClock, type Clock } from './clock.ts'
+import { systemClock, type Clock } from '@mcp-bridge/process'
 import type { Config } from './config.ts'
-import { Debouncer } from './debounce.ts'
+import { Debouncer } from '@mcp-bridge/process'
 import { PlannedTool } from './definition.ts'
 import { planTools } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ConnectionState, ToolExecution } from './host-contract.ts'
 import type { ImageServices } from './image-admission.ts'
-import { SchemaCompiler } from './json-schema.ts'
+import { SchemaCompiler } from '@mcp-bridge/process'
 import { redactingLog, type Log } from './log.ts'
-import { authSecrets } from './auth.ts'
+import { authSecrets } from './auth-config.ts'
 import type { Era } from './era.ts'
 import { eraAfterFailure, type FeatureNotification, Session } from './session.ts'
 import { filterTools, type FilteredTools } from './tool-filter.ts'
+import { loadTransport } from './transport.ts'
 import type { ToolSet } from './tool-set.ts'
 
 export interface ConnectionOptions {
@@ -208,6 +209,7 @@ export class ServerConnection {
 
   /** One attempt under its deadline (connectTimeoutMs, or the instance's disposal), cleared once it settles. */
   private async attempt(): Promise<{ error?: unknown }> {
+    await loadTransport(this.options.config)
     const deadline = startDeadline(this.options.config.connectTimeoutMs, [this.disposing.signal])
     try {
       return await this.attemptWithin(deadline.signal)

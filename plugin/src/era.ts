@@ -45,6 +45,11 @@ export function isModernRefusal(error: unknown): boolean {
   return body?.error?.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(body.error.data)
 }
 
+/** How a server that speaks only the 2024-11-05 HTTP+SSE transport refuses a Streamable HTTP initialize POST. */
+export function isLegacyRefusal(error: unknown): error is SdkHttpError {
+  return error instanceof SdkHttpError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403
+}
+
 function namesModern(data: unknown): boolean {
   const supported = (data as { supported?: unknown } | null | undefined)?.supported
   return Array.isArray(supported) && supported.includes(MODERN_REVISION)

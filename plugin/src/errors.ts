@@ -1,4 +1,7 @@
-import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
+import { errorMessage, quoteUntrusted, type Redact } from '@mcp-bridge/process'
+
+// Re-exported: the plugin's modules take their error wording from here.
+export { errorMessage }
 
 /**
  * Stable string codes for failures the bridge and the reference host report. Wire errors keep
@@ -36,16 +39,6 @@ export class BridgeError extends Error {
   /** Brand check that also works across duplicated module copies. */
   static is(value: unknown): value is BridgeError {
     return typeof value === 'object' && value !== null && (value as { [brand]?: unknown })[brand] === true
-  }
-}
-
-/** An error's message; for a thrown value that cannot be made a string (`Object.create(null)`), a placeholder. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message
-  try {
-    return String(error)
-  } catch {
-    return 'a value that cannot be shown'
   }
 }
 

@@ -1,5 +1,4 @@
 import {
-  SdkHttpError,
   SSEClientTransport,
   SseError,
   StreamableHTTPClientTransport,
@@ -11,7 +10,7 @@ import { authorizingFetch, type AuthorizingFetch } from './auth-fetch.ts'
 import { TokenRenewal } from './auth-renewal.ts'
 import { authSetup } from './auth.ts'
 import type { HttpConfig } from './config.ts'
-import { isModernRefusal } from './era.ts'
+import { isLegacyRefusal, isModernRefusal } from './era.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { STREAM_ENDED_MARK } from './request-failure.ts'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
@@ -301,9 +300,4 @@ class FallbackTransport implements Transport {
     transport.onerror = (error) => this.onerror?.(error)
     transport.onclose = () => this.onclose?.()
   }
-}
-
-/** How a server that speaks only the 2024-11-05 HTTP+SSE transport refuses a Streamable HTTP initialize POST. */
-export function isLegacyRefusal(error: unknown): error is SdkHttpError {
-  return error instanceof SdkHttpError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403
 }

@@ -1,6 +1,6 @@
 import { errorMessage } from './errors.ts'
 import type { AttachmentsService, ModelInfoService, ToolExecution } from './host-contract.ts'
-import { decodeBase64, IMAGE_MEDIA_TYPES, type ImageMediaType } from './images.ts'
+import { decodeBase64, IMAGE_MEDIA_TYPES, type ImageMediaType } from '@mcp-bridge/process'
 import { resolveModelInfo, routeOf } from './model-route.ts'
 import { isImage, type ImageOutcome } from './projection.ts'
 

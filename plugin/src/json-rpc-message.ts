@@ -33,6 +33,9 @@ export function isMessage(value: unknown): value is JSONRPCMessage {
   return isPlainResult(value) || JSONRPCMessageSchema.safeParse(value).success
 }
 
+/** Room for the JSON-RPC envelope around a result of `maxResultBytes` (the stdio reader allows the same). */
+export const ENVELOPE_BYTES = 1024 * 1024
+
 /** Marks the JSON-RPC error a transport puts in place of an answer the SDK would refuse (see refusedAnswer). */
 export const MALFORMED_MARK = 'mcp-bridge/malformed'
 

@@ -1,4 +1,4 @@
-import { isRecord } from './records.ts'
+import { isRecord } from '@mcp-bridge/process'
 
 /**
  * Pure. SEP-2243 custom headers (MCP 2026-07-28, basic/transports/streamable-http "Custom Headers

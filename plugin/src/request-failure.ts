@@ -1,9 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client'
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { BridgeError, errorMessage } from './errors.ts'
 import { MALFORMED_MARK } from './json-rpc-message.ts'
-import { OVERSIZED_MARK } from './response-limits.ts'
 
 /**
  * What ended a failed request, told apart in one place for plain calls and task calls (an abort
@@ -23,6 +20,26 @@ export type RequestFailure = 'auth' | 'credentials' | 'refused-answer' | 'timeou
 /** Marks the JSON-RPC error the HTTP transport answers a request with when its stream ended unanswered (http-transport.ts). */
 export const STREAM_ENDED_MARK = 'mcp-bridge/stream-ended'
 
+/** Marks the JSON-RPC error a transport puts in place of an oversized answer (stdio-transport.ts, response-limits.ts). */
+export const OVERSIZED_MARK = 'mcp-bridge/oversized'
+
+/**
+ * A reply or a notification of ours that did not reach the server: its POST failed, or it was
+ * dropped because too many replies were waiting. Not the server being gone (a request of ours
+ * would say so), and not a TypeError, so that nothing mistakes it for a lost connection.
+ */
+export class UndeliveredMessageError extends Error {
+  override name = 'UndeliveredMessageError'
+  constructor(
+    message: string,
+    /** True when it was never sent: the queue of replies was full. */
+    readonly dropped: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
 export function classifyFailure(error: unknown): RequestFailure {
   if (isAuthFailure(error)) return 'auth'
   if (isCredentialRefusal(error)) return 'credentials'
@@ -38,9 +55,21 @@ export function isAuthFailure(error: unknown): error is SdkHttpError {
   return error instanceof SdkHttpError && (error.status === 401 || error.status === 403)
 }
 
+/**
+ * The SDK's error classes for a refused credential (OAuthError, UnauthorizedError), registered by
+ * auth-renewal.ts as it loads. Only the OAuth modules, loaded with the first HTTP connection, can
+ * throw them, so a stdio-only bridge never loads the SDK's auth modules to ask (issue 40).
+ */
+const credentialRefusals = new Set<abstract new (...args: never[]) => Error>()
+
+export function recognizeCredentialRefusals(...classes: Array<abstract new (...args: never[]) => Error>): void {
+  for (const refusal of classes) credentialRefusals.add(refusal)
+}
+
 /** The authorization server refused the grant, or the server refused a fresh token: retrying the same way cannot help. */
 export function isCredentialRefusal(error: unknown): boolean {
-  return error instanceof OAuthError || error instanceof UnauthorizedError
+  for (const refusal of credentialRefusals) if (error instanceof refusal) return true
+  return false
 }
 
 /**

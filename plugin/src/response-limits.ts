@@ -1,6 +1,7 @@
-import { onAbort } from './abort-listeners.ts'
+import { onAbort } from '@mcp-bridge/process'
 import { BridgeError, errorMessageWithCause } from './errors.ts'
-import { isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { ENVELOPE_BYTES, isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
 import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 
 /**
@@ -34,12 +35,6 @@ export interface ResponseLimits {
   onOversized?: (answer: { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: Record<string, boolean> } }) => void
 }
 
-/** Room for the JSON-RPC envelope around a result of `maxResultBytes` (the stdio reader allows the same). */
-export const ENVELOPE_BYTES = 1024 * 1024
-
-/** Marks the JSON-RPC error this module puts in place of an oversized SSE event. */
-export const OVERSIZED_MARK = 'mcp-bridge/oversized'
-
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
 
 /**
@@ -59,23 +54,6 @@ const PLAIN_ANSWER_MAX_BYTES = 16 * 1024
 export const MAX_REPLY_POSTS = 8
 /** Replies that may wait for a turn; one more is dropped (its request goes unanswered) and counted. */
 export const MAX_QUEUED_REPLIES = 4096
-
-/**
- * A reply or a notification of ours that did not reach the server: its POST failed, or it was
- * dropped because too many replies were waiting. Not the server being gone (a request of ours
- * would say so), and not a TypeError, so that nothing mistakes it for a lost connection.
- */
-export class UndeliveredMessageError extends Error {
-  override name = 'UndeliveredMessageError'
-  constructor(
-    message: string,
-    /** True when it was never sent: the queue of replies was full. */
-    readonly dropped: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
-}
 
 export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typeof fetch {
   const replies = new PostQueue(MAX_REPLY_POSTS, MAX_QUEUED_REPLIES)

@@ -1,5 +1,5 @@
-import { JSON_SCHEMA_TYPES } from './json-schema.ts'
-import { isPlainRecord } from './records.ts'
+import { JSON_SCHEMA_TYPES } from '@mcp-bridge/process'
+import { isPlainRecord } from '@mcp-bridge/process'
 
 /**
  * Pure: the JSON Schema subset a host's tool registry may require of `output.schema`. The

@@ -5,18 +5,16 @@ import { CallScope, withAbortScope } from './abort-scope.ts'
 import { askFailure } from './asks/ask-failure.ts'
 import { clientAsks, type ClientAsks } from './asks/client-asks.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
-import { isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
+import { isLegacyRefusal, isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
 import { quoteUntrusted, type Redact, stderrExcerpt } from '@mcp-bridge/process'
-import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone } from './request-failure.ts'
-import { UndeliveredMessageError } from './response-limits.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone, UndeliveredMessageError } from './request-failure.ts'
 import { checkListing, paramHeaders, type ParamHeader } from './param-headers.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
 import { callToolAsTask } from './task-call.ts'
-import { isLegacyRefusal } from './http-transport.ts'
 import { dialer, type Dialer, type TransportHandle } from './transport.ts'
-import { untilAborted, waitAtMost } from './wait.ts'
+import { untilAborted, waitAtMost } from '@mcp-bridge/process'
 
 /** A refused initialize POST is how a legacy-only server answers (sseFallback is off, or it would have switched). */
 const LEGACY_HINT = 'if the server speaks only the older HTTP+SSE transport (MCP 2024-11-05), set sseFallback: true or transport: sse'
@@ -118,7 +116,7 @@ export class Session {
    * is of the legacy era (2024-11-05) and is not probed.
    */
   static async open(config: Config, hooks: SessionHooks, deadline: AbortSignal, redact: Redact, known?: Era): Promise<Session> {
-    const dial = dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
+    const dial = await dialer(config, { onStderrLine: hooks.onStderrLine, onSecretLookingEnv: hooks.onSecretLookingEnv, redact })
     const opening: Opening = { dial, config, hooks, deadline, redact }
     try {
       const session = await Session.inEra(opening, known)

@@ -6,9 +6,9 @@ import { ProtocolErrorCode, serializeMessage, type JSONRPCMessage, type Transpor
 import { type Redact, signalGroup, spawnGroup, StderrTail } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
 import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
-import { OVERSIZED_MARK } from './response-limits.ts'
+import { OVERSIZED_MARK } from './request-failure.ts'
 import { LineReader, oversizedRequestMethod, oversizedResponseId } from './line-reader.ts'
-import { waitAtMost } from './wait.ts'
+import { waitAtMost } from '@mcp-bridge/process'
 
 export interface StdioChildOptions {
   command: string

@@ -1,9 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/client'
 import type { Config, StdioConfig } from './config.ts'
 import { childEnvironment } from './env.ts'
-import { createHttpTransport, httpAccess, type HttpAccess } from './http-transport.ts'
+import type { HttpAccess } from './http-transport.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
-import { ENVELOPE_BYTES } from './response-limits.ts'
+import { ENVELOPE_BYTES } from './json-rpc-message.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
 import { withCredentialsAsHeader } from './url-credentials.ts'
 
@@ -37,8 +37,9 @@ export interface Dialer {
   end(): void
 }
 
-export function dialer(config: Config, options: TransportOptions): Dialer {
+export async function dialer(config: Config, options: TransportOptions): Promise<Dialer> {
   if (config.transport === 'stdio') return { open: () => stdioTransport(config, options), end: () => {} }
+  const { createHttpTransport, httpAccess } = await loadHttp()
   const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
   let access: HttpAccess | undefined
   return {
@@ -48,6 +49,18 @@ export function dialer(config: Config, options: TransportOptions): Dialer {
     },
     end: () => access?.end(),
   }
+}
+
+/**
+ * HTTP, legacy SSE and OAuth are loaded for the first HTTP instance, never by a stdio-only host
+ * (issue 40). The connection loads them before an attempt's deadline starts (`loadTransport`), so
+ * loading them never eats into connectTimeoutMs.
+ */
+let http: Promise<typeof import('./http-transport.ts')> | undefined
+const loadHttp = () => (http ??= import('./http-transport.ts'))
+
+export async function loadTransport(config: Config): Promise<void> {
+  if (config.transport !== 'stdio') await loadHttp()
 }
 
 function stdioTransport(config: StdioConfig, options: TransportOptions): TransportHandle {

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { NEVER_ABORTED } from '../src/abort-listeners.ts'
+import { NEVER_ABORTED } from '@mcp-bridge/process'
 import { CallScope } from '../src/abort-scope.ts'
 
 const CEILING_MS = 60_000

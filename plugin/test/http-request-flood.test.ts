@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { redactSecrets } from '@mcp-bridge/process'
-import { fetchWithLimits, MAX_QUEUED_REPLIES, MAX_REPLY_POSTS, UndeliveredMessageError } from '../src/response-limits.ts'
+import { UndeliveredMessageError } from '../src/request-failure.ts'
+import { fetchWithLimits, MAX_QUEUED_REPLIES, MAX_REPLY_POSTS } from '../src/response-limits.ts'
 import { startHost, stateOf } from './support/host.ts'
 import { listenOnLoopback, readJson } from './support/http-server.ts'
 

@@ -16,7 +16,7 @@ const ajvLoaded = () => Object.keys(require.cache).some((path) => /[\\\\/]node_m
 await import('${DIST}config.js')
 await import('${DIST}definition.js')
 const { planTools } = await import('${DIST}discovery.js')
-const { SchemaCompiler } = await import('${DIST}json-schema.js')
+const { SchemaCompiler } = await import('@mcp-bridge/process')
 const plan = planTools('s', [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'd' } }, required: ['text'] } }], {})
 const planned = ajvLoaded()
 const compiled = new SchemaCompiler().compile({ type: 'object', properties: { n: { type: 'integer', minimum: 0 } } })

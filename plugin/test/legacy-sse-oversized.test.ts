@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { ENVELOPE_BYTES } from '../src/response-limits.ts'
+import { ENVELOPE_BYTES } from '../src/json-rpc-message.ts'
 import { serveLegacySse } from './support/sse-server.ts'
 import { startHost, stateOf } from './support/host.ts'
 

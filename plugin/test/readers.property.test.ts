@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '../src/errors.ts'
 import { redactSecrets } from '@mcp-bridge/process'
-import { ENVELOPE_BYTES, fetchWithLimits, OVERSIZED_MARK } from '../src/response-limits.ts'
+import { ENVELOPE_BYTES } from '../src/json-rpc-message.ts'
+import { OVERSIZED_MARK } from '../src/request-failure.ts'
+import { fetchWithLimits } from '../src/response-limits.ts'
 
 /**
  * Issue 34, "look for the next ones": the bridge's readers of an HTTP server's answers

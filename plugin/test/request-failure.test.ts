@@ -4,8 +4,9 @@ import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/
 import { describe, expect, it } from 'vitest'
 import { BridgeError, errorMessageWithCause } from '../src/errors.ts'
 import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
-import { OVERSIZED_MARK } from '../src/response-limits.ts'
-import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerGone, STREAM_ENDED_MARK } from '../src/request-failure.ts'
+import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerGone, OVERSIZED_MARK, STREAM_ENDED_MARK } from '../src/request-failure.ts'
+// Registers the SDK's credential-refusal classes, as loading the OAuth modules does in the bridge.
+import '../src/auth-renewal.ts'
 
 // How the session tells one failure from another decides what the host sees: a refusal that stops
 // retrying, a lost connection that reconnects, the server's own answer, an oversized result. Each

@@ -3,7 +3,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { redactSecrets } from '@mcp-bridge/process'
-import { ENVELOPE_BYTES, fetchWithLimits } from '../src/response-limits.ts'
+import { ENVELOPE_BYTES } from '../src/json-rpc-message.ts'
+import { fetchWithLimits } from '../src/response-limits.ts'
 import { afterTest } from './support/cleanup.ts'
 
 async function server() {

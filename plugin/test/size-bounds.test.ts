@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { fixtureCommand, spawnHttpFixture, startHttpFixture } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
-import { ENVELOPE_BYTES } from '../src/response-limits.ts'
+import { ENVELOPE_BYTES } from '../src/json-rpc-message.ts'
 import { afterTest } from './support/cleanup.ts'
 import { startHost } from './support/host.ts'
 

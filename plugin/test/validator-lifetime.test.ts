@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SchemaCompiler } from '../src/json-schema.ts'
+import { SchemaCompiler } from '@mcp-bridge/process'
 import { startHost } from './support/host.ts'
 
 describe('validators belong to their generation', () => {

@@ -27,3 +27,24 @@ export {
 export { escapeControls, escapeControlsInJson } from './controls.ts'
 export { collectingUnchecked, linearRegExp, toRe2Syntax, withinMatchBudget, MATCH_BUDGET } from './linear-regexp.ts'
 export { StderrTail, stderrExcerpt } from './stderr-tail.ts'
+// Low-level pieces the plugin, its reference host and the kit share: untrusted JSON Schemas and
+// values, images, abort fan-out, timers. None of them knows MCP.
+export {
+  JSON_SCHEMA_TYPES,
+  MAX_VIOLATION_CHARS,
+  MAX_VIOLATIONS,
+  SchemaCompiler,
+  schemaProblem,
+  uncheckedPatternsWarning,
+  type CompiledSchema,
+  type Validate,
+} from './json-schema.ts'
+export { jsonByteLength, jsonFitsInBytes, jsonTextLength } from './json-size.ts'
+export { jsonEqual } from './json-equal.ts'
+export { isPlainRecord, isRecord } from './records.ts'
+export { decodeBase64, extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from './images.ts'
+export { NEVER_ABORTED, onAbort } from './abort-listeners.ts'
+export { untilAborted, waitAtMost } from './wait.ts'
+export { systemClock, type Clock } from './clock.ts'
+export { Debouncer } from './debounce.ts'
+export { errorMessage } from './error-message.ts'

@@ -9,16 +9,20 @@ const DEFAULT_BROWSE_MS = 10_000
  * authorization URL (its `mcpAuth.signIn` hook); this follows it and its redirects to the bridge's
  * own loopback listener. The fixture's authorization server approves at once, so nothing is typed.
  * Bounded by the bridge's own signal and by the scenario's connect timeout; a failure is left to
- * the bridge, which times the sign-in out and says so (the URL is never logged here).
+ * the bridge, which times the sign-in out and says so (the URL is never logged here). Resolves
+ * with the URL the redirects ended at (the bridge's callback, code included), for a test that
+ * checks the code never shows; undefined when the browsing failed.
  */
-export function simulatedBrowser(boundMs: number): (request: { url: string; signal: AbortSignal }) => Promise<void> {
+export function simulatedBrowser(boundMs: number): (request: { url: string; signal: AbortSignal }) => Promise<string | undefined> {
   return async ({ url, signal }) => {
     const deadline = startDeadline(boundMs, [signal])
     try {
       const response = await fetch(url, { redirect: 'follow', signal: deadline.signal })
       await response.body?.cancel()
+      return response.url
     } catch {
       // The bridge's wait for the redirect ends on its own bound; nothing to add from here.
+      return undefined
     } finally {
       deadline.clear()
     }

@@ -1,5 +1,5 @@
 import type { Entry } from './types.ts'
-import { isRecord } from '@mcp-bridge/plugin/rules'
+import { isRecord } from '@mcp-bridge/process'
 
 /**
  * How a running entry changes:

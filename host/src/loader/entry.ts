@@ -1,6 +1,6 @@
 /** Pure: the checks on one cordis.yml entry, `{ id, name, config, disabled? }`, once read from YAML. */
 
-import { isRecord } from '@mcp-bridge/plugin/rules'
+import { isRecord } from '@mcp-bridge/process'
 import { pluginKey } from './names.ts'
 import { resolveReferences } from './references.ts'
 import { lineOfField, type Entry, type LoaderIssue, type ParseOptions } from './types.ts'

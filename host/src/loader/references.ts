@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { ScalarTag } from 'yaml'
-import { isPlainRecord } from '@mcp-bridge/plugin/rules'
+import { isPlainRecord } from '@mcp-bridge/process'
 
 /**
  * cordis.yml values that depend on the host: environment variables and paths relative to the file.

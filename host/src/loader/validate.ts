@@ -1,4 +1,4 @@
-import { isRecord } from '@mcp-bridge/plugin/rules'
+import { isRecord } from '@mcp-bridge/process'
 
 /** The part of Standard Schema v1 the loader uses (declared here: the spec package is not a dependency). */
 interface StandardIssue {

@@ -1,6 +1,6 @@
 import { watch } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { Debouncer, systemClock, type Clock } from '@mcp-bridge/plugin/rules'
+import { Debouncer, systemClock, type Clock } from '@mcp-bridge/process'
 
 export interface WatchOptions {
   /** Quiet period after the last event before `onChange` runs. */

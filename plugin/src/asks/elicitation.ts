@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, ElicitationValue, McpElicitationService } from '../host-contract.ts'
 import { errorMessage } from '../errors.ts'
-import { untilAborted } from '../wait.ts'
+import { untilAborted } from '@mcp-bridge/process'
 import { startDeadline } from '@mcp-bridge/process'
 import type { AskQueue } from './ask-queue.ts'
 import { checkRequestedSchema, completeAnswer, type Quote } from './elicitation-form.ts'

@@ -1,5 +1,5 @@
 import { BridgeError } from '../errors.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/process'
 
 /** What completion/complete completes: a prompt's argument or a resource template's. */
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }

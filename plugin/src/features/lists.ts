@@ -1,8 +1,8 @@
 import type { LimitsConfig } from '../config.ts'
-import { jsonFitsInBytes } from '../json-size.ts'
+import { jsonFitsInBytes } from '@mcp-bridge/process'
 import { BridgeError } from '../errors.ts'
 import { drainPages, type PagedList } from '../pages.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/process'
 
 /** The list methods beyond tools: the key that holds their items, and the field each item must have as a string. */
 export const LISTS = {

@@ -1,7 +1,7 @@
 import type { LimitsConfig } from '../config.ts'
 import { BridgeError } from '../errors.ts'
-import { jsonByteLength, jsonFitsInBytes } from '../json-size.ts'
-import { isRecord } from '../records.ts'
+import { jsonByteLength, jsonFitsInBytes } from '@mcp-bridge/process'
+import { isRecord } from '@mcp-bridge/process'
 
 export interface PromptResult {
   description?: string

@@ -1,6 +1,6 @@
 import type { LimitsConfig } from '../config.ts'
 import { BridgeError } from '../errors.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/process'
 import { isId } from './lists.ts'
 import { readResult } from './resources.ts'
 

@@ -4,7 +4,7 @@ import { PlannedTool, type DefinitionOptions } from '../definition.ts'
 import type { BridgedTool } from '../discovery.ts'
 import type { ToolsService } from '../host-contract.ts'
 import type { ImageServices } from '../image-admission.ts'
-import { SchemaCompiler } from '../json-schema.ts'
+import { SchemaCompiler } from '@mcp-bridge/process'
 import { publicToolName } from '../naming.ts'
 import { type GenerationEntry, ToolSet } from '../tool-set.ts'
 

@@ -1,7 +1,7 @@
 import type { LimitsConfig } from '../config.ts'
 import { BridgeError } from '../errors.ts'
-import { jsonByteLength, jsonFitsInBytes } from '../json-size.ts'
-import { isRecord } from '../records.ts'
+import { jsonByteLength, jsonFitsInBytes } from '@mcp-bridge/process'
+import { isRecord } from '@mcp-bridge/process'
 import { isId } from './lists.ts'
 
 /** One entry of a read, as MCP 2025-11-25 §server/resources defines it: text or a base64 blob. */

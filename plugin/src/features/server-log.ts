@@ -1,7 +1,7 @@
 import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
-import type { Clock } from '../clock.ts'
+import type { Clock } from '@mcp-bridge/process'
 import type { Log } from '../log.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/process'
 import { LOG_LEVELS, type LogLevel } from './config.ts'
 
 /** A server's log line is a line: longer data is cut with a notice. */

@@ -1,6 +1,6 @@
 import { BridgeError } from '../errors.ts'
 import type { Log } from '../log.ts'
-import { isRecord } from '../records.ts'
+import { isRecord } from '@mcp-bridge/process'
 import { isId } from './lists.ts'
 
 /** What a subscriber is told: the URI that changed, and its title when the server gave one. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.ts'
+import type { Clock } from '@mcp-bridge/process'
 
 interface Timer {
   at: number

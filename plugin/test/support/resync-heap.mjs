@@ -6,7 +6,7 @@ import * as bridge from '@mcp-bridge/plugin'
 import { ToolRegistry } from '@mcp-bridge/host'
 import { Context } from 'cordis'
 import { PlannedTool } from '../../dist/definition.js'
-import { SchemaCompiler } from '../../dist/json-schema.js'
+import { SchemaCompiler } from '@mcp-bridge/process'
 import { ToolSet } from '../../dist/tool-set.js'
 
 const [rounds, count] = process.argv.slice(2).map(Number)

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '../src/json-schema.ts'
-import { MATCH_BUDGET, toRe2Syntax } from '@mcp-bridge/process'
+import { MATCH_BUDGET, toRe2Syntax } from '../src/linear-regexp.ts'
 
 function compiled(schema: Record<string, unknown>): Extract<CompiledSchema, { ok: true }> {
   const result = new SchemaCompiler().compile(schema)

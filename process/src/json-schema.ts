@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import type Ajv from 'ajv'
 import type { ErrorObject } from 'ajv'
 import type Ajv2020 from 'ajv/dist/2020.js'
-import { collectingUnchecked, linearRegExp, withinMatchBudget } from '@mcp-bridge/process'
+import { collectingUnchecked, linearRegExp, withinMatchBudget } from './linear-regexp.ts'
 import { isRecord } from './records.ts'
 
 /**
