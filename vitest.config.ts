@@ -1,5 +1,6 @@
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+import LongestFirst from './test/support/sequencer.ts'
 import projects from './vitest.workspace.ts'
 
 // Tests run the packages' sources: the `mcp-bridge-source` export condition maps each package to its
@@ -12,6 +13,8 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     projects,
+    // Files run side by side (vitest.workspace.ts): the longest start first.
+    sequence: { sequencer: LongestFirst },
     // The JSON report is what .ci/run counts passed and failed tests from.
     reporters: ['default', ['json', { outputFile: '.vitest.json' }]],
     coverage: { provider: 'v8', include: ['plugin/src/**', 'fixtures-server/src/**', 'conformance/src/**'] },

@@ -14,16 +14,16 @@ const pure = {
   repo: ['test/repo/import-circles.test.ts'],
   process: ['deadline', 'readers.property', 'redact'],
   plugin: [
-    'abort-listeners', 'auth-renewal', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'env', 'host-contracts',
+    'abort-listeners', 'abort-scope', 'auth-renewal', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'elicitation-form', 'env', 'host-contracts',
     'json-equal', 'json-rpc-message', 'json-size', 'line-reader', 'log', 'model-route', 'naming', 'projection', 'readers.property',
     'request-failure', 'schema-subset', 'schema-violations', 'tool-set',
   ],
   host: ['cli-args', 'cli-format', 'loader-diff', 'loader-parse', 'loader-references', 'loader-watch'],
-  'fixtures-server': ['units', 'wire-log.property'],
+  'fixtures-server': ['era-log-level', 'units', 'wire-log.property'],
   conformance: [
     'cli-readme', 'client-format', 'client-guarantees', 'client-invariants', 'client-keywords', 'client-timing', 'clients-table',
     'http-log-judging', 'oauth-expectations', 'report-baseline', 'report-compare', 'report-diagram', 'report-format', 'report-timeline',
-    'scenario-timing', 'server-cli-controls', 'server-evaluate', 'server-http-verdicts', 'server-modern-detect', 'server-sentences',
+    'scenario-timing', 'server-binary-encoding', 'server-checks-doc', 'server-cli-controls', 'server-evaluate', 'server-http-verdicts', 'server-modern-detect', 'server-sentences',
     'server-settle', 'task-negotiation', 'task-status-trail', 'transcript-normalize',
   ],
 }

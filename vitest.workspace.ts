@@ -7,36 +7,49 @@
  */
 const expect = { poll: { timeout: 15_000 } }
 
+/**
+ * Files run side by side, four at a time on any machine: most of a file's time is spent waiting on
+ * the child processes, sockets and package installs it starts, not on its own CPU, so four files
+ * keep 2 cores busy where one left them idle (vitest's default on 2 cores is one file at a time).
+ * Every project but under-load shares this figure: vitest runs projects of one `groupOrder` in one
+ * pool, which needs one `maxWorkers`. VITEST_MAX_WORKERS overrides it (1 runs files one by one).
+ */
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || 4
+// A test's own bound (60 s where a file starts children) only catches a hang: four files side by
+// side on a loaded machine took a CLI test past 30 s. What a test proves keeps its own bounds.
+
 export default [
   // Rules over the repository itself (the import graph).
-  { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], expect } },
-  { test: { name: 'process', include: ['process/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
+  { test: { name: 'repo', maxWorkers, include: ['test/repo/**/*.test.ts'], expect } },
+  { test: { name: 'process', maxWorkers, include: ['process/test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, expect } },
   // The benchmark's own bookkeeping (bench/*.test.ts), not its measurements.
-  { test: { name: 'bench', include: ['bench/**/*.test.ts'], expect } },
-  { test: { name: 'plugin', include: ['plugin/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
-  { test: { name: 'host', include: ['host/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, expect } },
+  { test: { name: 'bench', maxWorkers, include: ['bench/**/*.test.ts'], expect } },
+  { test: { name: 'plugin', maxWorkers, include: ['plugin/test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, expect } },
+  { test: { name: 'host', maxWorkers, include: ['host/test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, expect } },
   {
     test: {
       name: 'fixtures-server',
+      maxWorkers,
       include: ['fixtures-server/test/**/*.test.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
       expect,
     },
   },
   {
-    test: { name: 'conformance', include: ['conformance/test/**/*.test.ts'], exclude: ['conformance/test/under-load.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
+    test: { name: 'conformance', maxWorkers, include: ['conformance/test/**/*.test.ts'], exclude: ['conformance/test/under-load.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
   },
   // The default run repeated with every core kept busy (conformance/test/under-load.test.ts): in a
-  // group of its own after every other project, so its CPU burners slow no other test.
-  { test: { name: 'under-load', include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
+  // group of its own after every other project, alone, so its CPU burners slow no other test and
+  // no other test changes the load it measures under.
+  { test: { name: 'under-load', maxWorkers: 1, include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 and 24 (test/package/package.test.ts): the install alone may take minutes when cold.
-  { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },
+  { test: { name: 'package', maxWorkers, include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },
   // The official conformance suite's client requirement sets against the plugin (test/official):
   // compat/official installed with npm ci, run with Node 22; about 4 minutes on 2 cores.
-  { test: { name: 'official', include: ['test/official/**/*.test.ts'], testTimeout: 900_000, hookTimeout: 600_000, expect } },
+  { test: { name: 'official', maxWorkers, include: ['test/official/**/*.test.ts'], testTimeout: 900_000, hookTimeout: 600_000, expect } },
   // The plugin inside the DeepSeek harness (test/dsh/drop-in.test.ts): hosts/dsh installed with
   // npm ci into a temp project, run with Node 22; about 5 s warm, minutes when the cache is cold.
-  { test: { name: 'dsh', include: ['test/dsh/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000, expect } },
+  { test: { name: 'dsh', maxWorkers, include: ['test/dsh/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000, expect } },
 ]

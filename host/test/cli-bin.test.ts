@@ -186,8 +186,9 @@ describe('mcp-bridge tools / call', () => {
     let stdout = ''
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    // The fixture's wire log shows the call arriving: only then is it in flight.
-    await vi.waitFor(() => expect(existsSync(wireLog) ? readFileSync(wireLog, 'utf8') : '').toMatch(/"tools\/call"/), { timeout: 15_000, interval: 20 })
+    // The fixture's wire log shows the call arriving: only then is it in flight. The bound is the
+    // test's own less a margin: the CLI and its fixture start slowly beside other files on 2 cores.
+    await vi.waitFor(() => expect(existsSync(wireLog) ? readFileSync(wireLog, 'utf8') : '').toMatch(/"tools\/call"/), { timeout: 45_000, interval: 20 })
     child.kill('SIGINT')
     expect(await exited).toBe(130)
     expect(stdout).toMatch(/--- error \(ABORTED\) ---/)

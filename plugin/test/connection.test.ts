@@ -39,6 +39,8 @@ interface LineServer {
   slowResyncPages?: number
   /** Every listing after the first comes this many ms late. */
   resyncDelay?: number
+  /** The second listing (the first re-sync's) is answered only once a call to `release` comes. */
+  holdFirstResync?: boolean
   /** More tools to list after `die` and `ok`. */
   extraTools?: object[]
   /** Write this environment variable's value to stderr, then exit, on start. */
@@ -52,7 +54,7 @@ interface LineServer {
 /**
  * A minimal line-based MCP server for `node -e`. It lists `die` (exits) and `ok` (answers "fine"),
  * and answers calls to `notify` (sends list_changed first), `count` (the tools/list requests so far),
- * `image` (a PNG) and `weird` too.
+ * `release` (answers a held listing first), `image` (a PNG) and `weird` too.
  */
 function lineServer(options: LineServer = {}): string {
   const tools = [{ name: 'die', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }, ...(options.extraTools ?? [])]
@@ -65,6 +67,7 @@ function lineServer(options: LineServer = {}): string {
     const options = ${JSON.stringify({ ...options, crashStarts: undefined })}
     const tools = ${JSON.stringify(tools)}
     let listings = 0
+    let held
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
       if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: options.serverInfo ?? { name: 'line', version: '1.2.3' } } })
@@ -78,13 +81,15 @@ function lineServer(options: LineServer = {}): string {
         } else if (options.slowResyncPages && listing > 1) {
           const page = m.params && m.params.cursor ? { tools: tools.slice(1) } : { tools: tools.slice(0, 1), nextCursor: 'second' }
           setTimeout(() => send({ id: m.id, result: page }), options.slowResyncPages)
-        } else if (options.resyncDelay && listing > 1) setTimeout(() => send({ id: m.id, result: { tools } }), options.resyncDelay)
+        } else if (options.holdFirstResync && listing === 2) held = () => send({ id: m.id, result: { tools } })
+        else if (options.resyncDelay && listing > 1) setTimeout(() => send({ id: m.id, result: { tools } }), options.resyncDelay)
         else send({ id: m.id, result: { tools } })
       }
       if (m.method !== 'tools/call') return
       const name = m.params.name
       if (name === 'die') process.exit(7)
       if (name === 'notify') send({ method: 'notifications/tools/list_changed' })
+      if (name === 'release') held?.()
       if (name === 'count') return send({ id: m.id, result: { content: [{ type: 'text', text: String(listings) }] } })
       const content = name === 'image' ? [{ type: 'image', mimeType: 'image/png', data: ${JSON.stringify(PNG)} }] : [{ type: 'text', text: 'fine' }]
       send({ id: m.id, result: { content } })
@@ -443,7 +448,7 @@ describe('ServerConnection at the edges of a session', () => {
 
 describe('ServerConnection re-syncs', () => {
   it('collapses a burst of list_changed while a re-sync waits its turn into that one', async () => {
-    const { connection, clock, logs } = await supervise(stdio(lineServer({ resyncDelay: 200 }), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
+    const { connection, clock, logs } = await supervise(stdio(lineServer({ holdFirstResync: true }), { listChanged: { debounceMs: 10, maxWaitMs: 50 } }))
     await connection.ready
     const listings = () => logs.filter((line) => /stderr: list \d+$/.test(line)).length
     const synced = () => logs.filter((line) => line.endsWith('registered 2 tools')).length
@@ -451,11 +456,14 @@ describe('ServerConnection re-syncs', () => {
       await connection.invoke('notify', {}, exec())
       clock.advance(10)
     }
-    await changed() // re-sync 1 starts, and takes 200 ms
+    // Re-sync 1 is held by the server until released, not for a fixed time: on a loaded machine
+    // the three changes below took longer than a fixed delay, and each fell after it.
+    await changed() // re-sync 1 starts, and is held
     await expect.poll(listings, SPAWN_WAIT).toBe(2)
     await changed() // re-sync 2 waits its turn
     await changed() // nothing more to do: re-sync 2 will see this change
     await changed()
+    await connection.invoke('release', {}, exec()) // re-sync 1 ends, re-sync 2 runs
     await expect.poll(synced, SPAWN_WAIT).toBe(3)
     // A re-sync that should not exist would have asked for the list as re-sync 2 ended, before
     // this call reaches the server, which reads its input in order.

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
 import { stringify } from 'yaml'
 import { afterTest, tempDir } from './support/cleanup.ts'
-import { startHost, stateOf } from './support/host.ts'
+import { startHost, stateOf, whenTools } from './support/host.ts'
 import { serveHttp, type ServeOptions } from './support/http-server.ts'
 import { serveOAuth } from './support/oauth-server.ts'
 
@@ -140,6 +140,9 @@ describe('a token renewal during a call', () => {
       toolCallTimeoutMs: 100 * CONNECT_TIMEOUT_MS,
       maxTotalTimeoutMs: 100 * CONNECT_TIMEOUT_MS,
     })
+    // Connected first: on a loaded machine the first connect can outlast its own short deadline,
+    // and a reconnect then lists the tool; the renewal below is what this test bounds.
+    await whenTools(host, (names) => names.includes('mcp__guarded__echo'))
     silent = true
     server.expireAll()
     const result = await host.tools.execute('mcp__guarded__echo', { text: 'late' })
