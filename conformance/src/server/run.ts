@@ -171,16 +171,23 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     const judged = auth && auth.anonymous.status !== undefined && (negotiation.stopped === undefined || asksForAuthorization(auth))
     if (auth && judged) emit(...authChecks(auth, options.revision, modernOnly, version))
     for (const probe of probes) await release(probe, options)
-    if (wire instanceof StdioWire) {
-      const shutdown = await wire.shutdown(options.exitGraceMs)
-      const utf8 = { invalidUtf8Count: wire.invalidUtf8Count, invalidUtf8: wire.invalidUtf8 }
-      const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, otherShutdowns, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
-      // The stdio checks cite 2025-11-25 sentences: not a verdict on a server that speaks only modern revisions.
-      if (!modernOnly) emit(...judgeStdio(observation, version))
-      else if (modernJudged) emit(...judgeModernStdio(observation, modernJudged))
-    } else await wire.close()
+    if (wire instanceof StdioWire) emit(...(await endStdio(wire, options, otherShutdowns, modernOnly ? modernJudged : version)))
+    else await wire.close()
   }
   return negotiation
+}
+
+/**
+ * Ends a stdio server and judges the process by the stdio sentences of the revision it spoke:
+ * a legacy one's (they cite 2025-11-25), the modern one judged, or none for a server that speaks
+ * only modern revisions the run did not judge.
+ */
+async function endStdio(wire: StdioWire, options: ServerRunOptions, otherShutdowns: StdioShutdown[], spoken: string | undefined): Promise<CheckResult[]> {
+  const shutdown = await wire.shutdown(options.exitGraceMs)
+  const utf8 = { invalidUtf8Count: wire.invalidUtf8Count, invalidUtf8: wire.invalidUtf8 }
+  const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, otherShutdowns, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
+  if (spoken === undefined) return []
+  return isModernRevision(spoken) ? judgeModernStdio(observation, spoken) : judgeStdio(observation, spoken)
 }
 
 /**
