@@ -2,12 +2,14 @@
 import type { CheckResult } from '../../model.ts'
 import { count, isObject, judge, list, show } from '../check.ts'
 import { GET_NO_RESPONSE } from '../registry/transports.ts'
-import type { Probe } from './http.ts'
 
 /** A JSON-RPC response: no method, and a result or an error. */
 const isResponse = (m: unknown) => isObject(m) && !('method' in m) && ('result' in m || 'error' in m)
 
-export function judgeGetNoResponse(probe: Probe | undefined, v: string): CheckResult {
+/** What the GET listener saw (structurally evaluate/http.ts's Probe; named here so neither imports the other). */
+type GetStream = { response: { status?: number; contentType?: string | null; messages: unknown[] } }
+
+export function judgeGetNoResponse(probe: GetStream | undefined, v: string): CheckResult {
   const j = judge(GET_NO_RESPONSE, v)
   if (!probe) return j.skip('the GET stream was not opened')
   const { status, contentType, messages } = probe.response
