@@ -17,7 +17,7 @@ export function credentialsDir(env: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * The reference credential store (host-contract.ts `CredentialStore`): one JSON file per issuer,
+ * The reference credential store (plugin/src/oauth/contract.ts `CredentialStore`): one JSON file per issuer,
  * named by a hash of the issuer (an issuer URL is no file name), mode 0600 in a 0700 directory,
  * replaced whole by a rename so a crash leaves the old record or the new one. Its contents are
  * secrets: this module never logs them, and its errors name the file, never what is in it.

@@ -161,8 +161,7 @@ export class ServerConnection {
 
   /** Sends a tools/call on the live session, or fails fast with the reason there is none. */
   async invoke(rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask = false): Promise<unknown> {
-    const session = this.session
-    if (!session) throw new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE')
+    const session = this.live()
     try {
       return await session.callTool(rawName, args, exec, asTask)
     } catch (error) {
@@ -282,7 +281,8 @@ export class ServerConnection {
     return { error }
   }
 
-  private stop(reason: string, error: unknown, level: 'error' | 'warn' = 'error'): { error: unknown } {
+  /** Stays down with `reason` (as the state and in the log) until reconnect() or a reload. */
+  private stop(reason: string, error?: unknown, level: 'error' | 'warn' = 'error'): { error: unknown } {
     this.setState({ kind: 'stopped', reason })
     this.log[level]('%s', reason)
     return { error }
@@ -331,11 +331,11 @@ export class ServerConnection {
   private scheduleReconnect(lost: boolean): void {
     const { reconnect } = this.options.config
     if (!reconnect.enabled) {
-      const reason = lost
-        ? 'connection lost and reconnect is disabled: registered tools will fail until the plugin is reloaded'
-        : 'connection failed and reconnect is disabled: reload the plugin to connect'
-      this.setState({ kind: 'stopped', reason })
-      this.log.error('%s', reason)
+      this.stop(
+        lost
+          ? 'connection lost and reconnect is disabled: registered tools will fail until the plugin is reloaded'
+          : 'connection failed and reconnect is disabled: reload the plugin to connect',
+      )
       return
     }
     // The budget is per outage: it refills only after a connection stayed up for maxDelayMs.
@@ -343,10 +343,8 @@ export class ServerConnection {
     this.connectedAt = undefined
     this.failures += 1
     if (this.failures > reconnect.maxAttempts) {
-      const reason = `gave up after ${reconnect.maxAttempts} consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect`
-      this.setState({ kind: 'stopped', reason })
       this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
-      this.log.error('%s', reason)
+      this.stop(`gave up after ${reconnect.maxAttempts} consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect`)
       return
     }
     const delayMs = backoffDelay(reconnect, this.failures)

@@ -17,8 +17,7 @@ export interface McpResult {
   structuredContent?: unknown
 }
 
-/** Sends one tools/call with the raw name; resolves to the server's result object. */
-/** `asTask`: call it as a task (task-call.ts), as its generation's listing said. */
+/** Sends one tools/call with the raw name (as a task, task-call.ts, when `asTask`); resolves to the server's result object. */
 export type InvokeTool = (rawName: string, args: Record<string, unknown>, exec: ToolExecution, asTask: boolean) => Promise<unknown>
 
 export interface DefinitionOptions {

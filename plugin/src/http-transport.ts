@@ -77,7 +77,7 @@ export function createHttpTransport(config: HttpConfig, access: HttpAccess): Tra
       requestInit: { headers },
       fetch: fetchWithLimits(base, limits),
     })
-  if (config.transport === 'sse') return new LegacySseTransport(legacy, refusal)
+  if (config.transport === 'sse') return new LegacySseTransport(legacy(), refusal)
   const streamable: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
     fetch: fetchWithLimits(base, {
@@ -87,7 +87,7 @@ export function createHttpTransport(config: HttpConfig, access: HttpAccess): Tra
     }),
   })
   const answered = new AnsweredRequests(streamable)
-  return config.sseFallback ? new FallbackTransport(answered, () => new LegacySseTransport(legacy, refusal)) : answered
+  return config.sseFallback ? new FallbackTransport(answered, () => new LegacySseTransport(legacy(), refusal)) : answered
 }
 
 /**
@@ -189,16 +189,14 @@ class LegacySseTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: Transport['onmessage']
-  private readonly inner: SSEClientTransport
   private started = false
   private closed = false
 
   constructor(
-    create: () => SSEClientTransport,
+    private readonly inner: SSEClientTransport,
     /** Why the credentials were refused, when the stream's GET got a 401 that said no more. */
     private readonly refusal?: () => unknown,
   ) {
-    this.inner = create()
     this.inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message)
     this.inner.onerror = (error) => {
       this.onerror?.(error)

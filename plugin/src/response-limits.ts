@@ -84,15 +84,9 @@ function dropped(body: unknown): UndeliveredMessageError {
 
 /** "the reply to the server's request 7" or "notification notifications/cancelled"; undefined for a request of ours (or no message). */
 function outgoingKind(body: unknown): string | undefined {
-  if (typeof body !== 'string') return undefined
-  let message: unknown
-  try {
-    message = JSON.parse(body)
-  } catch {
-    return undefined
-  }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined
-  const { method, id } = message as { method?: unknown; id?: unknown }
+  const message = postedMessage(body)
+  if (!message) return undefined
+  const { method, id } = message
   if (typeof method === 'string') return id === undefined ? `notification ${method.slice(0, 100)}` : undefined
   return `the reply to the server's request ${typeof id === 'string' ? JSON.stringify(id.slice(0, 100)) : String(id)}`
 }
@@ -492,10 +486,16 @@ class EventSizeScanner {
 
 /** The id of the JSON-RPC request a POST carries (the SDK sends one message per POST). */
 function requestIdOf(body: unknown): unknown {
+  const message = postedMessage(body)
+  return typeof message?.method === 'string' ? message.id : undefined
+}
+
+/** The message a POST's body holds, when it is a JSON object. */
+function postedMessage(body: unknown): { method?: unknown; id?: unknown } | undefined {
   if (typeof body !== 'string') return undefined
   try {
-    const message = JSON.parse(body) as { id?: unknown; method?: unknown }
-    return typeof message === 'object' && message !== null && typeof message.method === 'string' ? message.id : undefined
+    const message: unknown = JSON.parse(body)
+    return typeof message === 'object' && message !== null && !Array.isArray(message) ? message : undefined
   } catch {
     return undefined
   }

@@ -242,7 +242,8 @@ export class Session {
       // Told before the close it causes (http-transport.ts, LegacySseTransport).
       else if (error instanceof SseError) this.streamFailure ??= `the event stream failed: ${this.quote(errorMessage(error))}`
       else if (error instanceof OversizedLineError) this.hooks.onNotice(error.message)
-      else if (error instanceof InvalidRequestError) this.invalidRequest(error)
+      // A server request answered -32600 (stdio-transport.ts).
+      else if (error instanceof InvalidRequestError) this.noticeRepeated('invalid request', error.message, 'requests')
     }
   }
 
@@ -328,21 +329,18 @@ export class Session {
    * notifications reach onFeatureNotification as a legacy server's do. Resolves once acknowledged.
    */
   async listenForUpdates(uris: string[], signal: AbortSignal): Promise<{ close(): Promise<void>; closed: Promise<string> }> {
-    try {
-      return await this.client.listen({ resourceSubscriptions: uris }, { signal, timeout: this.config.toolCallTimeoutMs })
-    } catch (error) {
-      if (signal.aborted) throw new BridgeError('subscriptions/listen was aborted', 'ABORTED', { cause: safeCause(error, this.redact) })
-      throw this.callFailure(error, 'subscriptions/listen')
-    }
+    return this.featureRequest('subscriptions/listen', signal, (options) => this.client.listen({ resourceSubscriptions: uris }, options))
   }
 
-  /**
-   * One request of a feature beyond tools (features/), under toolCallTimeoutMs and the caller's
-   * signal; its failures are told apart as a call's are, `method` standing for the tool's name.
-   */
-  async request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  /** One request of a feature beyond tools (features/), under toolCallTimeoutMs and the caller's signal. */
+  request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return this.featureRequest(method, signal, (options) => this.client.request({ method, params } as never, AnyObject, options))
+  }
+
+  /** Its failures are told apart as a call's are, `method` standing for the tool's name. */
+  private async featureRequest<T>(method: string, signal: AbortSignal, send: (options: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
     try {
-      return await this.client.request({ method, params } as never, AnyObject, { signal, timeout: this.config.toolCallTimeoutMs })
+      return await send({ signal, timeout: this.config.toolCallTimeoutMs })
     } catch (error) {
       if (signal.aborted) throw new BridgeError(`${method} was aborted`, 'ABORTED', { cause: safeCause(error, this.redact) })
       throw this.callFailure(error, method)
@@ -462,11 +460,6 @@ export class Session {
       return
     }
     this.noticeRepeated('failed post', error.message, 'failures', '; the session is kept: a failed reply is not a lost server')
-  }
-
-  /** A server request answered -32600 (stdio-transport.ts): logged at the 1st, 10th, 100th, … such request. */
-  private invalidRequest(error: InvalidRequestError): void {
-    this.noticeRepeated('invalid request', error.message, 'requests')
   }
 
   /** Logs `message` the 1st, 10th, 100th, … time its kind comes up, with the count so far. */

@@ -270,9 +270,7 @@ export class StdioChildTransport implements Transport {
       return
     }
     const message = `the request was ${bytes} bytes, above the client's ${limit}-byte limit for one message; it was not read`
-    this.send({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InvalidRequest, message } }).catch(() => {
-      // The connection is ending: nothing is waiting for this answer any more.
-    })
+    this.reply({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InvalidRequest, message } })
     this.onerror?.(new OversizedLineError(`skipped a ${bytes}-byte ${named} request from the server: it is above the ${limit}-byte limit; answered with error -32600`))
   }
 
@@ -298,11 +296,14 @@ export class StdioChildTransport implements Transport {
     const invalid = invalidRequest(value)
     if (!invalid) return false
     const reply = { jsonrpc: '2.0', id: invalid.id, error: { code: ProtocolErrorCode.InvalidRequest, message: `Invalid Request: ${invalid.problem}` } }
-    this.send(reply as JSONRPCMessage).catch(() => {
-      // The connection is ending: nothing is waiting for this answer any more.
-    })
+    this.reply(reply as JSONRPCMessage)
     this.onerror?.(new InvalidRequestError(`answered a request from the server that is not valid JSON-RPC with -32600: ${invalid.problem}`))
     return true
+  }
+
+  /** An answer of ours to a request of the server's; a failed send means the connection is ending, and nobody waits. */
+  private reply(message: JSONRPCMessage): void {
+    this.send(message).catch(() => {})
   }
 
   /** Requests sent and not yet answered or cancelled: the only ids an oversized line may answer. */

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 import type { Config } from '../config.ts'
-import type { ElicitationMode, McpElicitationService, McpSamplingService } from '../host-contract.ts'
+import type { ElicitationMode, McpElicitationService, McpSamplingService } from './contract.ts'
 import { jsonEqual } from '@mcp-bridge/process'
 import { AskQueue } from './ask-queue.ts'
 import { answerElicitation } from './elicitation.ts'

@@ -1,4 +1,4 @@
-import type { ElicitationField, ElicitationValue } from '../host-contract.ts'
+import type { ElicitationField, ElicitationValue } from './contract.ts'
 
 /**
  * A form elicitation's `requestedSchema`, checked against the restricted subset MCP 2025-11-25

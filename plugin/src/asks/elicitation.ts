@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
-import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, ElicitationValue, McpElicitationService } from '../host-contract.ts'
+import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, ElicitationValue, McpElicitationService } from './contract.ts'
 import { errorMessage } from '../errors.ts'
 import { untilAborted } from '@mcp-bridge/process'
 import { startDeadline } from '@mcp-bridge/process'

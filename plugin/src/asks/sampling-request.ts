@@ -1,5 +1,5 @@
 import type { SamplingConfig } from './sampling-config.ts'
-import type { SamplingMessage } from '../host-contract.ts'
+import type { SamplingMessage } from './contract.ts'
 
 /**
  * What of a server's `sampling/createMessage` reaches the host's model, checked and bounded.

@@ -1,6 +1,6 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/client'
 import { quoteUntrusted, startDeadline } from '@mcp-bridge/process'
-import type { McpSamplingService, SamplingReply, SamplingRequest } from '../host-contract.ts'
+import type { McpSamplingService, SamplingReply, SamplingRequest } from './contract.ts'
 import { errorMessage } from '../errors.ts'
 import { untilAborted } from '@mcp-bridge/process'
 import { AskRefusal } from './elicitation.ts'

@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import type { Challenge, Grant } from '../auth-renewal.ts'
-import type { CredentialStore, SignInRequest, StoredCredentials, StoredTokens } from '../host-contract.ts'
+import type { CredentialStore, SignInRequest, StoredCredentials, StoredTokens } from './contract.ts'
 import { authorizationUrl, readAuthorizationResponse } from './authorization-request.ts'
 import { fetchUnder } from './bounded-fetch.ts'
 import { chooseClient, type ClientIdentity } from './client-identity.ts'

@@ -1,4 +1,4 @@
-import type { CredentialStore, McpAuthService } from '../host-contract.ts'
+import type { CredentialStore, McpAuthService } from './contract.ts'
 import { memoryStore } from './memory-store.ts'
 
 /**

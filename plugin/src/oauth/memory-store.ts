@@ -1,4 +1,4 @@
-import type { CredentialStore, StoredCredentials } from '../host-contract.ts'
+import type { CredentialStore, StoredCredentials } from './contract.ts'
 
 /** Credentials for as long as the process runs: the store of a host without a credential service. */
 export function memoryStore(): CredentialStore {
