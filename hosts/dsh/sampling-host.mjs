@@ -3,7 +3,10 @@
 // trigger-sampling-request tool over stdio, called through ToolRuntime.execute. Prints one JSON
 // line of observations; test/dsh/sampling.test.ts judges them. Run from a project where this
 // directory's package.json is installed with the plugin's tarball: `node sampling-host.mjs`.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { LlmAdapter } from '@deepseek-ai/dsh-llm'
 import * as bridge from '@mcp-bridge/plugin'
 import { descendants } from './support/children.mjs'
@@ -14,6 +17,20 @@ const require = createRequire(import.meta.url)
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
 const entry = { serverName: 'everything', transport: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
 const SAMPLING_TOOL = 'mcp__everything__trigger-sampling-request'
+// The kit's fixture asks what server-everything does not: a conversation with an assistant turn,
+// stop sequences and a model hint. Its wire log shows the answer it got.
+const fixtureBin = join(dirname(require.resolve('@mcp-bridge/fixtures-server/package.json')), 'bin/mcp-fixture.js')
+const FIXTURE_ASK = {
+  messages: [
+    { role: 'user', content: { type: 'text', text: 'Count to three.' } },
+    { role: 'assistant', content: { type: 'text', text: 'One, two,' } },
+    { role: 'user', content: { type: 'text', text: 'Go on, then say END.' } },
+  ],
+  maxTokens: 30,
+  stopSequences: ['END'],
+  modelPreferences: { hints: [{ name: 'pro' }] },
+}
+const FIXTURE = { tools: [{ name: 'ask', asks: [{ method: 'sampling/createMessage', params: FIXTURE_ASK }], result: { content: [{ type: 'text', text: 'asked' }] } }] }
 // server-everything lists its late tools after `initialized` (this one always), the sampling one
 // only to a client that declared sampling: once this one is there, the other's absence means something.
 const LATE_TOOL = 'mcp__everything__simulate-research-query'
@@ -61,8 +78,8 @@ class ScriptedAdapter extends LlmAdapter {
   }
 }
 
-function execute(ctx, args, signal = new AbortController().signal) {
-  return ctx.tools.execute({ callId: `call-${++calls}`, name: SAMPLING_TOOL, arguments: args, signal })
+function execute(ctx, args, name = SAMPLING_TOOL) {
+  return ctx.tools.execute({ callId: `call-${++calls}`, name, arguments: args, signal: new AbortController().signal })
 }
 
 async function waitFor(predicate, what) {
@@ -77,15 +94,15 @@ async function waitFor(predicate, what) {
 const servers = () => descendants().filter((child) => child.command.includes(everything))
 
 /** One harness root with the bridge loaded; `withModel`: LlmRuntime and the scripted adapter there. */
-async function host({ sampling, withModel }) {
+async function host({ sampling, withModel, server = entry, late = LATE_TOOL }) {
   const root = await createDshRoot({ images: withModel })
   const adapter = new ScriptedAdapter()
   if (withModel) root.ctx.llm.registerAdapter(['scripted'], adapter)
   // As a deployment would: provides `mcpSampling` only when the root has `ctx.llm`.
   provideSampling(root.ctx, { provider: 'scripted', model: 'scripted-chat' })
-  const fiber = root.ctx.plugin(bridge, { ...entry, ...(sampling ? { sampling } : {}) })
+  const fiber = root.ctx.plugin(bridge, { ...server, ...(sampling ? { sampling } : {}) })
   await fiber
-  await waitFor(() => root.ctx.tools.get(LATE_TOOL) !== undefined, `${LATE_TOOL} to be listed`)
+  await waitFor(() => root.ctx.tools.get(late) !== undefined, `${late} to be listed`)
   return { root, adapter, fiber, offered: root.ctx.tools.get(SAMPLING_TOOL) !== undefined, service: root.ctx.get('mcpSampling') !== undefined }
 }
 
@@ -119,6 +136,21 @@ try {
 
   const disabled = await host({ sampling: undefined, withModel: true })
   out.disabled = { offered: disabled.offered, service: disabled.service, modelCalls: disabled.adapter.seen.length, ...(await close(disabled)) }
+
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-sampling-'))
+  try {
+    const wireFile = join(dir, 'wire.jsonl')
+    const server = { serverName: 'fixture', transport: 'stdio', command: process.execPath, args: [fixtureBin, '--json', JSON.stringify(FIXTURE), '--wire', wireFile] }
+    const fixture = await host({ sampling: { enabled: true, models: ['scripted-chat', 'scripted-pro'] }, withModel: true, server, late: 'mcp__fixture__ask' })
+    fixture.adapter.script.push({ deltas: ['three.'], finish: 'stop' })
+    out.fixture = { result: await execute(fixture.root.ctx, {}, 'mcp__fixture__ask'), seen: fixture.adapter.seen }
+    const wire = readFileSync(wireFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    const ask = wire.find((entry) => entry.dir === 'send' && entry.msg.method === 'sampling/createMessage')
+    out.fixture.answer = wire.find((entry) => entry.dir === 'recv' && ask && entry.msg.id === ask.msg.id && !entry.msg.method)?.msg
+    Object.assign(out.fixture, await close(fixture))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 
   const modelless = await host({ sampling: { enabled: true }, withModel: false })
   out.modelless = { offered: modelless.offered, service: modelless.service, ...(await close(modelless)) }

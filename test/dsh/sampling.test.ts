@@ -6,7 +6,8 @@
  * dsh-tools' ToolRuntime, asks the bridge for a completion; only the model adapter behind
  * LlmRuntime is scripted (the harness' real adapters need a provider key). Without
  * `sampling.enabled`, or without a model service, no capability is declared and server-everything
- * does not list the tool.
+ * does not list the tool. The kit's fixture asks what server-everything does not (an assistant
+ * turn, stop sequences, a model hint), and its wire log shows the answer it got.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installDshProject } from '../support/dsh-project.ts'
@@ -33,6 +34,7 @@ interface Out {
   node: string
   error?: string
   configured: { offered: boolean; service: boolean; reply: Result; cut: Result; failed: Result; hung: Result; seen: Seen[] } & Closed
+  fixture: { result: Result; seen: Seen[]; answer?: { result?: unknown; error?: unknown } } & Closed
   disabled: { offered: boolean; service: boolean; modelCalls: number } & Closed
   modelless: { offered: boolean; service: boolean } & Closed
 }
@@ -50,11 +52,11 @@ function sampled(result: Result): unknown {
 const texts = (result: Result) => result.content.map((block) => block.text ?? '').join('\n')
 
 beforeAll(async () => {
-  const installed = await installDshProject(['plugin'])
+  const installed = await installDshProject(['plugin', 'fixtures-server'])
   remove = installed.remove
   timings.push(...installed.timings)
   const host: RunResult = await run(installed.node22, ['sampling-host.mjs'], { cwd: installed.project, env: childEnv(installed.node22, installed.project), timeoutMs: 180_000 })
-  timings.push({ what: 'node22 sampling-host.mjs (three roots)', ms: host.ms })
+  timings.push({ what: 'node22 sampling-host.mjs (four roots)', ms: host.ms })
   const line = host.stdout.trim().split('\n').at(-1) ?? ''
   try {
     out = JSON.parse(line) as Out
@@ -105,6 +107,25 @@ describe('sampling through ctx.llm inside the harness (hosts/dsh/support/samplin
     expect(out.configured.hung.isError).toBe(true)
     expect(out.configured.seen).toHaveLength(4)
     expect(out.configured.childrenAfterDispose).toEqual([])
+  })
+
+  it("passes an assistant turn and stop sequences to the model, picks the hinted model, and the fixture gets the reply", () => {
+    expect(out.fixture.seen).toEqual([
+      {
+        // sampling.models is [scripted-chat, scripted-pro]; the server's hint "pro" picks the second.
+        model: 'scripted-pro',
+        messages: [
+          { role: 'user', text: 'Count to three.' },
+          { role: 'assistant', text: 'One, two,' },
+          { role: 'user', text: 'Go on, then say END.' },
+        ],
+        maxTokens: 30,
+        stop: ['END'],
+        aborted: false,
+      },
+    ])
+    expect(out.fixture.answer?.result).toEqual({ model: 'scripted-pro', stopReason: 'endTurn', role: 'assistant', content: { type: 'text', text: 'three.' } })
+    expect(out.fixture).toMatchObject({ result: { isError: false }, childrenAfterDispose: [], errorLogs: [] })
   })
 
   it('unconfigured (no sampling.enabled): no capability, so no tool, and the model is never called', () => {
