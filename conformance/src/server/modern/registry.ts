@@ -5,6 +5,7 @@
  * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
  * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
  */
+import { TOOL_CALL } from './call-rules.ts'
 import { EARLIER_TRAFFIC } from './earlier-rules.ts'
 import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
@@ -98,7 +99,7 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
   'a missing MCP-Protocol-Version or Mcp-Method header, and Mcp-Param-* headers against the body',
-  'prompts/get of what the lists hold, and what a tool call returns beyond input_required',
+  'prompts/get of what the lists hold',
   'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'statelessness across connections',
@@ -118,6 +119,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   CAPABILITY_DECLARED,
   TOOL_LIST,
   RESOURCE_READ,
+  TOOL_CALL,
   META_KEYS,
   RESULT_SERVER_INFO,
   MISSING_CAPABILITY,
