@@ -98,9 +98,8 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'a missing MCP-Protocol-Version or Mcp-Method header, and Mcp-Param-* headers against the body',
+  'a missing Mcp-Method header, and Mcp-Param-* headers against the body',
   'prompts/get of what the lists hold',
-  'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
