@@ -5,6 +5,7 @@
  * the initialize-based revisions only: 2026-07-28 removed or replaced many of them (ping,
  * sessions, initialize itself), so no legacy rule carries over to a modern server by default.
  */
+import { TOOL_CALL } from './call-rules.ts'
 import { EARLIER_TRAFFIC } from './earlier-rules.ts'
 import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
@@ -97,9 +98,8 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'a missing MCP-Protocol-Version or Mcp-Method header, and Mcp-Param-* headers against the body',
-  'prompts/get of what the lists hold, and what a tool call returns beyond input_required',
-  'input_required retries: answered input requests, multiple and multi-round requests, a tampered requestState',
+  'a missing Mcp-Method header, and Mcp-Param-* headers against the body',
+  'prompts/get of what the lists hold',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
@@ -118,6 +118,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   CAPABILITY_DECLARED,
   TOOL_LIST,
   RESOURCE_READ,
+  TOOL_CALL,
   META_KEYS,
   RESULT_SERVER_INFO,
   MISSING_CAPABILITY,

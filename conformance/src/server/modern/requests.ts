@@ -10,6 +10,8 @@ import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { isModernVersion } from './detect.ts'
+import { makeCalls } from './call-run.ts'
+import { judgeToolCalls } from './calls.ts'
 import { judgeEarlierTraffic, sendEarlierTraffic } from './earlier.ts'
 import { listen } from './listen.ts'
 import { judgeMetaKeys, judgeMissingCapability, judgeResultServerInfo } from './meta.ts'
@@ -81,12 +83,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   }
 
   // Only the calls the run was allowed to make (--call), as for a legacy server: a tool may act on the world.
-  const called: Labelled[] = []
-  for (const call of calls) {
-    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': call.name }, timeoutMs) : wire
-    const label = `tools/call of ${call.name}`
-    called.push({ label, outcome: await send(label, 'tools/call', { name: call.name, arguments: call.arguments, _meta: meta(revision) }, via) })
-  }
+  const { called, made, invalid } = await makeCalls(wire, revision, timeoutMs, calls, lists.find((l) => l.feature === 'tools')?.outcome, send)
 
   const probed = await runProbes({ wire, revision, timeoutMs, capabilities, lists, undeclared, send })
 
@@ -108,6 +105,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeResourceMissing(missingResource, MISSING_URI),
     judgeListen(http?.listened, wire.transport),
     judgeInputRequired(called),
+    judgeToolCalls(made, invalid, capabilities),
     ...probed,
     judgeMetaKeys(exchanges, capabilities.extensions),
     judgeResultServerInfo(exchanges),
