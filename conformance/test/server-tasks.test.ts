@@ -85,6 +85,7 @@ const BREACHES: [fault: string, check: string, quote: string, change?: Record<st
   ['list-omits', 'tasks/list', 'it MUST be retrievable via tasks/list'],
   ['cancel-keeps-working', 'tasks/cancel', 'MUST transition the task to cancelled status before sending the response'],
   ['cancel-terminal', 'tasks/cancel-terminal', 'Receivers MUST reject cancellation requests for tasks already in a terminal status'],
+  ['reused-id', 'tasks/create', 'Task IDs MUST be unique among all tasks controlled by the receiver.'],
   ['unknown-id-code', 'tasks/unknown-id', 'Invalid or nonexistent taskId in tasks/get, tasks/result, or tasks/cancel: -32602'],
 ]
 

@@ -143,7 +143,7 @@ const toolShape = {
       /** When it would end, the task needs the requestor first: input_required until a tasks/result waits on it. */
       input: z.boolean().default(false),
       /** One deliberate breach of a tasks MUST, for testing a checker (tasks.ts TASK_FAULTS says what each does). */
-      fault: z.enum(['start-completed', 'early-result', 'cancel-terminal', 'unknown-id-code', 'list-omits', 'reopen', 'no-ttl', 'no-related-meta', 'cancel-keeps-working']).optional(),
+      fault: z.enum(['start-completed', 'early-result', 'cancel-terminal', 'unknown-id-code', 'list-omits', 'reopen', 'no-ttl', 'no-related-meta', 'cancel-keeps-working', 'reused-id']).optional(),
     })
     .optional(),
 }

@@ -78,6 +78,7 @@ export const TASK_FAULTS: Record<Fault, string> = {
   'no-ttl': 'tasks/get answers without ttl (MUST include the actual ttl)',
   'no-related-meta': 'tasks/result has no io.modelcontextprotocol/related-task _meta (MUST include it)',
   'cancel-keeps-working': 'tasks/cancel answers with the task still working (MUST transition to cancelled first)',
+  'reused-id': 'every task of the tool gets the id of its first task (Task IDs MUST be unique)',
 }
 
 /** Any tool (listed at start or added by the list_changed timeline) with task options. */
@@ -105,6 +106,8 @@ export class TaskBoard {
   /** Task ids handed out and then forgotten (`end: lost`): they answer like ids never issued. */
   private readonly lost = new Set<string>()
   private created = 0
+  /** The first task id of each tool, which the reused-id fault hands out again. */
+  private readonly firstIds = new Map<ToolSpec, string>()
   /** Faults of the tasks created so far (the unknown-id one is about no task of its own). */
   private readonly faults = new Set<Fault>()
 
@@ -115,7 +118,10 @@ export class TaskBoard {
     const spec = tool.task ?? { workMs: 0, polls: 0, end: 'done', progress: false, input: false }
     const now = new Date().toISOString()
     // Deterministic ids (transcripts compare runs), unguessable enough for a local fixture.
-    const taskId = `task-${randomHex(prng(this.options.seed, 0x7a5c0000 + ++this.created), 16)}`
+    const index = ++this.created
+    const reused = spec.fault === 'reused-id' ? this.firstIds.get(tool) : undefined
+    const taskId = reused ?? `task-${randomHex(prng(this.options.seed, 0x7a5c0000 + index), 16)}`
+    if (!this.firstIds.has(tool)) this.firstIds.set(tool, taskId)
     if (spec.fault) this.faults.add(spec.fault)
     const state: TaskState = {
       taskId,

@@ -4,6 +4,7 @@ import { count, isObject, judge, list, show, unreadable } from '../check.ts'
 import { COMPLETE, PROMPTS_GET, RESOURCE_TEMPLATES, RESOURCES_READ, RESOURCES_SUBSCRIBE, SET_LEVEL } from '../registry/features.ts'
 import type { CheckDef } from '../registry/types.ts'
 import { validateShape, type ShapeName } from '../shapes.ts'
+import { missingMimeMessage } from './prompt-messages.ts'
 import { describeOutcome, type RpcOutcome } from '../wire/types.ts'
 
 const unanswered = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed'
@@ -64,7 +65,9 @@ export function judgeGetPrompt(name: string | undefined, outcome: RpcOutcome | u
     // here, and its sentence states no keyword: information.
     return j.breach(`${what} was refused with ${describeOutcome(outcome)}: the server declared prompts, and getting a listed prompt as the listing describes it fails`, { wire: outcome.wire })
   }
-  return judgeFeatureCall(PROMPTS_GET, version, what, outcome, 'GetPromptResult', counted('messages', 'message'), madeUp.length > 0)
+  const served = judgeFeatureCall(PROMPTS_GET, version, what, outcome, 'GetPromptResult', counted('messages', 'message'), madeUp.length > 0)
+  const noMime = served.status === 'pass' && outcome.kind === 'result' ? missingMimeMessage(what, outcome.result) : undefined
+  return noMime ? j.breach(noMime, { wire: outcome.wire }, 'mime-type') : served
 }
 
 export function judgeTemplates(outcome: RpcOutcome, version: string): CheckResult {

@@ -135,6 +135,8 @@ function judgeCreate(obs: TaskObservation, version: string): CheckResult {
   if (task.status !== 'working') return j.breach(`the new task’s status is ${show(task.status, 40)}, not "working"`, { wire }, 'working')
   const times = timestampProblems(task)
   if (times.length) return j.breach(`the CreateTaskResult’s task: ${list(times)}`, { wire }, 'timestamps')
+  // The second task (created to be cancelled) is the one id the kit can compare with.
+  if (obs.second?.taskId !== undefined && obs.second.taskId === task.taskId) return j.breach(`a second task-augmented call created a task with the same id ${show(task.taskId, 60)}`, { wire: [...wire, ...obs.second.create.wire] }, 'unique')
   const extras = [`ttl ${show(task.ttl, 20)}`, ...(task.pollInterval !== undefined ? [`pollInterval ${show(task.pollInterval, 20)}`] : [])]
   return j.pass(`${show(obs.tool)} created task ${show(task.taskId, 60)} in "working" (${extras.join(', ')})`, { wire })
 }

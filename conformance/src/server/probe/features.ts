@@ -10,12 +10,14 @@ import type { Session } from '../evaluate/lifecycle.ts'
 import { judgeList, listChecks, listFailed, listPrerequisite, namedItems } from '../evaluate/lists.ts'
 import { judgeInvalidLevel } from '../evaluate/invalid-inputs.ts'
 import { judgeInvalidUri } from '../evaluate/invalid-uri.ts'
+import { judgeMissingArgument } from '../evaluate/prompt-messages.ts'
 import { judgeResourceUris } from '../evaluate/resource-uris.ts'
 import { judgeUndeclared } from '../evaluate/undeclared.ts'
 import {
   COMPLETE,
   COMPLETIONS_UNDECLARED,
   PROMPTS_GET,
+  PROMPTS_MISSING_ARGUMENT,
   PROMPTS_UNDECLARED,
   RESOURCE_TEMPLATES,
   RESOURCES_INVALID_URI,
@@ -30,7 +32,7 @@ import { atLeast } from '../spec.ts'
 import { INVALID_URI } from '../invalid-uri.ts'
 import { UNKNOWN_LEVEL } from '../unknown-inputs.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
-import { completionTarget, promptArguments, promptsToTry } from './arguments.ts'
+import { argumentsOf, completionTarget, promptArguments, promptsToTry } from './arguments.ts'
 import { drainList } from './lists.ts'
 
 /** How many listed prompts the kit tries when a server rejects the values it had to make up. */
@@ -43,7 +45,8 @@ export async function probeFeatures(wire: Wire, session: Session, timeoutMs: num
   const prompts = await listPrompts(wire, session, timeoutMs)
   const completion = await probeCompletion(wire, session, prompts.items, resources.templates, timeoutMs)
   const get = await getPrompt(wire, session, prompts, completion.complete, timeoutMs)
-  return [...resources.checks, ...prompts.checks, get, ...completion.checks, ...(await probeLogging(wire, session, timeoutMs))]
+  const missing = await getWithoutArgument(wire, session, prompts, timeoutMs)
+  return [...resources.checks, ...prompts.checks, get, missing, ...completion.checks, ...(await probeLogging(wire, session, timeoutMs))]
 }
 
 async function probeResources(wire: Wire, session: Session, timeoutMs: number): Promise<{ checks: CheckResult[]; templates: unknown[] }> {
@@ -143,6 +146,16 @@ async function getPrompt(wire: Wire, session: Session, prompts: PromptList, comp
     if (!rejectedMadeUp) break
   }
   return judgeGetPrompt(last?.name, last?.outcome, prompts.failedAt, v, last?.madeUp, last?.sent)
+}
+
+/** prompts/get of the first listed prompt with a required argument, sent without any. */
+async function getWithoutArgument(wire: Wire, session: Session, prompts: PromptList, timeoutMs: number): Promise<CheckResult> {
+  if (!prompts.declared) return judge(PROMPTS_MISSING_ARGUMENT, session.version).skip('the server does not declare the prompts capability')
+  const target = prompts.items
+    .map((prompt) => ({ name: prompt.name as string, argument: argumentsOf(prompt).find((arg) => arg.required)?.name }))
+    .find((found): found is { name: string; argument: string } => found.argument !== undefined)
+  const outcome = target ? await wire.request('prompts/get', { name: target.name }, timeoutMs) : undefined
+  return judgeMissingArgument(target, outcome, prompts.failedAt, session.version)
 }
 
 async function probeLogging(wire: Wire, session: Session, timeoutMs: number): Promise<CheckResult[]> {

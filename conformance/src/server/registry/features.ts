@@ -122,6 +122,8 @@ export const PROMPTS_GET: CheckDef = {
     rule('2025-03-26', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: TextContent | ImageContent | AudioContent | EmbeddedResource }', 'shape', '2025-03-26'),
     rule('2025-06-18', 'schema', 'SCHEMA', 'GetPromptResult { messages: PromptMessage[] }; PromptMessage { role: Role; content: ContentBlock }', 'shape'),
     rule('2024-11-05', 'prompts#error-handling', 'SHOULD', INVALID_PARAMS, 'invalid-params'),
+    // The schema leaves mimeType optional; the prompts page's prose requires it of an embedded resource.
+    rule('2024-11-05', 'prompts#embedded-resources', 'MUST', 'Resources can contain either text or binary (blob) data and MUST include: The appropriate MIME type', 'mime-type'),
     REPLY,
   ],
 }
@@ -171,6 +173,18 @@ export const INVALID_CURSOR: CheckDef = {
   rules: [rule('2024-11-05', 'pagination', 'SHOULD', 'Servers SHOULD: Handle invalid cursors gracefully; Invalid cursors SHOULD result in an error with code -32602 (Invalid params).'), REPLY],
 }
 
+export const PROMPTS_MISSING_ARGUMENT: CheckDef = {
+  id: 'prompts/missing-argument',
+  title: 'prompts/get without a required argument is refused',
+  scope: 'server',
+  how: 'prompts/get of the first listed prompt with a required argument, sent without "arguments": a result means the server did not validate the arguments (warn); an error other than -32602 warns under the error-handling SHOULD; a server with no such prompt is skipped',
+  rules: [
+    rule('2024-11-05', 'prompts#implementation-considerations', 'SHOULD', 'Servers SHOULD validate prompt arguments before processing'),
+    rule('2024-11-05', 'prompts#error-handling', 'SHOULD', INVALID_PARAMS, 'code'),
+    REPLY,
+  ],
+}
+
 /** In the order the docs list them. */
 export const FEATURE_CHECKS: CheckDef[] = [
   RESOURCES_UNDECLARED,
@@ -185,6 +199,7 @@ export const FEATURE_CHECKS: CheckDef[] = [
   PROMPTS_LIST,
   PROMPTS_PAGINATION,
   PROMPTS_GET,
+  PROMPTS_MISSING_ARGUMENT,
   COMPLETIONS_UNDECLARED,
   COMPLETE,
   SET_LEVEL,

@@ -17,11 +17,12 @@ export const TASK_CREATE: CheckDef = {
   id: 'tasks/create',
   title: 'a task-augmented tools/call returns a CreateTaskResult',
   scope: 'server',
-  how: `${CALLED}: tools/call with params.task { ttl }; the answer must be a CreateTaskResult (the SDK’s CreateTaskResultSchema) whose task starts in "working" with ISO 8601 createdAt and lastUpdatedAt`,
+  how: `${CALLED}: tools/call with params.task { ttl }; the answer must be a CreateTaskResult (the SDK’s CreateTaskResultSchema) whose task starts in "working" with ISO 8601 createdAt and lastUpdatedAt; the second task the kit creates (to cancel it, when tasks.cancel is declared) must not get the first one's id (unique)`,
   rules: [
     rule('2025-11-25', 'tasks#result-retrieval', 'MUST', 'Receivers that accept a task-augmented request MUST return a CreateTaskResult as the response.'),
     rule('2025-11-25', 'schema', 'SCHEMA', `CreateTaskResult { task: Task }; ${TASK}`, 'shape'),
     rule('2025-11-25', 'tasks#task-id-requirements', 'MUST', 'Task IDs MUST be a string value.', 'task-id'),
+    rule('2025-11-25', 'tasks#task-id-requirements', 'MUST', 'Task IDs MUST be unique among all tasks controlled by the receiver.', 'unique'),
     rule('2025-11-25', 'tasks#task-status-lifecycle', 'MUST', 'Tasks MUST begin in the working status when created.', 'working'),
     rule('2025-11-25', 'tasks#ttl-and-resource-management', 'MUST', `${CREATED_AT} ${UPDATED_AT}`, 'timestamps'),
     REPLY,

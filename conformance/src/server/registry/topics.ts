@@ -33,6 +33,8 @@ const OTHER_SECTIONS = {
   // Every revision.
   'resources#security-considerations': ['server/resources#security-considerations', 'resources: security considerations'],
   'tools#embedded-resources': ['server/tools#embedded-resources', 'tools: embedded resources'],
+  'prompts#embedded-resources': ['server/prompts#embedded-resources', 'prompts: embedded resources'],
+  'prompts#implementation-considerations': ['server/prompts#implementation-considerations', 'prompts: implementation considerations'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
   // 2025-03-26 on.
   'transports#resumability-and-redelivery': ['basic/transports#resumability-and-redelivery', 'transports: resumability and redelivery'],
