@@ -49,8 +49,14 @@ interface AuthJudge {
 }
 
 export function asksForAuthorization(obs: AuthObservation): boolean {
-  return obs.anonymous.status === 401 || bearerChallenge(obs.anonymous.challenge) !== undefined
+  // A refusal that asks for a token. A challenge on an answer that serves the request (optional
+  // authorization, as a server reachable without a key gives) requires nothing of the client.
+  const { status, challenge } = obs.anonymous
+  return status === 401 || (status !== undefined && status >= 400 && bearerChallenge(challenge) !== undefined)
 }
+
+/** Some address gave no HTTP answer at all (a network the kit cannot reach): nothing to judge by. */
+const unanswered = (answers: HttpAnswer[]) => answers.find((a) => a.status === undefined)
 
 const got = (a: HttpAnswer) => (a.status !== undefined ? `HTTP ${a.status}` : `no answer (${a.error ?? 'unknown'})`)
 /** Evidence: the exchanges, with the server's header and document redacted and cut (quote.ts). */
@@ -116,6 +122,8 @@ function judgeLocation(j: AuthJudge, obs: AuthObservation, eitherMechanism: bool
   if (!eitherMechanism) return j.breach(without, seen(a))
   const found = documentAt(obs.wellKnown)
   if (found) return j.pass(`${without}, and the metadata is at the well-known URI ${show(found.url)}`, seen(a, found))
+  const lost = unanswered(obs.wellKnown)
+  if (lost) return j.skip(`Not testable: ${without}, and the well-known URI ${show(lost.url)} gave ${got(lost)}`, seen(a, ...obs.wellKnown))
   return j.breach(`${without}, nor is there a JSON document at a well-known URI (${obs.wellKnown.map((w) => `${w.url}: ${got(w)}`).join('; ')})`, seen(a, ...obs.wellKnown))
 }
 
@@ -129,6 +137,8 @@ function judgeResourceMetadata(j: AuthJudge, obs: AuthObservation, needsServers:
   const skip = notApplicable(j, obs)
   if (skip) return skip
   const { doc, tried } = resourceMetadata(obs)
+  const lost = doc ? undefined : unanswered(tried)
+  if (lost) return j.skip(`Not testable: the Protected Resource Metadata at ${show(lost.url)} gave ${got(lost)}`, seen(...tried))
   if (!doc) return j.breach(`no Protected Resource Metadata document: ${tried.map((t) => `${t.url}: ${got(t)}${t.status === 200 ? ' but no JSON object' : ''}`).join('; ')}`, seen(...tried))
   if (!needsServers) return j.pass(`the Protected Resource Metadata is at ${show(doc.url)}`, seen(doc))
   const servers = (doc.json as Record<string, unknown>).authorization_servers
@@ -166,6 +176,8 @@ function judgeServerMetadata(j: Judge, obs: AuthObservation): CheckResult {
   if (pathInserted && documentAt([pathInserted])) {
     return j.breach(`the authorization server metadata is at ${show(pathInserted.url)}, not at the authorization base URL ${show(root?.url)} (${root ? got(root) : 'not asked'})`, seen(...obs.serverMetadata), 'location')
   }
+  const lost = unanswered(obs.serverMetadata)
+  if (lost) return j.skip(`Not testable: the authorization server metadata at ${show(lost.url)} gave ${got(lost)}`, seen(...obs.serverMetadata))
   const answering = obs.fallback.filter((a) => a.status !== undefined && a.status !== 404)
   if (answering.length > 0) return j.softened(`no authorization server metadata (${listed(obs.serverMetadata)}); the default endpoints answer instead (${listed(obs.fallback)})`, seen(...obs.serverMetadata, ...obs.fallback))
   return j.breach(`no authorization server metadata (${listed(obs.serverMetadata)}) and no default endpoints (${listed(obs.fallback)})`, seen(...obs.serverMetadata, ...obs.fallback), 'fallback')
