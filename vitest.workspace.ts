@@ -8,13 +8,15 @@
 const expect = { poll: { timeout: 15_000 } }
 
 /**
- * Files run side by side, four at a time on any machine: most of a file's time is spent waiting on
- * the child processes, sockets and package installs it starts, not on its own CPU, so four files
- * keep 2 cores busy where one left them idle (vitest's default on 2 cores is one file at a time).
- * Every project but under-load shares this figure: vitest runs projects of one `groupOrder` in one
- * pool, which needs one `maxWorkers`. VITEST_MAX_WORKERS overrides it (1 runs files one by one).
+ * Files run one at a time unless VITEST_MAX_WORKERS says more. Most of a file's time waits on the
+ * child processes, sockets and installs it starts, so four at a time finished 18 slow files in 0.48x
+ * the time; but on a loaded machine the extra load slowed children past bounds that some scenario
+ * transcripts depend on (a 2026-07-28 stdio server that starts after the bridge's era probe gives
+ * up is first sent `initialize`), so CI keeps one until those transcripts no longer can. Every
+ * project but under-load shares this figure: vitest runs projects of one `groupOrder` in one pool,
+ * which needs one `maxWorkers`.
  */
-const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || 4
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || 1
 // A test's own bound (60 s where a file starts children) only catches a hang: four files side by
 // side on a loaded machine took a CLI test past 30 s. What a test proves keeps its own bounds.
 
