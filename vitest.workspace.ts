@@ -47,7 +47,7 @@ export default [
   { test: { name: 'under-load', maxWorkers: 1, include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 and 24 (test/package/package.test.ts): the install alone may take minutes when cold.
-  { test: { name: 'package', maxWorkers, include: ['test/package/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 600_000, expect } },
+  { test: { name: 'package', maxWorkers, include: ['test/package/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 600_000, expect } },
   // The official conformance suite's client requirement sets against the plugin (test/official):
   // compat/official installed with npm ci, run with Node 22; about 4 minutes on 2 cores.
   { test: { name: 'official', maxWorkers, include: ['test/official/**/*.test.ts'], testTimeout: 900_000, hookTimeout: 600_000, expect } },

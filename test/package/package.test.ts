@@ -475,7 +475,7 @@ describe.each(VARIANTS)('under $label', (variant) => {
   it('npx mcp-conformance (the default main job) passes with the bundled baseline and writes the reports', async () => {
     const node = realpathSync(variant.binary())
     const dir = reportDir('default')
-    const job = step('npx mcp-conformance (default main job)', await run('npx', ['--no-install', 'mcp-conformance', '--report-dir', dir], { cwd: state.project, env: env(), timeoutMs: 240_000 }))
+    const job = step('npx mcp-conformance (default main job)', await run('npx', ['--no-install', 'mcp-conformance', '--report-dir', dir], { cwd: state.project, env: env(), timeoutMs: 480_000 }))
     expectExit(job, [0], failuresIn(dir))
     const results = readReports(dir)
     expect(results.exitCode).toBe(0)
