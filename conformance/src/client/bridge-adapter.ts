@@ -6,7 +6,7 @@ import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
 import { askBridge, BRIDGE_BEYOND_CONFIG, BRIDGE_BEYOND_FEATURES } from './bridge-ask.ts'
-import { driverAsks, withoutHostAsks } from './client-asks.ts'
+import { offerScenarioAsks } from './host-asks.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 import { provideSignIn } from './sign-in.ts'
 
@@ -36,13 +36,7 @@ export const bridgeAdapter: ClientAdapter = {
       }),
     ]
     for (const service of services) await service
-    // A host that can ask a person: it answers every elicitation as the scenario scripts it.
-    const elicitation = driverAsks(config)?.elicitation
-    if (elicitation) {
-      ctx.provide('mcpElicitation')
-      ctx.set('mcpElicitation', { modes: elicitation.modes ?? ['form'], elicit: async () => elicitation.answer })
-    }
-    const resolved = pluginConfig(target, withoutHostAsks(config))
+    const resolved = pluginConfig(target, offerScenarioAsks(ctx, config))
     resolved.features = { ...BRIDGE_BEYOND_CONFIG, ...(resolved.features as object | undefined) }
     provideSignIn(ctx, resolved)
     // The instance's connection as it tells it (the plugin's public `mcp/state` event), followed

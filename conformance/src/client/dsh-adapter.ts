@@ -2,6 +2,7 @@ import { configSecrets, createRedactor } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
 import type { CallOutcome, ClientAdapter, ClientSession, ModelRoute } from './adapter.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
+import { offerScenarioAsks } from './host-asks.ts'
 import { provideSignIn } from './sign-in.ts'
 
 /**
@@ -77,7 +78,7 @@ export function createDshAdapter(host: DshHost): ClientAdapter {
     routes: { vision: VISION, 'text-only': TEXT_ONLY },
     async start(target, config) {
       const root = await host.createRoot(MODELS)
-      const resolved = pluginConfig(target, config)
+      const resolved = pluginConfig(target, offerScenarioAsks(root.ctx as never, config))
       const serverName = resolved.serverName as string
       // The instance's connection as it tells it (the plugin's public mcp/state event), from before it starts.
       const connection: Connection = { state: 'stopped' }
