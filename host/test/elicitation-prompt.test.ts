@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationField, ElicitationRequest } from '@mcp-bridge/plugin'
 import { converse, terminalElicitation } from '../src/elicitation.ts'
+import { scriptedPerson } from './support/scripted-person.ts'
 
 const FIELDS: ElicitationField[] = [
   { name: 'name', required: true, kind: 'string', title: 'Your name' },
@@ -13,19 +14,7 @@ const FIELDS: ElicitationField[] = [
 const form = (message = 'Who are you?'): ElicitationRequest => ({ serverName: 'shop', message, mode: 'form', fields: FIELDS, signal: new AbortController().signal })
 
 /** A person typing `lines` in order; what they were shown is kept. */
-function person(lines: string[]) {
-  const shown: string[] = []
-  return {
-    shown,
-    ask: async (query: string) => {
-      shown.push(query)
-      const line = lines.shift()
-      if (line === undefined) throw new Error(`asked more than the script holds: ${query}`)
-      return line
-    },
-    say: (line: string) => void shown.push(line),
-  }
-}
+const person = scriptedPerson
 
 describe('the terminal elicitation prompt', () => {
   it('names the server, asks field by field, re-asks a value of the wrong kind, and sends after review', async () => {

@@ -8,6 +8,7 @@ import { stringify } from 'yaml'
 import type { SamplingRequest } from '@mcp-bridge/plugin'
 import { createFileHost } from '../src/loader/host.ts'
 import { converseSampling, OPERATOR_MODEL, terminalSampling } from '../src/sampling.ts'
+import { scriptedPerson } from './support/scripted-person.ts'
 
 const require = createRequire(import.meta.url)
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
@@ -21,19 +22,7 @@ const request = (): SamplingRequest => ({
 })
 
 /** A person typing `lines` in order; what they were shown is kept. */
-function person(lines: string[]) {
-  const shown: string[] = []
-  return {
-    shown,
-    ask: async (query: string) => {
-      shown.push(query)
-      const line = lines.shift()
-      if (line === undefined) throw new Error(`asked more than the script holds: ${query}`)
-      return line
-    },
-    say: (line: string) => void shown.push(line),
-  }
-}
+const person = scriptedPerson
 
 describe('the terminal sampling prompt', () => {
   it("names the server, shows the request with the server's control characters escaped, and reads the reply up to a lone dot", async () => {
