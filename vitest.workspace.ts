@@ -42,7 +42,7 @@ export default [
     test: { name: 'conformance', maxWorkers, include: ['conformance/test/**/*.test.ts'], exclude: ['conformance/test/under-load.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
   },
   // The default run repeated with every core kept busy (conformance/test/under-load.test.ts): in a
-  // group of its own after every other project, alone, so its CPU burners slow no other test and
+  // group of its own (vitest runs it before the others), alone, so its CPU burners slow no other test and
   // no other test changes the load it measures under.
   { test: { name: 'under-load', maxWorkers: 1, include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
