@@ -1,5 +1,5 @@
 import type { SamplingConfig } from './sampling-config.ts'
-import type { SamplingMessage } from './contract.ts'
+import type { SamplingRequest } from './contract.ts'
 
 /**
  * What of a server's `sampling/createMessage` reaches the host's model, checked and bounded.
@@ -21,14 +21,8 @@ const MAX_HINT_CHARS = 256
 
 export type Quote = (text: string, max: number) => string
 
-export interface CheckedSampling {
-  messages: SamplingMessage[]
-  systemPrompt?: string
-  maxTokens: number
-  temperature?: number
-  stopSequences?: string[]
-  model?: string
-}
+/** The host's request less what the bridge adds when it asks (the server's name, the signal). */
+export type CheckedSampling = Omit<SamplingRequest, 'serverName' | 'signal'>
 
 /** The checked request, or the problem a server is told (-32602). */
 export function checkSampling(params: Record<string, unknown>, config: SamplingConfig, quote: Quote): { ok: true; request: CheckedSampling } | { ok: false; problem: string } {

@@ -1,6 +1,6 @@
 /** Pure verdicts on the stdio transport: what reached stdout, and how the process ended. */
 import type { CheckResult } from '../../model.ts'
-import { judge } from '../check.ts'
+import { judge, type Judge } from '../check.ts'
 import { EXIT_ON_STDIN_CLOSE, NO_ORPHANS, STDIO_UTF8, STDOUT_ONLY_JSONRPC } from '../registry/transports.ts'
 import type { NoiseLine, StdioShutdown } from '../wire/stdio.ts'
 import { cut } from '../quote.ts'
@@ -25,7 +25,11 @@ export function judgeStdio(obs: StdioObservation, version: string): CheckResult[
 
 function judgeUtf8(obs: StdioObservation, version: string): CheckResult {
   const j = judge(STDIO_UTF8, version)
-  if (!j.applies) return j.notInRevision()
+  return j.applies ? utf8Verdict(j, obs) : j.notInRevision()
+}
+
+/** The verdict on stdout's bytes, by the legacy or the modern sentence (`j`). */
+export function utf8Verdict(j: Pick<Judge, 'pass' | 'breach' | 'skip'>, obs: StdioObservation): CheckResult {
   if (obs.linesSeen === 0) return j.skip('the server wrote nothing to stdout; nothing to judge')
   if (obs.invalidUtf8Count === 0) return j.pass(`all ${obs.linesSeen} stdout lines were valid UTF-8`)
   const first = obs.invalidUtf8[0]
@@ -58,12 +62,20 @@ function judgeExit(obs: StdioObservation, version: string): CheckResult {
     case 'exited-before-close':
       // A server MAY end the session by exiting, but every request after that went unanswered.
       return j.breach(`the server exited on its own before the run ended (${how})`, { details })
+    default:
+      return j.breach(stillRunning(obs), { details })
+  }
+}
+
+/** How a server that outlived stdin closing was ended: the breach both revisions' exit rules name. */
+export function stillRunning(obs: StdioObservation): string {
+  switch (obs.shutdown.escalation) {
     case 'SIGTERM':
-      return j.breach(`still running ${obs.graceMs} ms after stdin closed; ended by SIGTERM`, { details })
+      return `still running ${obs.graceMs} ms after stdin closed; ended by SIGTERM`
     case 'SIGKILL':
-      return j.breach('ignored stdin closing and SIGTERM; ended by SIGKILL', { details })
-    case 'unkillable':
-      return j.breach('survived stdin closing, SIGTERM and SIGKILL', { details })
+      return 'ignored stdin closing and SIGTERM; ended by SIGKILL'
+    default:
+      return 'survived stdin closing, SIGTERM and SIGKILL'
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { CheckResult } from '../../model.ts'
 import { isObject } from '../check.ts'
-import type { StdioObservation } from '../evaluate/stdio.ts'
+import { stillRunning, utf8Verdict, type StdioObservation } from '../evaluate/stdio.ts'
 import { cut } from '../quote.ts'
 import type { ModernRevision } from '../spec.ts'
 import type { NoiseLine } from '../wire/stdio.ts'
@@ -13,7 +13,7 @@ import { modernJudge } from './judge.ts'
 import { MODERN_EXIT, MODERN_STDOUT, MODERN_UTF8 } from './stdio-rules.ts'
 
 export function judgeModernStdio(obs: StdioObservation, revision: ModernRevision): CheckResult[] {
-  return [judgeStdout(obs, revision), judgeUtf8(obs, revision), judgeExit(obs, revision)]
+  return [judgeStdout(obs, revision), utf8Verdict(modernJudge(MODERN_UTF8, revision), obs), judgeExit(obs, revision)]
 }
 
 /** A JSON-RPC message: an object of jsonrpc "2.0" with a method, a result or an error. */
@@ -63,15 +63,6 @@ function judgeStdout(obs: StdioObservation, revision: ModernRevision): CheckResu
   return j.breach(`${obs.noiseCount} of ${obs.linesSeen} stdout lines were not MCP messages; first line ${first.line}: ${JSON.stringify(cut(first.text, 80))} (${first.reason})`, { details: { noise: obs.noise }, wire })
 }
 
-function judgeUtf8(obs: StdioObservation, revision: ModernRevision): CheckResult {
-  const j = modernJudge(MODERN_UTF8, revision)
-  if (obs.linesSeen === 0) return j.skip('the server wrote nothing to stdout; nothing to judge')
-  if (obs.invalidUtf8Count === 0) return j.pass(`all ${obs.linesSeen} stdout lines were valid UTF-8`)
-  const first = obs.invalidUtf8[0]
-  const sample = first ? `; first line ${first.line}: ${JSON.stringify(cut(first.text, 80))} (each invalid byte shown as U+FFFD)` : ''
-  return j.breach(`${obs.invalidUtf8Count} of ${obs.linesSeen} stdout lines were not valid UTF-8${sample}`, { details: { lines: obs.invalidUtf8 }, wire: obs.invalidUtf8.map((n) => ({ dir: 'server→client', message: n.text })) })
-}
-
 function judgeExit(obs: StdioObservation, revision: ModernRevision): CheckResult {
   const j = modernJudge(MODERN_EXIT, revision)
   const details = { ...obs.shutdown, stderrTail: obs.stderrTail.slice(-1_000) }
@@ -81,11 +72,7 @@ function judgeExit(obs: StdioObservation, revision: ModernRevision): CheckResult
       return j.pass(`exited (${how}) within ${obs.graceMs} ms of stdin closing`, { details })
     case 'exited-before-close':
       return j.skip(`the server exited on its own before the kit closed stdin (${how}); nothing to judge`, { details })
-    case 'SIGTERM':
-      return j.breach(`still running ${obs.graceMs} ms after stdin closed; ended by SIGTERM`, { details })
-    case 'SIGKILL':
-      return j.breach('ignored stdin closing and SIGTERM; ended by SIGKILL', { details })
-    case 'unkillable':
-      return j.breach('survived stdin closing, SIGTERM and SIGKILL', { details })
+    default:
+      return j.breach(stillRunning(obs), { details })
   }
 }
