@@ -1,8 +1,9 @@
 import { fixtureCommand, startHttpFixture, type BehaviourInput, type HttpFixture } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
-import { McpServers, type ListChangedEvent, type ResourceUpdate } from '../src/features/service.ts'
+import type { ListChangedEvent, ResourceUpdate } from '../src/features/service.ts'
 import { afterTest } from './support/cleanup.ts'
-import { startHost, type TestHost } from './support/host.ts'
+import type { TestHost } from './support/host.ts'
+import { hostWithService } from './support/features-host.ts'
 
 /**
  * What the `mcpServers` service follows over time, against the real fixture over stdio and
@@ -30,14 +31,6 @@ const subscribing = (era: Era): BehaviourInput => ({
   // Every subscribe is followed by an update of A too, subscribed or not.
   resources: { items: [note(A, 'one'), note(B, 'two')], subscribe: { alsoUpdate: [A] } },
 })
-
-async function hostWithService(): Promise<TestHost> {
-  const host = await startHost()
-  const service = host.ctx.plugin(McpServers)
-  await service
-  afterTest(service, (fiber) => fiber.dispose())
-  return host
-}
 
 type Target = (behaviour: BehaviourInput) => Promise<{ config: Record<string, unknown>; methods: () => string[] }>
 

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto'
 import { fixtureCommand, startHttpFixture, type BehaviourInput, type HttpFixture } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
 import { ConnectionStatus } from '@mcp-bridge/host'
-import { McpServers } from '../src/features/service.ts'
 import { afterTest } from './support/cleanup.ts'
 import { isAlive, startHost, type TestHost } from './support/host.ts'
+import { hostWithService } from './support/features-host.ts'
 
 /**
  * The `mcpServers` service and the features beyond tools, against the real fixture server over
@@ -29,14 +29,6 @@ const BEHAVIOUR: BehaviourInput = {
 }
 
 const ALL_FEATURES = { resources: true, prompts: true, completions: true, instructions: true }
-
-async function hostWithService(): Promise<TestHost> {
-  const host = await startHost()
-  const service = host.ctx.plugin(McpServers)
-  await service
-  afterTest(service, (fiber) => fiber.dispose())
-  return host
-}
 
 /** The live child's pid, as the reference status service tells it. */
 function pidOf(host: TestHost, serverName: string): number {
