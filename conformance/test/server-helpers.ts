@@ -14,6 +14,8 @@ import { createInterface } from 'node:readline'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { CheckStatus, SuiteResult } from '../src/model.ts'
+import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
+import { startModernServer } from './fixtures/modern-server/index.mjs'
 
 const require = createRequire(import.meta.url)
 export const serverEntry = (name: string) => require.resolve(`@modelcontextprotocol/${name}/dist/index.js`)
@@ -226,3 +228,13 @@ lines.on('line', (line) => {
   }
 })
 `
+
+/** One server-mode run over HTTP against the scripted 2026-07-28 server, with one breach or none. */
+export async function runModernServer(breach: string | undefined, options: Partial<ServerRunOptions>): Promise<SuiteResult> {
+  const server = await startModernServer(breach ? { breach } : {})
+  try {
+    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, options)
+  } finally {
+    await server.close()
+  }
+}

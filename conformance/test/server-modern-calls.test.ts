@@ -6,19 +6,15 @@
 import { describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
 import { exitCodeOf } from '../src/report/assemble.ts'
-import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
-import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
+import type { ServerRunOptions } from '../src/server/run.ts'
+import { BREACHES } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
+import { runModernServer } from './server-helpers.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
 
-async function run(breach?: string, options: Partial<ServerRunOptions> = OPTIONS): Promise<SuiteResult> {
-  const server = await startModernServer(breach ? { breach } : {})
-  try {
-    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, options)
-  } finally {
-    await server.close()
-  }
+function run(breach?: string, options: Partial<ServerRunOptions> = OPTIONS): Promise<SuiteResult> {
+  return runModernServer(breach, options)
 }
 
 describe('modern/tool-call', () => {

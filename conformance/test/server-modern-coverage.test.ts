@@ -11,21 +11,17 @@ import { judgeCancelIgnored } from '../src/server/modern/envelope.ts'
 import { keyIssue, traceIssue } from '../src/server/modern/meta.ts'
 import { judgePosts } from '../src/server/modern/posts.ts'
 import { judgeCapabilityDeclared, judgeStandardErrors, uriIssue } from '../src/server/modern/probes.ts'
-import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
+import type { ServerRunOptions } from '../src/server/run.ts'
 import type { RpcOutcome } from '../src/server/wire/types.ts'
-import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
+import { BREACHES } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
+import { runModernServer } from './server-helpers.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
 const JUDGED = ['modern/earlier-traffic', 'modern/post-answers', 'modern/standard-errors', 'modern/capability-declared', 'modern/tool-list', 'modern/resource-read', 'modern/meta-keys', 'modern/result-server-info', 'modern/unasked-notifications', 'modern/cancel-ignored']
 
-async function run(breach?: string): Promise<SuiteResult> {
-  const server = await startModernServer(breach ? { breach } : {})
-  try {
-    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, OPTIONS)
-  } finally {
-    await server.close()
-  }
+function run(breach?: string): Promise<SuiteResult> {
+  return runModernServer(breach, OPTIONS)
 }
 
 describe('the scripted correct 2026-07-28 server', () => {

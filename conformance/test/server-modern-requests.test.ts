@@ -6,20 +6,16 @@
 import { describe, expect, it } from 'vitest'
 import type { SuiteResult } from '../src/model.ts'
 import { exitCodeOf } from '../src/report/assemble.ts'
-import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
-import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
+import type { ServerRunOptions } from '../src/server/run.ts'
+import { BREACHES } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
+import { runModernServer } from './server-helpers.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000, calls: [{ name: 'echo', arguments: { text: 'hi' } }] }
 const JUDGED = ['modern/result-type', 'modern/error-id', 'modern/meta-required', 'modern/client-info-optional', 'modern/method-not-found', 'modern/header-mismatch', 'modern/origin', 'modern/lists', 'modern/tool-names', 'modern/resource-missing', 'modern/subscriptions-listen', 'modern/input-required']
 
-async function run(breach?: string, revision?: ServerRunOptions['revision']): Promise<SuiteResult> {
-  const server = await startModernServer(breach ? { breach } : {})
-  try {
-    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, { ...OPTIONS, ...(revision ? { revision } : {}) })
-  } finally {
-    await server.close()
-  }
+function run(breach?: string, revision?: ServerRunOptions['revision']): Promise<SuiteResult> {
+  return runModernServer(breach, { ...OPTIONS, ...(revision ? { revision } : {}) })
 }
 
 describe('a correct scripted 2026-07-28 server', () => {

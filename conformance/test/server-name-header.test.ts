@@ -11,19 +11,15 @@ import { exitCodeOf } from '../src/report/assemble.ts'
 import { judgeNameHeader } from '../src/server/modern/name-header.ts'
 import { runServerSuite, type ServerRunOptions } from '../src/server/run.ts'
 import type { RpcOutcome } from '../src/server/wire/types.ts'
-import { BREACHES, startModernServer } from './fixtures/modern-server/index.mjs'
+import { BREACHES } from './fixtures/modern-server/index.mjs'
 import { findCheck as find, flagged } from './support/find-check.ts'
+import { runModernServer } from './server-helpers.ts'
 
 const OPTIONS: Partial<ServerRunOptions> = { requestTimeoutMs: 5_000, exitGraceMs: 1_000 }
 const ID = 'modern/name-header'
 
-async function run(breach?: string): Promise<SuiteResult> {
-  const server = await startModernServer(breach ? { breach } : {})
-  try {
-    return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, OPTIONS)
-  } finally {
-    await server.close()
-  }
+function run(breach?: string): Promise<SuiteResult> {
+  return runModernServer(breach, OPTIONS)
 }
 
 describe('modern/name-header against a scripted 2026-07-28 server', () => {
