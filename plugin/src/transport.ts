@@ -52,8 +52,8 @@ export async function dialer(config: Config, options: TransportOptions): Promise
 }
 
 /**
- * HTTP, legacy SSE and OAuth are loaded for the first HTTP instance, never by a stdio-only host
- * (issue 40). The connection loads them before an attempt's deadline starts (`loadTransport`), so
+ * HTTP, legacy SSE and OAuth are loaded for the first HTTP instance, never by a stdio-only host,
+ * whose start-up they would only slow. The connection loads them before an attempt's deadline starts (`loadTransport`), so
  * loading them never eats into connectTimeoutMs.
  */
 let http: Promise<typeof import('./http-transport.ts')> | undefined
