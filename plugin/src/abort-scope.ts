@@ -21,7 +21,7 @@ export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: A
 /**
  * A call's controller and its link to the caller's signal. Building an AbortSignal costs 3-15 µs
  * on Node 20, and linking it to a caller's signal (a listener added, then removed) a few more:
- * together most of an echo call's own cost over stdio (issue 40). Every call needs a signal of its
+ * together most of an echo call's own cost over stdio. Every call needs a signal of its
  * own for the SDK (the ceiling, and the caller's abort without the SDK's listener left on the
  * caller's signal), so a call that ended without aborting leaves its controller here, still
  * following its caller's signal, for the next call to take: one from the same caller keeps the

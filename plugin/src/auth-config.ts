@@ -1,5 +1,5 @@
 // Pure: the configuration's share of auth, apart from the OAuth code (auth.ts) so that a
-// configuration is read, checked and redacted without loading the SDK's OAuth client (issue 40).
+// configuration is read, checked and redacted without loading the SDK's OAuth client.
 
 /**
  * OAuth: the grants that need no browser (client credentials, with a secret or a private-key

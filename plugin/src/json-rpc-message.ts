@@ -4,7 +4,7 @@ import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcont
  * The SDK's own rule for what a JSON-RPC message is (`JSONRPCMessageSchema`), with a shortcut for
  * the message a client reads most: a result, `{ jsonrpc, id, result }` and nothing else. The
  * schema tries the request and notification shapes before it gets there, a few microseconds on
- * every answer (issue 20); the shortcut accepts only what the schema accepts (a property test holds
+ * every answer; the shortcut accepts only what the schema accepts (a property test holds
  * it to that) and leaves everything else, `_meta` included, to the schema.
  */
 export function isPlainResult(value: unknown): value is JSONRPCMessage {

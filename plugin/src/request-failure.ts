@@ -58,7 +58,7 @@ export function isAuthFailure(error: unknown): error is SdkHttpError {
 /**
  * The SDK's error classes for a refused credential (OAuthError, UnauthorizedError), registered by
  * auth-renewal.ts as it loads. Only the OAuth modules, loaded with the first HTTP connection, can
- * throw them, so a stdio-only bridge never loads the SDK's auth modules to ask (issue 40).
+ * throw them, so a stdio-only bridge never loads the SDK's auth modules to ask.
  */
 const credentialRefusals = new Set<abstract new (...args: never[]) => Error>()
 

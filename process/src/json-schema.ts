@@ -8,8 +8,8 @@ import { isRecord } from './records.ts'
 /**
  * Ajv, loaded at its first use: the first call of a tool, or a listed schema the plain-keyword
  * shortcut (withinPlainKeywords) cannot vouch for. Importing it is a large share of a host's
- * start, and a host that lists plain schemas and has not called a tool yet never needs it
- * (issue 40). Both packages are CommonJS, so `require` loads them synchronously, where they are
+ * start, and a host that lists plain schemas and has not called a tool yet never needs it.
+ * Both packages are CommonJS, so `require` loads them synchronously, where they are
  * first needed, and every function here stays synchronous.
  */
 let engines: { Ajv: typeof Ajv; Ajv2020: typeof Ajv2020 } | undefined

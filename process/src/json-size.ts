@@ -4,7 +4,7 @@
  * stringifying 10,000 schemas only to read their lengths was the largest share of planning them
  * (measured on 10,000 small schemas freshly parsed: 0.6-1.1 µs a schema stringified, 0.15-0.35 µs
  * counted). A call's result is bounded by `limits.maxResultBytes` the same way: stringifying a
- * 100 KB result to measure it cost more than the rest of the call (issue 40). Counting stops as
+ * 100 KB result to measure it cost more than the rest of the call. Counting stops as
  * soon as the limit is passed, so an oversized value costs no more than the limit, and it walks
  * with a stack of its own, so nesting depth cannot overflow the call stack.
  *
