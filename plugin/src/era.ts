@@ -16,15 +16,20 @@ export const MODERN_REVISION = '2026-07-28'
  * How long the server/discover probe waits over stdio before the server counts as a legacy one
  * that stays silent: legacy servers answer "unknown pre-initialize requests with
  * implementation-defined errors (commonly -32601 or -32602) or not at all" (2026-07-28
- * basic/transports/stdio, Backward Compatibility). killGraceMs is what the bridge already gives a
- * local child to react (to EOF, to SIGTERM); it is capped at half of connectTimeoutMs so that the
- * legacy handshake after a silent probe keeps at least the other half. Over HTTP a silent server
- * is an outage, not a legacy one: the probe has the whole connect deadline (undefined).
+ * basic/transports/stdio, Backward Compatibility). The wait counts from the spawn, so it must
+ * outlast a slow start on a busy machine: a modern server still booting when it ends would get
+ * `initialize`, refuse it, and cost a second child. Only a server that never answers unknown
+ * requests pays the wait, so it is generous (10 s), and capped at half of connectTimeoutMs so
+ * that the legacy handshake after a silent probe keeps at least the other half. Over HTTP a
+ * silent server is an outage, not a legacy one: the probe has the whole connect deadline
+ * (undefined).
  */
-export function probeWaitMs(config: { transport: string; killGraceMs?: number; connectTimeoutMs: number }): number | undefined {
-  if (config.transport !== 'stdio' || config.killGraceMs === undefined) return undefined
-  return Math.max(1, Math.min(config.killGraceMs, Math.floor(config.connectTimeoutMs / 2)))
+export function probeWaitMs(config: { transport: string; connectTimeoutMs: number }): number | undefined {
+  if (config.transport !== 'stdio') return undefined
+  return Math.max(1, Math.min(SILENT_PROBE_WAIT_MS, Math.floor(config.connectTimeoutMs / 2)))
 }
+
+const SILENT_PROBE_WAIT_MS = 10_000
 
 /** UnsupportedProtocolVersionError's code (2026-07-28 schema). */
 const UNSUPPORTED_PROTOCOL_VERSION = -32022

@@ -19,8 +19,8 @@ interface Behaviour {
   announceInitialize?: boolean
   /** After notifications/initialized: write this many stderr lines, then exit. */
   dieAfterInitialized?: number
-  /** The era probe (server/discover): refused with -32601 (default), never answered, or the process exits. */
-  discover?: 'refuse' | 'silent' | 'exit'
+  /** The era probe (server/discover): refused with -32601 (default), never answered, refused after 1.5 s, or the process exits. */
+  discover?: 'refuse' | 'silent' | 'late' | 'exit'
 }
 
 const SERVER = `
@@ -33,6 +33,7 @@ const SERVER = `
     // A legacy server: the era probe is an unknown method before initialize.
     if (m.method === 'server/discover' && b.discover) process.stderr.write('probed\\n')
     if (m.method === 'server/discover' && b.discover === 'exit') process.exit(4)
+    if (m.method === 'server/discover' && b.discover === 'late') return setTimeout(() => { process.stderr.write('refusing\\n'); send({ id: m.id, error: { code: -32601, message: 'Method not found' } }) }, 1500)
     if (m.method === 'server/discover' && b.discover !== 'silent') return send({ id: m.id, error: { code: -32601, message: 'Method not found' } })
     if (m.method === 'initialize' && b.announceInitialize) process.stderr.write('initialize arrived\\n')
     if (m.method === 'initialize' && b.initialize === 'refuse') return send({ id: m.id, error: { code: 7, message: 'not today' } })
@@ -155,16 +156,27 @@ describe('Session against a real child', () => {
     expect(String(error)).not.toMatch(/HTTP/)
   })
 
-  it('probes with server/discover first; a legacy server that never answers it waits at most killGraceMs, not connectTimeoutMs', async () => {
+  it('probes with server/discover first; a legacy server that never answers it waits at most half of connectTimeoutMs', async () => {
     const seen = recorder()
     // connectTimeoutMs is the only other bound, and the deadline below: without the probe's own
-    // wait (min(killGraceMs, connectTimeoutMs / 2)), the probe would use it all and the open fail.
-    const connectTimeoutMs = 20_000
+    // wait (min(10 s, connectTimeoutMs / 2)), the probe would use it all and the open fail.
+    const connectTimeoutMs = 8_000
     const session = await Session.open(config({ discover: 'silent', announceInitialize: true }, { connectTimeoutMs }), seen.hooks, AbortSignal.timeout(connectTimeoutMs), redactSecrets)
     afterTest(session, (s) => s.close())
     expect(session.era).toEqual({ kind: 'legacy' })
     await seen.line('initialize arrived')
     expect(seen.stderr.indexOf('probed')).toBeLessThan(seen.stderr.indexOf('initialize arrived'))
+  })
+
+  it('the probe outlasts killGraceMs: a server slow to answer it (as one still starting is) gets no initialize before its answer', async () => {
+    const seen = recorder()
+    // killGraceMs is 200 ms here; the answer comes after 1.5 s, well inside the probe's wait (min(10 s, connectTimeoutMs / 2)).
+    const session = await Session.open(config({ discover: 'late', announceInitialize: true }), seen.hooks, AbortSignal.timeout(30_000), redactSecrets)
+    afterTest(session, (s) => s.close())
+    expect(session.era).toEqual({ kind: 'legacy' })
+    await seen.line('initialize arrived')
+    expect(seen.stderr.indexOf('refusing')).toBeGreaterThan(-1)
+    expect(seen.stderr.indexOf('refusing')).toBeLessThan(seen.stderr.indexOf('initialize arrived'))
   })
 
   it('a server that exits on the probe fails the attempt, and the next one speaks legacy without probing', async () => {
