@@ -17,6 +17,22 @@ export const ECHO: BehaviourInput = {
   ],
 }
 
+/** The size of the large result the per-call benchmark times: "a 100 KB result" (issue 40). */
+export const LARGE_RESULT_CHARS = 100_000
+
+/**
+ * ECHO and a tool whose every answer is one text block of LARGE_RESULT_CHARS ASCII characters, a
+ * literal (a generated text would cost the fixture more per call than the client's work).
+ * Within `limits.maxResultTextChars`' default (100,000), so the model sees it whole.
+ */
+export const ECHO_AND_LARGE: BehaviourInput = {
+  name: 'bench-echo-large',
+  tools: [
+    ...ECHO.tools!,
+    { name: 'large', description: 'Answers 100 KB of text', result: { content: [{ type: 'text', text: 'lorem ipsum dolor sit amet, '.repeat(Math.ceil(LARGE_RESULT_CHARS / 28)).slice(0, LARGE_RESULT_CHARS) }] } },
+  ],
+}
+
 /** `count` realistic small tools: a description and a one-property schema each. */
 export function manyTools(count: number, prefix = 'tool'): ToolInput[] {
   const width = String(count).length

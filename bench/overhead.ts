@@ -2,120 +2,170 @@
  * Per-call overhead: `ctx.tools.execute('mcp__x__echo', args)` through the plugin vs the raw SDK
  * client's `callTool` against the same fixture behaviour, over stdio (one child each, same argv)
  * and in-process Streamable HTTP (one fixture, two sessions). Calls are sequential and timed one
- * by one; after a long warm-up, the variants take turns in batches whose order rotates, so drift
- * hits all of them. A third variant calls the plugin's tool definition directly
- * (`ctx.tools.get(name).execute(args, exec)`), which splits the overhead into the plugin's own
- * share and the host registry's share; a fourth calls `execute` on a `tools` handle taken once,
- * which tells Cordis' per-access service lookup apart from the rest of the registry's share.
+ * by one; after a long warm-up, the variants take turns in batches whose order rotates
+ * (rounds.ts), so drift hits all of them. The variants split the overhead:
+ *  - `definition`: the plugin's tool definition called directly (`ctx.tools.get(name).execute`):
+ *    the plugin's own cost, judged against the raw call;
+ *  - `floor`: the raw call plus one trivial call of a service through the context
+ *    (`ctx.benchFloor.touch()`): what any Cordis plugin's host pays per call, Cordis' service
+ *    lookup and tracing proxy; `ctx.tools.execute` is judged against it, not against the raw call;
+ *  - `handle`: `execute` on a `tools` handle taken once (no service lookup per call).
+ * Over stdio, a tool answering 100 KB of text is timed too (definition vs raw), in a phase of its
+ * own: what measuring and checking a large result costs.
  *
  * The measurement runs pinned to one CPU where it can (pinned.ts): unpinned, a stdio round trip on
  * the 2-core bench machine took 40-85 µs or 150-260 µs depending on where the scheduler placed the
  * two processes, and that, not the client, decided the ratio. The client's CPU time per call is
  * reported for every variant.
- *
- * Warm-up and timed calls have budgets of their own: with one shared budget, a loaded machine
- * spent it all warming up and HTTP per call was never reported. The timed phase always runs
- * MIN_BATCHES rounds of batches, whatever its budget, so every run reports both ratios.
  */
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Service, type Context } from 'cordis'
 import { fixtureCommand, startHttpFixture, type HttpFixture } from '@mcp-bridge/fixtures-server'
-import { ECHO } from './behaviours.ts'
+import { ECHO_AND_LARGE, LARGE_RESULT_CHARS } from './behaviours.ts'
 import { bridge, bridgeConfig, closeRaw, connectRaw, loadBridge, startHost, type Host, type ServerTarget } from './host.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { pinnableCpu, runPinned } from './pinned.ts'
+import { interleavedRounds, type RoundsPlan, type RoundsSamples } from './rounds.ts'
 import { formatMs, formatRatio, ratio, round, summarize, type Summary } from './stats.ts'
 
-const CALLS = 2_000
 /**
- * Rounds of one call per variant before timing. Both sides keep getting faster for thousands of
- * calls (both clients and both servers warm up): pinned, the raw call went from 113 µs after 2,000
- * calls to 59-66 µs from 7,000 on, and the bridge from 188 to 122-139 µs. With 200 warm-up rounds
- * the ratio compared two cold processes.
+ * Both sides keep getting faster for thousands of calls (both clients and both servers warm up):
+ * pinned, the raw call went from 113 µs after 2,000 calls to 59-66 µs from 7,000 on, and the
+ * bridge from 188 to 122-139 µs. With 200 warm-up rounds the ratio compared two cold processes.
+ * Each phase's budgets bound it on a slower machine, which reports fewer rounds (said in a note).
  */
-const WARMUP = 8_000
-/** The warm-up's own budget per transport: a slower machine warms up for fewer rounds (reported). */
-const WARMUP_LIMIT_MS = 8_000
-const BATCH = 100
-/** The timed phase's budget per transport: a slower machine reports fewer calls rather than hanging. */
-const TIMED_LIMIT_MS = 10_000
-/** Rounds of batches (BATCH calls per variant each) timed whatever the budget: a figure every run. */
-const MIN_BATCHES = 3
-/** Issue 20: through `ctx.tools.execute`, within 5 % of the raw SDK's `callTool`. */
-const TARGET_P50_RATIO = 1.05
+const ECHO_PLAN: RoundsPlan = { warmup: 8_000, warmupLimitMs: 7_000, calls: 2_000, batch: 100, timedLimitMs: 9_000, minBatches: 3 }
+/** A 100 KB answer costs both sides about 1 ms: fewer, smaller batches in a shorter budget. */
+const LARGE_PLAN: RoundsPlan = { warmup: 300, warmupLimitMs: 2_500, calls: 400, batch: 20, timedLimitMs: 4_000, minBatches: 3 }
+/** The plugin's definition, and a 100 KB result through it, within 5 % of the raw SDK's `callTool` (issue 40). */
+const DEFINITION_TARGET = 1.05
+/** `ctx.tools.execute` within 10 % of the host's floor: the raw call plus one trivial service call (issue 40). */
+const FLOOR_TARGET = 1.1
 const THIS_FILE = fileURLToPath(import.meta.url)
 
 type Transport = 'stdio' | 'http'
-type Variant = 'bridge' | 'handle' | 'definition' | 'raw'
-const VARIANTS: Variant[] = ['bridge', 'handle', 'definition', 'raw']
+type Variant = 'bridge' | 'handle' | 'definition' | 'floor' | 'raw'
+const VARIANTS: Variant[] = ['bridge', 'handle', 'definition', 'floor', 'raw']
+type LargeVariant = 'bridge' | 'definition' | 'raw'
+const LARGE_VARIANTS: LargeVariant[] = ['bridge', 'definition', 'raw']
 
 export interface Samples {
-  /** Wall time of each call, ms. */
-  wall: Record<Variant, number[]>
-  /** This process's CPU time (user + system) per call, µs, over all of a variant's batches. */
-  cpuPerCallUs: Record<Variant, number>
-  /** Warm-up rounds done (WARMUP unless its budget ran out first). */
-  warmupRounds: number
-  stoppedEarly: boolean
+  echo: RoundsSamples<Variant>
+  /** Over stdio only. */
+  large?: RoundsSamples<LargeVariant>
 }
 
 export const overhead: Bench = {
   id: 'overhead',
   title: 'Per-call overhead (bridge vs raw SDK callTool)',
-  targets: ['overhead.stdio.p50', 'overhead.http.p50'],
+  targets: ['overhead.stdio.definition', 'overhead.stdio.floor', 'overhead.stdio.large', 'overhead.http.definition', 'overhead.http.floor'],
   async run(log) {
     const rows: Row[] = []
     const targets: Target[] = []
     const cpu = pinnableCpu()
-    const figures: Record<string, unknown> = { calls: CALLS, warmupRounds: WARMUP, warmupLimitMs: WARMUP_LIMIT_MS, timedLimitMs: TIMED_LIMIT_MS, batch: BATCH, pinnedToCpu: cpu ?? null }
+    const figures: Record<string, unknown> = { echoPlan: ECHO_PLAN, largePlan: LARGE_PLAN, largeResultChars: LARGE_RESULT_CHARS, pinnedToCpu: cpu ?? null }
     const notes: string[] = []
     if (cpu === undefined) notes.push('taskset cannot pin here: measured unpinned, so the stdio ratio depends on where the scheduler placed the processes')
-    const pinned = cpu !== undefined
+    const judge = (target: Target) => {
+      targets.push(target)
+      return { target: `<= ${target.limit!.toFixed(2)}x`, holds: verdict(target.holds) }
+    }
+    const ratioTarget = (id: string, description: string, value: number, limit: number): Target => ({
+      id,
+      description,
+      measured: round(value),
+      limit,
+      unit: 'x',
+      holds: Number.isFinite(value) ? value <= limit : null,
+    })
     for (const transport of ['stdio', 'http'] as const) {
-      const onOneCpu = pinned
-      const where = onOneCpu ? `pinned to CPU ${cpu}` : 'not pinned'
-      log(`overhead: ${transport} (${where}): up to ${WARMUP} warm-up rounds (${WARMUP_LIMIT_MS / 1000} s) + ${CALLS} timed calls per variant (${TIMED_LIMIT_MS / 1000} s) (${VARIANTS.join(', ')})`)
-      // The child's bound: both budgets, the minimum batches past them, and its start and teardown.
-      const samples = onOneCpu ? await runPinned<Samples>(cpu!, THIS_FILE, 'measure', [transport], WARMUP_LIMIT_MS + TIMED_LIMIT_MS + 60_000) : await measure(transport)
-      const [b, h, d, r] = VARIANTS.map((variant) => summarize(samples.wall[variant])) as [Summary, Summary, Summary, Summary]
-      const p50 = ratio(b.p50, r.p50)
-      figures[transport] = {
-        pinned: onOneCpu,
-        warmupRounds: samples.warmupRounds,
+      const pinned = cpu !== undefined
+      log(`overhead: ${transport} (${pinned ? `pinned to CPU ${cpu}` : 'not pinned'}): up to ${ECHO_PLAN.warmup} warm-up rounds (${ECHO_PLAN.warmupLimitMs / 1000} s) + ${ECHO_PLAN.calls} timed calls per variant (${ECHO_PLAN.timedLimitMs / 1000} s) (${VARIANTS.join(', ')})${transport === 'stdio' ? `, then a ${LARGE_RESULT_CHARS / 1000} KB result (${LARGE_VARIANTS.join(', ')})` : ''}`)
+      // The child's bound: every budget, the minimum batches past them, and its start and teardown.
+      const bound = ECHO_PLAN.warmupLimitMs + ECHO_PLAN.timedLimitMs + LARGE_PLAN.warmupLimitMs + LARGE_PLAN.timedLimitMs + 60_000
+      const samples = pinned ? await runPinned<Samples>(cpu!, THIS_FILE, 'measure', [transport], bound) : await measure(transport)
+      const label = `${transport}${pinned ? ', one CPU' : ', not pinned'}`
+      const where = pinned ? ' (pinned to one CPU)' : ''
+      const { echo, large } = samples
+      const [b, h, d, f, r] = VARIANTS.map((variant) => summarize(echo.wall[variant])) as [Summary, Summary, Summary, Summary, Summary]
+      const figure: Record<string, unknown> = {
+        pinned,
+        warmupRounds: echo.warmupRounds,
         bridge: roundSummary(b),
         handleKept: roundSummary(h),
         definitionDirect: roundSummary(d),
+        floor: roundSummary(f),
         raw: roundSummary(r),
-        p50Ratio: round(p50),
+        p50Ratio: round(ratio(b.p50, r.p50)),
         p99Ratio: round(ratio(b.p99, r.p99)),
         definitionP50Ratio: round(ratio(d.p50, r.p50)),
-        overheadP50Ms: round(b.p50 - r.p50, 4),
+        floorP50Ratio: round(ratio(b.p50, f.p50)),
         pluginShareP50Ms: round(d.p50 - r.p50, 4),
         registryShareP50Ms: round(b.p50 - d.p50, 4),
         serviceLookupShareP50Ms: round(b.p50 - h.p50, 4),
-        clientCpuPerCallUs: Object.fromEntries(VARIANTS.map((v) => [v, round(samples.cpuPerCallUs[v], 1)])),
-        stoppedEarly: samples.stoppedEarly,
+        clientCpuPerCallUs: Object.fromEntries(VARIANTS.map((v) => [v, round(echo.cpuPerCallUs[v], 1)])),
+        stoppedEarly: echo.stoppedEarly,
       }
-      const label = `${transport}${onOneCpu ? ', one CPU' : ', not pinned'}`
-      const holds = Number.isFinite(p50) ? p50 <= TARGET_P50_RATIO : null
-      targets.push({ id: `overhead.${transport}.p50`, description: `${transport}: bridge p50 / raw p50${onOneCpu ? ' (pinned to one CPU)' : ''}`, measured: round(p50), limit: TARGET_P50_RATIO, unit: 'x', holds })
-      rows.push(row(`${label}: call p50 (n=${b.n} each)`, { bridge: formatMs(b.p50), baseline: formatMs(r.p50), ratio: formatRatio(p50), target: `<= ${TARGET_P50_RATIO.toFixed(2)}x`, holds: verdict(holds) }))
+      figures[transport] = figure
       rows.push(
-        row(`${label}: call p99`, { bridge: formatMs(b.p99), baseline: formatMs(r.p99), ratio: formatRatio(ratio(b.p99, r.p99)) }),
-        row(`${label}: p50, handle kept (no ctx.tools lookup per call)`, { bridge: formatMs(h.p50), baseline: formatMs(r.p50), ratio: formatRatio(ratio(h.p50, r.p50)) }),
-        row(`${label}: p50, plugin definition only`, { bridge: formatMs(d.p50), baseline: formatMs(r.p50), ratio: formatRatio(ratio(d.p50, r.p50)) }),
-        row(`${label}: client CPU per call (ctx.tools / handle / definition)`, {
-          bridge: [samples.cpuPerCallUs.bridge, samples.cpuPerCallUs.handle, samples.cpuPerCallUs.definition].map((us) => `${Math.round(us)}`).join(' / ') + ' µs',
-          baseline: `${Math.round(samples.cpuPerCallUs.raw)} µs`,
-          ratio: formatRatio(ratio(samples.cpuPerCallUs.bridge, samples.cpuPerCallUs.raw)),
+        row(`${label}: p50, plugin definition (n=${d.n} each)`, {
+          bridge: formatMs(d.p50),
+          baseline: `${formatMs(r.p50)} (raw)`,
+          ratio: formatRatio(ratio(d.p50, r.p50)),
+          ...judge(ratioTarget(`overhead.${transport}.definition`, `${transport}: plugin definition p50 / raw p50${where}`, ratio(d.p50, r.p50), DEFINITION_TARGET)),
+        }),
+        row(`${label}: p50, ctx.tools.execute vs the host's floor (raw + one ctx service call)`, {
+          bridge: formatMs(b.p50),
+          baseline: `${formatMs(f.p50)} (floor)`,
+          ratio: formatRatio(ratio(b.p50, f.p50)),
+          ...judge(ratioTarget(`overhead.${transport}.floor`, `${transport}: ctx.tools.execute p50 / floor p50${where}`, ratio(b.p50, f.p50), FLOOR_TARGET)),
+        }),
+        row(`${label}: p50, ctx.tools.execute vs raw`, { bridge: formatMs(b.p50), baseline: `${formatMs(r.p50)} (raw)`, ratio: formatRatio(ratio(b.p50, r.p50)) }),
+        row(`${label}: p50, handle kept (no ctx.tools lookup per call)`, { bridge: formatMs(h.p50), baseline: `${formatMs(r.p50)} (raw)`, ratio: formatRatio(ratio(h.p50, r.p50)) }),
+        row(`${label}: p99, ctx.tools.execute vs raw`, { bridge: formatMs(b.p99), baseline: `${formatMs(r.p99)} (raw)`, ratio: formatRatio(ratio(b.p99, r.p99)) }),
+        row(`${label}: client CPU per call (ctx.tools / handle / definition / floor)`, {
+          bridge: (['bridge', 'handle', 'definition', 'floor'] as const).map((v) => `${Math.round(echo.cpuPerCallUs[v])}`).join(' / ') + ' µs',
+          baseline: `${Math.round(echo.cpuPerCallUs.raw)} µs (raw)`,
+          ratio: formatRatio(ratio(echo.cpuPerCallUs.definition, echo.cpuPerCallUs.raw)),
         }),
       )
-      if (samples.warmupRounds < WARMUP) notes.push(`${label}: warmed up for ${samples.warmupRounds} of ${WARMUP} rounds in its ${WARMUP_LIMIT_MS / 1000} s`)
-      if (samples.stoppedEarly) notes.push(`${label}: timed ${b.n} of ${CALLS} calls per variant in its ${TIMED_LIMIT_MS / 1000} s`)
+      if (echo.warmupRounds < ECHO_PLAN.warmup) notes.push(`${label}: warmed up for ${echo.warmupRounds} of ${ECHO_PLAN.warmup} rounds in its ${ECHO_PLAN.warmupLimitMs / 1000} s`)
+      if (echo.stoppedEarly) notes.push(`${label}: timed ${b.n} of ${ECHO_PLAN.calls} calls per variant in its ${ECHO_PLAN.timedLimitMs / 1000} s`)
+      if (large) {
+        const [lb, ld, lr] = LARGE_VARIANTS.map((variant) => summarize(large.wall[variant])) as [Summary, Summary, Summary]
+        figure.large = { warmupRounds: large.warmupRounds, bridge: roundSummary(lb), definitionDirect: roundSummary(ld), raw: roundSummary(lr), stoppedEarly: large.stoppedEarly }
+        rows.push(
+          row(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result, p50, plugin definition (n=${ld.n} each)`, {
+            bridge: formatMs(ld.p50),
+            baseline: `${formatMs(lr.p50)} (raw)`,
+            ratio: formatRatio(ratio(ld.p50, lr.p50)),
+            ...judge(ratioTarget(`overhead.${transport}.large`, `${transport}: ${LARGE_RESULT_CHARS / 1000} KB result, plugin definition p50 / raw p50${where}`, ratio(ld.p50, lr.p50), DEFINITION_TARGET)),
+          }),
+          row(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result, p50, ctx.tools.execute vs raw`, { bridge: formatMs(lb.p50), baseline: `${formatMs(lr.p50)} (raw)`, ratio: formatRatio(ratio(lb.p50, lr.p50)) }),
+        )
+        if (large.warmupRounds < LARGE_PLAN.warmup) notes.push(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result warmed up for ${large.warmupRounds} of ${LARGE_PLAN.warmup} rounds`)
+        if (large.stoppedEarly) notes.push(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result timed ${ld.n} of ${LARGE_PLAN.calls} calls per variant in its ${LARGE_PLAN.timedLimitMs / 1000} s`)
+      }
     }
     return { rows, targets, figures, notes }
   },
+}
+
+/**
+ * The host's floor: a service that does nothing, reached through the context the way a plugin
+ * reaches any service (Cordis' lookup and tracing proxy on every access). What a host pays per call
+ * for any Cordis service, and so what `ctx.tools.execute` is judged against.
+ */
+class FloorService extends Service {
+  constructor(ctx: Context) {
+    super(ctx, 'benchFloor')
+  }
+
+  touch(): number {
+    return 0
+  }
 }
 
 function roundSummary(s: Summary): Record<string, number | null> {
@@ -130,76 +180,73 @@ export async function measure(transport: Transport): Promise<Samples> {
   let fiber: ReturnType<typeof loadBridge> | undefined
   try {
     let target: ServerTarget
-    if (transport === 'stdio') target = { transport: 'stdio', ...fixtureCommand(ECHO) }
+    if (transport === 'stdio') target = { transport: 'stdio', ...fixtureCommand(ECHO_AND_LARGE) }
     else {
-      fixture = await startHttpFixture(ECHO)
+      fixture = await startHttpFixture(ECHO_AND_LARGE)
       target = { transport: 'http', url: fixture.url }
     }
     host = await startHost()
+    await host.ctx.plugin(FloorService)
     fiber = loadBridge(host, bridgeConfig('x', target, { failOnStartupError: true }))
     await fiber
     client = await connectRaw(target)
     await client.listTools() // as a real client would, and as the plugin did
-    const publicName = bridge.publicToolName('x', 'echo')
     const { ctx } = host
-    const definition = ctx.tools.get(publicName)
-    if (!definition) throw new Error(`${publicName} is not registered`)
+    const floorCtx = ctx as unknown as { benchFloor: FloorService }
     const raw = client
     const handle = ctx.tools
     const idle = new AbortController().signal
+    const definitionOf = (rawName: string) => {
+      const publicName = bridge.publicToolName('x', rawName)
+      const definition = ctx.tools.get(publicName)
+      if (!definition) throw new Error(`${publicName} is not registered`)
+      return { publicName, definition }
+    }
+    const echo = definitionOf('echo')
     let n = 0
     const calls: Record<Variant, () => Promise<void>> = {
       // Exactly what a host does: through the `tools` service of its context, no signal.
       bridge: async () => {
-        const result = await ctx.tools.execute(publicName, { text: 'hello', n: n++ })
+        const result = await ctx.tools.execute(echo.publicName, { text: 'hello', n: n++ })
         if (result.isError) throw new Error(`bridge call failed: ${result.error.message}`)
       },
       // The same, through a `tools` handle the host took once: what Cordis' service lookup costs.
       handle: async () => {
-        const result = await handle.execute(publicName, { text: 'hello', n: n++ })
+        const result = await handle.execute(echo.publicName, { text: 'hello', n: n++ })
         if (result.isError) throw new Error(`bridge call failed: ${result.error.message}`)
       },
       definition: async () => {
         const args = { text: 'hello', n: n++ }
-        await definition.execute(args, { callId: randomUUID(), name: publicName, arguments: args, signal: idle })
+        await echo.definition.execute(args, { callId: randomUUID(), name: echo.publicName, arguments: args, signal: idle })
+      },
+      floor: async () => {
+        floorCtx.benchFloor.touch()
+        const result = await raw.callTool({ name: 'echo', arguments: { text: 'hello', n: n++ } })
+        if (result.isError) throw new Error('raw call failed')
       },
       raw: async () => {
         const result = await raw.callTool({ name: 'echo', arguments: { text: 'hello', n: n++ } })
         if (result.isError) throw new Error('raw call failed')
       },
     }
-    const warmupStarted = performance.now()
-    let warmupRounds = 0
-    while (warmupRounds < WARMUP && performance.now() - warmupStarted <= WARMUP_LIMIT_MS) {
-      for (const variant of VARIANTS) await calls[variant]()
-      warmupRounds++
+    const echoSamples = await interleavedRounds(VARIANTS, calls, ECHO_PLAN)
+    if (transport !== 'stdio') return { echo: echoSamples }
+    const large = definitionOf('large')
+    const largeCalls: Record<LargeVariant, () => Promise<void>> = {
+      bridge: async () => {
+        const result = await ctx.tools.execute(large.publicName, {})
+        if (result.isError) throw new Error(`bridge call failed: ${result.error.message}`)
+      },
+      definition: async () => {
+        const value = (await large.definition.execute({}, { callId: randomUUID(), name: large.publicName, arguments: {}, signal: idle })) as { content: Array<{ text?: string }> }
+        if (value.content[0]?.text?.length !== LARGE_RESULT_CHARS) throw new Error('the large result came back cut')
+      },
+      raw: async () => {
+        const result = await raw.callTool({ name: 'large', arguments: {} })
+        if (result.isError) throw new Error('raw call failed')
+      },
     }
-    const started = performance.now()
-    const overTime = () => performance.now() - started > TIMED_LIMIT_MS
-    const wall: Record<Variant, number[]> = { bridge: [], handle: [], definition: [], raw: [] }
-    const cpuUs: Record<Variant, number> = { bridge: 0, handle: 0, definition: 0, raw: 0 }
-    let stoppedEarly = false
-    for (let b = 0; b < CALLS / BATCH; b++) {
-      if (b >= MIN_BATCHES && overTime()) {
-        stoppedEarly = true
-        break
-      }
-      // Rotate which variant goes first, so none always runs right after another.
-      for (let k = 0; k < VARIANTS.length; k++) {
-        const variant = VARIANTS[(b + k) % VARIANTS.length]!
-        const cpu = process.cpuUsage()
-        for (let i = 0; i < BATCH; i++) {
-          const t0 = performance.now()
-          await calls[variant]()
-          wall[variant].push(performance.now() - t0)
-        }
-        const used = process.cpuUsage(cpu)
-        cpuUs[variant] += used.user + used.system
-      }
-    }
-    const cpuPerCallUs = Object.fromEntries(VARIANTS.map((v) => [v, wall[v].length ? cpuUs[v] / wall[v].length : Number.NaN])) as Record<Variant, number>
-    const samples: Samples = { wall, cpuPerCallUs, warmupRounds, stoppedEarly }
-    return samples
+    return { echo: echoSamples, large: await interleavedRounds(LARGE_VARIANTS, largeCalls, LARGE_PLAN) }
   } finally {
     if (client) await closeRaw(client)
     await fiber?.dispose()

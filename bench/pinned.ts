@@ -40,8 +40,13 @@ export function runPinned<T>(cpu: number, moduleFile: string, exportName: string
     child.once('close', (code, signal) => {
       clearTimeout(timer)
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_MARK))
-      if (code === 0 && line) resolve(JSON.parse(line.slice(RESULT_MARK.length)) as T)
-      else reject(new Error(`pinned ${exportName} ended with ${signal ? `signal ${signal}` : `code ${code}`}${line ? '' : ', no result'}`))
+      if (code === 0 && line) {
+        try {
+          resolve(JSON.parse(line.slice(RESULT_MARK.length)) as T)
+        } catch (error) {
+          reject(new Error(`pinned ${exportName}: its result is not JSON (${line.length} characters): ${String(error)}`))
+        }
+      } else reject(new Error(`pinned ${exportName} ended with ${signal ? `signal ${signal}` : `code ${code}`}${line ? '' : ', no result'}`))
     })
   })
 }

@@ -8,13 +8,11 @@
 import type { ToolDefinition, ToolExecution } from '@mcp-bridge/plugin'
 import { startHost } from './host.ts'
 import { row, type Bench } from './model.ts'
+import { interleavedRounds, type RoundsPlan, type RoundsSamples } from './rounds.ts'
 import { formatMs, round, summarize } from './stats.ts'
 
-const CALLS = 20_000
-const WARMUP = 2_000
-const BATCH = 500
-/** Whole benchmark; a slower machine reports fewer calls rather than hanging. */
-const TIME_LIMIT_MS = 20_000
+/** A slower machine reports fewer calls rather than running long (no target rides on it). */
+const PLAN: RoundsPlan = { warmup: 2_000, warmupLimitMs: 3_000, calls: 20_000, batch: 500, timedLimitMs: 8_000, minBatches: 3 }
 
 type Variant = 'ctx.tools.execute' | 'handle.execute' | 'definition.execute'
 const VARIANTS: Variant[] = ['ctx.tools.execute', 'handle.execute', 'definition.execute']
@@ -29,8 +27,7 @@ export const registry: Bench = {
   targets: [],
   async run(log) {
     const host = await startHost()
-    const samples: Record<Variant, number[]> = { 'ctx.tools.execute': [], 'handle.execute': [], 'definition.execute': [] }
-    let stoppedEarly = false
+    let rounds: RoundsSamples<Variant>
     try {
       const definition: ToolDefinition = {
         name: 'micro',
@@ -45,42 +42,28 @@ export const registry: Bench = {
       const handle = ctx.tools
       const idle = new AbortController().signal
       let n = 0
-      const calls: Record<Variant, () => Promise<unknown>> = {
-        'ctx.tools.execute': () => ctx.tools.execute('micro', { text: 'hello', n: n++ }),
-        'handle.execute': () => handle.execute('micro', { text: 'hello', n: n++ }),
-        'definition.execute': () => {
+      const calls: Record<Variant, () => Promise<void>> = {
+        'ctx.tools.execute': async () => void (await ctx.tools.execute('micro', { text: 'hello', n: n++ })),
+        'handle.execute': async () => void (await handle.execute('micro', { text: 'hello', n: n++ })),
+        'definition.execute': async () => {
           const args = { text: 'hello', n: n++ }
           const exec: ToolExecution = { callId: String(n), name: 'micro', arguments: args, signal: idle }
-          return definition.execute(args, exec)
+          await definition.execute(args, exec)
         },
       }
-      log(`registry: ${WARMUP} warm-up + ${CALLS} timed calls per variant (${VARIANTS.join(', ')})`)
-      const started = performance.now()
-      for (let i = 0; i < WARMUP; i++) for (const variant of VARIANTS) await calls[variant]()
-      for (let b = 0; b < CALLS / BATCH; b++) {
-        if (performance.now() - started > TIME_LIMIT_MS) {
-          stoppedEarly = true
-          break
-        }
-        for (let k = 0; k < VARIANTS.length; k++) {
-          const variant = VARIANTS[(b + k) % VARIANTS.length]!
-          const into = samples[variant]
-          for (let i = 0; i < BATCH; i++) {
-            const t0 = performance.now()
-            await calls[variant]()
-            into.push(performance.now() - t0)
-          }
-        }
-      }
+      log(`registry: ${PLAN.warmup} warm-up + ${PLAN.calls} timed calls per variant (${VARIANTS.join(', ')})`)
+      rounds = await interleavedRounds(VARIANTS, calls, PLAN)
       await fiber.dispose()
     } finally {
       await host.dispose()
     }
+    const { wall: samples, stoppedEarly } = rounds
     const viaCtx = summarize(samples['ctx.tools.execute'])
     const viaHandle = summarize(samples['handle.execute'])
     const direct = summarize(samples['definition.execute'])
     const figures = {
-      calls: CALLS,
+      plan: PLAN,
+      warmupRounds: rounds.warmupRounds,
       stoppedEarly,
       p50Ms: { ctx: round(viaCtx.p50, 5), handle: round(viaHandle.p50, 5), definition: round(direct.p50, 5) },
       p99Ms: { ctx: round(viaCtx.p99, 5), handle: round(viaHandle.p99, 5), definition: round(direct.p99, 5) },
@@ -92,6 +75,6 @@ export const registry: Bench = {
       row('same, handle kept (no service lookup per call)', { bridge: formatMs(viaHandle.p50), baseline: `${formatMs(direct.p50)} (definition)`, ratio: `+${formatMs(viaHandle.p50 - direct.p50)}` }),
       row('ctx.tools.execute p99', { bridge: formatMs(viaCtx.p99), baseline: `${formatMs(direct.p99)} (definition)`, ratio: `+${formatMs(viaCtx.p99 - direct.p99)}` }),
     ]
-    return { rows, targets: [], figures, notes: stoppedEarly ? [`stopped at ${viaCtx.n} calls per variant after ${TIME_LIMIT_MS / 1000} s`] : [] }
+    return { rows, targets: [], figures, notes: stoppedEarly ? [`stopped at ${viaCtx.n} calls per variant after ${PLAN.timedLimitMs / 1000} s`] : [] }
   },
 }

@@ -4,6 +4,7 @@
  *    bench/tsx-conformance.mjs, the old bin (tsx, every package from its sources).
  *  - a stdio fixture, spawn -> initialize reply (fixtures-server/bench/ready.ts): `node
  *    fixtures-server/dist/cli.js` against the old `node --import tsx/esm fixtures-server/src/cli.ts`.
+ *  - the plugin's first tool registered against the seed package's, on Node 22 (first-tool.ts).
  * Samples alternate between the sides (which goes first flips each round) after one unmeasured
  * round that warms the OS file cache and tsx's transform cache for both.
  */
@@ -13,6 +14,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { fixtureCommand, type FixtureCommand } from '@mcp-bridge/fixtures-server'
 import { READY_BEHAVIOUR, stdioReady } from '../fixtures-server/bench/ready.ts'
+import { measureFirstTool, type Side, type StartSample } from './first-tool.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { formatMs, formatRatio, median, ratio, round } from './stats.ts'
 
@@ -25,6 +27,8 @@ const BUILD_OUTPUTS = ['../conformance/dist/cli.js', '../fixtures-server/dist/cl
 const REPS = 5
 const HELP_CPU_TARGET = 0.5
 const FIXTURE_TARGET = 0.6
+/** The plugin's first tool registered no later than the seed's, measured in the same run (issue 40). */
+const FIRST_TOOL_TARGET = 1.0
 /** /proc/<pid>/stat counts clock ticks; USER_HZ is 100 on Linux. */
 const TICKS_PER_SECOND = 100
 const SPAWN_TIMEOUT_MS = 60_000
@@ -37,7 +41,7 @@ interface CpuSample {
 export const startup: Bench = {
   id: 'startup',
   title: 'Start cost: built CLIs and fixtures against the tsx path',
-  targets: ['startup.help-cpu', 'startup.fixture'],
+  targets: ['startup.help-cpu', 'startup.fixture', 'startup.first-tool'],
   async run(log) {
     const missing = BUILD_OUTPUTS.filter((path) => !existsSync(path))
     if (missing.length) throw new Error(`not built (${missing.join(', ')} missing): run \`npm run build\` first`)
@@ -88,6 +92,37 @@ export const startup: Bench = {
       }),
     )
 
+    log(`startup: first tool registered, the plugin vs the seed on Node 22, ${REPS} runs each`)
+    let firstTool: { node: string; samples: Record<Side, StartSample[]> } | undefined
+    let firstToolFailure = ''
+    try {
+      firstTool = measureFirstTool(REPS)
+    } catch (error) {
+      firstToolFailure = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 400)
+    }
+    const firstMs = (side: Side, pick: (s: StartSample) => number) => (firstTool ? median(firstTool.samples[side].map(pick)) : Number.NaN)
+    const firstRatio = ratio(firstMs('bridge', (s) => s.firstTool), firstMs('seed', (s) => s.firstTool))
+    rows.push(
+      row(`first tool registered, stdio, Node 22 (median of ${REPS})`, {
+        bridge: formatMs(firstMs('bridge', (s) => s.firstTool)),
+        baseline: `${formatMs(firstMs('seed', (s) => s.firstTool))} (seed)`,
+        ratio: formatRatio(firstRatio),
+        ...judge({
+          id: 'startup.first-tool',
+          description: firstTool ? 'first tool registered, plugin / seed (Node 22)' : `first tool registered, plugin / seed: not measured: ${firstToolFailure}`,
+          measured: round(firstRatio),
+          limit: FIRST_TOOL_TARGET,
+          unit: 'x',
+          holds: Number.isFinite(firstRatio) ? firstRatio <= FIRST_TOOL_TARGET : null,
+        }),
+      }),
+      row('first tool registered: import of the entry alone', {
+        bridge: formatMs(firstMs('bridge', (s) => s.imported)),
+        baseline: `${formatMs(firstMs('seed', (s) => s.imported))} (seed)`,
+        ratio: formatRatio(ratio(firstMs('bridge', (s) => s.imported), firstMs('seed', (s) => s.imported))),
+      }),
+    )
+
     notes.push('the tsx side runs with a warm tsx cache (its best case)')
 
     const samples = <T>(values: { built: T[]; tsx: T[] }, pick: (value: T) => number) => ({ built: values.built.map((v) => round(pick(v), 1)), tsx: values.tsx.map((v) => round(pick(v), 1)) })
@@ -96,6 +131,7 @@ export const startup: Bench = {
       helpCpuMs: samples(help, (s) => s.cpuMs),
       helpWallMs: samples(help, (s) => s.wallMs),
       fixtureReadyMs: samples(fixture, (ms) => ms),
+      firstTool: firstTool ? { node: firstTool.node, ...firstTool.samples } : { failure: firstToolFailure },
       commands: { fixtureBuilt: builtFixture, fixtureTsx: tsxFixture, helpBuilt: [BUILT_CLI, '--help'], helpTsx: ['--conditions=mcp-bridge-source', TSX_CLI, '--help'] },
     }
     return { rows, targets, figures, notes }
