@@ -17,7 +17,7 @@ export const ECHO: BehaviourInput = {
   ],
 }
 
-/** The size of the large result the per-call benchmark times: "a 100 KB result" (issue 40). */
+/** The size of the large result the per-call benchmark times: 100 KB of text. */
 export const LARGE_RESULT_CHARS = 100_000
 
 /**

@@ -39,9 +39,9 @@ import { formatMs, formatRatio, ratio, round, summarize, type Summary } from './
 const ECHO_PLAN: RoundsPlan = { warmup: 8_000, warmupLimitMs: 7_000, calls: 2_000, batch: 100, timedLimitMs: 9_000, minBatches: 3 }
 /** A 100 KB answer costs both sides about 1 ms: fewer, smaller batches in a shorter budget. */
 const LARGE_PLAN: RoundsPlan = { warmup: 300, warmupLimitMs: 2_500, calls: 400, batch: 20, timedLimitMs: 4_000, minBatches: 3 }
-/** The plugin's definition, and a 100 KB result through it, within 5 % of the raw SDK's `callTool` (issue 40). */
+/** The plugin's definition, and a 100 KB result through it, within 5 % of the raw SDK's `callTool`. */
 const DEFINITION_TARGET = 1.05
-/** `ctx.tools.execute` within 10 % of the host's floor: the raw call plus one trivial service call (issue 40). */
+/** `ctx.tools.execute` within 10 % of the host's floor: the raw call plus one trivial service call. */
 const FLOOR_TARGET = 1.1
 const THIS_FILE = fileURLToPath(import.meta.url)
 

@@ -27,7 +27,7 @@ const BUILD_OUTPUTS = ['../conformance/dist/cli.js', '../fixtures-server/dist/cl
 const REPS = 5
 const HELP_CPU_TARGET = 0.5
 const FIXTURE_TARGET = 0.6
-/** The plugin's first tool registered no later than the seed's, measured in the same run (issue 40). */
+/** The plugin's first tool registered no later than the seed's, measured in the same run. */
 const FIRST_TOOL_TARGET = 1.0
 /** /proc/<pid>/stat counts clock ticks; USER_HZ is 100 on Linux. */
 const TICKS_PER_SECOND = 100
