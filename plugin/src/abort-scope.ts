@@ -2,10 +2,11 @@ import { getEventListeners } from 'node:events'
 import { onAbort } from '@mcp-bridge/process'
 
 /**
- * A signal that follows its parents only until released. The SDK never removes the abort
- * listener it puts on a request's signal, so a long-lived signal (the plugin's dispose signal, a
- * caller's turn signal) aborting later would send notifications/cancelled for requests that were
- * answered long ago. Each request gets a scope, released as soon as the request settles.
+ * A signal that follows its parents only until released. Each request gets a scope, released as
+ * soon as the request settles, so that a long-lived parent (the plugin's dispose signal, a
+ * caller's turn signal) holds one listener of ours however many requests follow it at once, and
+ * none of theirs: the SDK adds a listener per request to the signal it is handed (and removes it
+ * once the request settles, as @modelcontextprotocol/client 2.4.0 does; older SDKs never did).
  */
 export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
@@ -57,9 +58,8 @@ function linked(parent: AbortSignal): Linked {
  * so most calls never need a timer of their own (a setTimeout and a clearTimeout saved per call).
  *
  * Its signal is a recycled one where it can be (see `idle`): the request it was handed to has
- * settled by `release`, so whatever listener the SDK left on it is removed then (the SDK never
- * removes its own) and no later abort of the signal reaches that request. A signal that aborted
- * is never used again.
+ * settled by `release`, so no listener is left on it then and no later abort of the signal reaches
+ * that request. A signal that aborted is never used again.
  */
 export class CallScope {
   readonly signal: AbortSignal
@@ -96,6 +96,8 @@ export class CallScope {
     clearTimeout(this.timer)
     const { signal, link } = this
     if (signal.aborted || idle.length >= MAX_IDLE) return link.unlink()
+    // The SDK has removed its own listener by now (2.4.0 does, once the request settles); an SDK
+    // that leaves it must not reach the request this signal serves next.
     for (const listener of getEventListeners(signal, 'abort')) signal.removeEventListener('abort', listener as (event: Event) => void)
     idle.push(link)
   }
