@@ -40,6 +40,30 @@ async function waitFor(predicate, what, tries = 600) {
   throw new Error(`timed out waiting for ${what}`)
 }
 
+/** A root whose deployment provides `mcpElicitation`: what reaches the service, and what the server got. */
+async function withQuestionService() {
+  const asked = await createDshRoot({ images: false })
+  const seen = []
+  asked.ctx.provide('mcpElicitation', {
+    modes: ['form', 'url'],
+    async elicit(request) {
+      seen.push({ serverName: request.serverName, mode: request.mode, fields: request.fields?.map((field) => field.name), domain: request.domain })
+      return request.mode === 'form' ? { action: 'accept', content: { name: 'Ada', check: true } } : { action: 'decline' }
+    },
+  })
+  const fiber = asked.ctx.plugin(bridge, entry(undefined))
+  try {
+    await fiber
+    await waitFor(() => asked.ctx.tools.get(LATE_TOOL) !== undefined, `${LATE_TOOL} to be listed`)
+    const form = textOf(await execute(asked.ctx, 'trigger-elicitation-request'))
+    const url = textOf(await execute(asked.ctx, 'trigger-url-elicitation', { url: 'https://example.com/verify' }))
+    return { seen, form, url }
+  } finally {
+    await fiber.dispose()
+    await asked.dispose()
+  }
+}
+
 const servers = () => descendants().filter((child) => child.command.includes(everything))
 
 const root = await createDshRoot({ images: false })
@@ -98,6 +122,10 @@ try {
   await waitFor(async () => (rootsAfter = textOf(await execute(root.ctx, 'get-roots-list'))).includes('project-b'), 'the new roots to reach the server', 200)
   out.rootsAfter = rootsAfter
   out.statesAfterRootsUpdate = states.slice(statesBefore).map((state) => state.kind)
+
+  // The harness has no question service; a deployment that has one provides `mcpElicitation`
+  // itself. Here a scripted one, in a second root, answers server-everything's form and URL.
+  out.provided = await withQuestionService()
 } catch (error) {
   out.error = error?.stack ?? String(error)
   process.exitCode = 1

@@ -33,6 +33,7 @@ interface Out {
   rootsBefore: string
   rootsAfter: string
   statesAfterRootsUpdate: string[]
+  provided: { seen: Array<{ serverName: string; mode: string; fields?: string[]; domain?: string }>; form: string; url: string }
   childrenAfterDispose: unknown[]
   errorLogs: string[]
   cordisCopies: string[]
@@ -113,5 +114,14 @@ describe('asks from the server inside the harness', () => {
 
   it('no question service in the harness: no elicitation capability, so server-everything offers no elicitation tool; no sampling unless configured', () => {
     expect(out.offered).toMatchObject({ 'trigger-elicitation-request': false, 'trigger-url-elicitation': false, 'trigger-sampling-request': false })
+  })
+
+  it("a deployment's own mcpElicitation, provided on the harness root, answers server-everything's form and URL", () => {
+    expect(out.provided.seen).toEqual([
+      { serverName: 'everything', mode: 'form', fields: expect.arrayContaining(['name', 'check', 'email', 'legacyTitledEnum']) },
+      { serverName: 'everything', mode: 'url', domain: 'example.com' },
+    ])
+    expect(out.provided.form).toMatch(/User provided the requested information![\s\S]*- Name: Ada\n- Agreed to terms: true/)
+    expect(out.provided.url).toContain('User declined to open the URL')
   })
 })
