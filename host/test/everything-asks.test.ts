@@ -131,9 +131,11 @@ describe("server-everything's roots tool through the reference host", () => {
     expect(before?.state.kind).toBe('connected')
     await writeEntry(run.file, { roots: [{ uri: 'file:///srv/project-b' }, { uri: 'file:///srv/project-c', name: 'C' }] })
     expect((await run.host.loader.reload()).errors).toEqual([])
-    // This server asks roots/list again at each call of its tool (the list_changed the bridge sends
-    // meanwhile is plugin/test/asks-roots.test.ts's to prove): the new list, from the same process.
-    expect(text(await run.host.tools.execute(ROOTS_TOOL, {}))).toContain('Current MCP Roots (2 total):\n\n1. Unnamed Root\n   URI: file:///srv/project-b\n\n2. C\n   URI: file:///srv/project-c')
+    // notifications/roots/list_changed makes the server ask roots/list again, in its own time: the
+    // new list, from the same process.
+    await expect
+      .poll(async () => text(await run.host.tools.execute(ROOTS_TOOL, {})), { timeout: 20_000 })
+      .toContain('Current MCP Roots (2 total):\n\n1. Unnamed Root\n   URI: file:///srv/project-b\n\n2. C\n   URI: file:///srv/project-c')
     expect(run.host.status.get('everything')).toEqual(before)
   })
 
