@@ -32,6 +32,16 @@ const samplingLimits = new WeakMap<object, SamplingLimits>()
 /** The live connections of one instance's config, to tell of a roots change (updateRootsInPlace). */
 const live = new WeakMap<object, Set<Client>>()
 
+/**
+ * Asks an instance has taken, of any kind, from any of its connections. features/handle.ts holds a
+ * read by its cache hint only when none came while it was in flight: the SDK answers a 2026-07-28
+ * `input_required` round inside the one request, and a result of such a retry "MUST NOT be cached"
+ * (server/utilities/caching).
+ */
+const taken = new WeakMap<object, number>()
+export const asksTaken = (config: object): number => taken.get(config) ?? 0
+const take = (config: object) => void taken.set(config, asksTaken(config) + 1)
+
 /** index.ts binds the host's optional services to the instance's config, as oauth/host-auth.ts does. */
 export function bindHostAsks(config: object, elicitation: () => McpElicitationService | undefined, sampling: () => McpSamplingService | undefined = () => undefined): void {
   lookups.set(config, { elicitation, sampling })
@@ -74,15 +84,15 @@ export function clientAsks(config: Config, redact: Redact, notice: (message: str
       client = target
       if (capabilities.elicitation) {
         const scope = { serverName: config.serverName, service: lookup, modes, queue, timeoutMs: config.maxTotalTimeoutMs, closed: closed.signal, onOverflow, quote: (text: string, max: number) => quoteUntrusted(text, max, redact) }
-        target.setRequestHandler('elicitation/create', (request, ctx) => answerElicitation(request.params as Record<string, unknown>, ctx.mcpReq.signal, scope))
+        target.setRequestHandler('elicitation/create', (request, ctx) => (take(config), answerElicitation(request.params as Record<string, unknown>, ctx.mcpReq.signal, scope)))
       }
       // Read at each ask: a configuration update may have changed them in place.
-      if (capabilities.roots) target.setRequestHandler('roots/list', () => listRoots(config.roots ?? []))
+      if (capabilities.roots) target.setRequestHandler('roots/list', () => (take(config), listRoots(config.roots ?? [])))
       if (capabilities.sampling) {
         const limits = samplingLimits.get(config) ?? new SamplingLimits(config.sampling)
         samplingLimits.set(config, limits)
         const scope = { serverName: config.serverName, config: config.sampling, service: sampling, limits, timeoutMs: config.maxTotalTimeoutMs, closed: closed.signal, quote: (text: string, max: number) => quoteUntrusted(text, max, redact) }
-        target.setRequestHandler('sampling/createMessage', (request, ctx) => answerSampling(request.params as Record<string, unknown>, ctx.mcpReq.signal, scope))
+        target.setRequestHandler('sampling/createMessage', (request, ctx) => (take(config), answerSampling(request.params as Record<string, unknown>, ctx.mcpReq.signal, scope)))
       }
       const set = live.get(config) ?? new Set()
       live.set(config, set.add(target))

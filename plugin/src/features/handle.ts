@@ -1,4 +1,5 @@
-import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
+import { isRecord, jsonByteLength, quoteUntrusted, type Redact } from '@mcp-bridge/process'
+import { asksTaken } from '../asks/client-asks.ts'
 import type { Config } from '../config.ts'
 import type { ServerConnection } from '../connection.ts'
 import { BridgeError } from '../errors.ts'
@@ -11,6 +12,7 @@ import type { FeaturesConfig } from './config.ts'
 import { freshForMs } from './freshness.ts'
 import { drainList, type ListKind } from './lists.ts'
 import { checkPromptArguments, promptResult, type PromptResult } from './prompts.ts'
+import { ReadCache } from './read-cache.ts'
 import { readResult, type ReadResult } from './resources.ts'
 import { ResourceSubscriptions, type UpdateListener, type UpdateWire } from './subscriptions.ts'
 
@@ -53,6 +55,10 @@ export class McpServer {
   private prompts = new WeakMap<Session, Map<string, Record<string, unknown>>>()
   /** Listings per session: a new session (a reconnect, perhaps with other credentials) starts empty. */
   private listings = new WeakMap<Session, Map<ListKind, Listing>>()
+  /** Reads held by their 2026-07-28 cache hint, per session as listings are (read-cache.ts). */
+  private reads = new WeakMap<Session, ReadCache>()
+  /** Counts resource notifications: a read that overlapped one is not held, as it may predate the change. */
+  private resourceNews = 0
   /** Listings a list_changed made stale, re-synced together once the burst settles. */
   private readonly stale = new Set<ListKind>()
   private readonly changes: Debouncer
@@ -107,11 +113,27 @@ export class McpServer {
     return this.list('resources', 'templates', options)
   }
 
-  /** The resource's contents, whole (within limits.maxResultBytes), text or base64 blob per entry. */
+  /**
+   * The resource's contents, whole (within limits.maxResultBytes), text or base64 blob per entry;
+   * served from the session's held reads while the server's `ttlMs` says the last one is fresh.
+   */
   async readResource(uri: string, options: FeatureCallOptions = {}): Promise<ReadResult> {
     if (typeof uri !== 'string' || uri.length === 0) throw new BridgeError('readResource needs the URI of a listed resource (a non-empty string)', 'INVALID_ARGS')
     const session = this.session('resources')
-    return readResult(await session.request('resources/read', { uri }, signalOf(options)), uri, this.config.limits)
+    const held = this.reads.get(session)?.get(uri, this.connection.clock.now())
+    if (held) return held
+    const before = { asks: asksTaken(this.config), news: this.resourceNews }
+    const result = await session.request('resources/read', { uri }, signalOf(options))
+    const read = readResult(result, uri, this.config.limits)
+    // Held only when nothing came meanwhile that could make it the answer of a retried request
+    // (an input_required round answered by an ask) or older than a change the server told of.
+    const ms = freshForMs(result.ttlMs, false)
+    if (ms > 0 && asksTaken(this.config) === before.asks && this.resourceNews === before.news) {
+      const reads = this.reads.get(session) ?? new ReadCache(this.config.limits.maxResultBytes)
+      this.reads.set(session, reads)
+      reads.put(uri, read, jsonByteLength(read), this.connection.clock.now() + ms)
+    }
+    return read
   }
 
   /**
@@ -133,9 +155,27 @@ export class McpServer {
 
   /** A notification for the features (attach.ts routes them here). */
   notified(method: FeatureNotification, params: unknown): void {
+    if (method.startsWith('notifications/resources/')) this.forgetReads(method, params)
     if (method === 'notifications/resources/updated') return this.subscriptions.updated(params)
     for (const kind of CHANGED[method] ?? []) this.stale.add(kind)
     this.changes.notify()
+  }
+
+  /**
+   * "When a relevant notification is received while a cached response is still fresh, the
+   * notification invalidates the cached response" (server/utilities/caching): an update drops the
+   * held read of its URI; a list change, which may have removed resources, drops them all.
+   */
+  private forgetReads(method: FeatureNotification, params: unknown): void {
+    this.resourceNews++
+    let reads
+    try {
+      reads = this.reads.get(this.connection.live())
+    } catch {
+      return
+    }
+    if (method !== 'notifications/resources/updated') reads?.clear()
+    else if (isRecord(params) && typeof params.uri === 'string') reads?.drop(params.uri)
   }
 
   /** A new session: subscriptions are carried over to it (their server side went with the old one). */
