@@ -166,6 +166,12 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** `signal` to the child's whole group; without groups (Windows), to the child itself while it runs. */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || signalGroup(child.pid, signal)) return
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+}
+
 /** Waits (polling, bounded by `graceMs`) until no member of the group is left. */
 export async function groupGone(pid: number, graceMs: number, pollMs = 25): Promise<boolean> {
   const deadline = Date.now() + graceMs
