@@ -1,8 +1,7 @@
-import { onAbort } from '@mcp-bridge/process'
+import { isRecord, onAbort, quoteUntrusted, type Redact } from '@mcp-bridge/process'
 import { BridgeError, errorMessageWithCause } from './errors.ts'
 import { ENVELOPE_BYTES, isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
-import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 
 /**
  * A fetch for the SDK's HTTP transports that bounds what a server can make the host hold, at the
@@ -94,12 +93,11 @@ function outgoingKind(body: unknown): string | undefined {
 /**
  * At most `concurrency` tasks running, at most `capacity` waiting in order; a task that finds the
  * queue full is refused with `refuse()`, never started. A running task's turn ends when its
- * promise settles (for a POST: when the response's headers are in).
+ * promise settles (for a POST: when the response's headers are in), and passes to the next.
  */
 class PostQueue {
   private running = 0
   private readonly waiting: Array<() => void> = []
-  private head = 0
 
   constructor(
     private readonly concurrency: number,
@@ -108,29 +106,16 @@ class PostQueue {
 
   async run<T>(task: () => Promise<T>, refuse: () => Error): Promise<T> {
     if (this.running >= this.concurrency) {
-      if (this.waiting.length - this.head >= this.capacity) throw refuse()
+      if (this.waiting.length >= this.capacity) throw refuse()
       await new Promise<void>((resolve) => this.waiting.push(resolve))
     } else this.running += 1
     try {
       return await task()
     } finally {
-      this.next()
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.running -= 1
     }
-  }
-
-  /** Hands the turn to the next task waiting, or gives it back. */
-  private next(): void {
-    if (this.head === this.waiting.length) {
-      this.running -= 1
-      return
-    }
-    const resolve = this.waiting[this.head]!
-    this.waiting[this.head++] = NOTHING_TO_RELEASE
-    if (this.head === this.waiting.length || this.head > 1024) {
-      this.waiting.splice(0, this.head)
-      this.head = 0
-    }
-    resolve()
   }
 }
 
@@ -495,7 +480,7 @@ function postedMessage(body: unknown): { method?: unknown; id?: unknown } | unde
   if (typeof body !== 'string') return undefined
   try {
     const message: unknown = JSON.parse(body)
-    return typeof message === 'object' && message !== null && !Array.isArray(message) ? message : undefined
+    return isRecord(message) ? message : undefined
   } catch {
     return undefined
   }
