@@ -1,4 +1,4 @@
-import { isRecord, onAbort, quoteUntrusted, type Redact } from '@mcp-bridge/process'
+import { isRecord, onAbort, parseJson, quoteUntrusted, type Redact } from '@mcp-bridge/process'
 import { BridgeError, errorMessageWithCause } from './errors.ts'
 import { ENVELOPE_BYTES, isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
@@ -93,11 +93,12 @@ function outgoingKind(body: unknown): string | undefined {
 /**
  * At most `concurrency` tasks running, at most `capacity` waiting in order; a task that finds the
  * queue full is refused with `refuse()`, never started. A running task's turn ends when its
- * promise settles (for a POST: when the response's headers are in), and passes to the next.
+ * promise settles (for a POST: when the response's headers are in).
  */
 class PostQueue {
   private running = 0
   private readonly waiting: Array<() => void> = []
+  private head = 0
 
   constructor(
     private readonly concurrency: number,
@@ -106,16 +107,29 @@ class PostQueue {
 
   async run<T>(task: () => Promise<T>, refuse: () => Error): Promise<T> {
     if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.capacity) throw refuse()
+      if (this.waiting.length - this.head >= this.capacity) throw refuse()
       await new Promise<void>((resolve) => this.waiting.push(resolve))
     } else this.running += 1
     try {
       return await task()
     } finally {
-      const next = this.waiting.shift()
-      if (next) next()
-      else this.running -= 1
+      this.next()
     }
+  }
+
+  /** Hands the turn to the next task waiting, or gives it back. */
+  private next(): void {
+    if (this.head === this.waiting.length) {
+      this.running -= 1
+      return
+    }
+    const resolve = this.waiting[this.head]!
+    this.waiting[this.head++] = NOTHING_TO_RELEASE
+    if (this.head === this.waiting.length || this.head > 1024) {
+      this.waiting.splice(0, this.head)
+      this.head = 0
+    }
+    resolve()
   }
 }
 
@@ -395,12 +409,7 @@ function plainMessages(text: string, requestId: string | number): string[] | und
  * (json-rpc-message.ts' refusedAnswer).
  */
 function parseMessage(json: string, requestId: string | number): { message: Record<string, unknown>; json: string } | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(json)
-  } catch {
-    return undefined
-  }
+  const value = parseJson(json)
   if (isMessage(value)) return { message: value as Record<string, unknown>, json }
   const refused = refusedAnswer(value)
   if (refused?.id !== requestId) return undefined
@@ -477,11 +486,6 @@ function requestIdOf(body: unknown): unknown {
 
 /** The message a POST's body holds, when it is a JSON object. */
 function postedMessage(body: unknown): { method?: unknown; id?: unknown } | undefined {
-  if (typeof body !== 'string') return undefined
-  try {
-    const message: unknown = JSON.parse(body)
-    return isRecord(message) ? message : undefined
-  } catch {
-    return undefined
-  }
+  const message = parseJson(body)
+  return isRecord(message) ? message : undefined
 }

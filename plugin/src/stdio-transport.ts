@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import type { Writable } from 'node:stream'
 import { ProtocolErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
-import { killGroup, type Redact, settlesWithin, spawnGroup, StderrTail, stopGroup } from '@mcp-bridge/process'
+import { killGroup, parseJson, type Redact, settlesWithin, spawnGroup, StderrTail, stopGroup } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
 import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './request-failure.ts'
@@ -212,12 +212,7 @@ export class StdioChildTransport implements Transport {
       try {
         message = deserializeMessage(event.text)
       } catch (error) {
-        let value: unknown
-        try {
-          value = JSON.parse(event.text)
-        } catch {
-          value = undefined
-        }
+        const value = parseJson(event.text)
         if (this.answerRefused(value) || this.requestRefused(value)) continue
         // A line that is not JSON-RPC (stray output on stdout) is reported and skipped.
         this.onerror?.(error as Error)

@@ -43,6 +43,7 @@ export {
 export { jsonByteLength, jsonFitsInBytes, jsonTextLength } from './json-size.ts'
 export { jsonEqual } from './json-equal.ts'
 export { isPlainRecord, isRecord } from './records.ts'
+export { parseJson } from './parse-json.ts'
 export { decodeBase64, extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from './images.ts'
 export { NEVER_ABORTED, onAbort } from './abort-listeners.ts'
 export { settlesWithin, untilAborted, waitAtMost } from './wait.ts'
