@@ -96,10 +96,7 @@ export class StdioChildTransport implements Transport {
       const child = group.child
       this.child = child
       this.ended = group.ended
-      this.exited = new Promise((done) => {
-        child.once('exit', () => done())
-        child.once('error', () => done())
-      })
+      this.exited = group.exited
       this.streamsClosed = new Promise((done) => child.once('close', () => done()))
       child.once('error', (error) => {
         this.failWrites(error)

@@ -73,6 +73,8 @@ export interface GroupProcess {
   readonly pid: number | undefined
   /** The watchdog's pid; undefined without one (Windows, or a server that did not start). */
   readonly watchdog: Promise<number | undefined>
+  /** Settles once the server has exited (or never started). */
+  readonly exited: Promise<void>
   /**
    * Settles once the server has exited (or never started) and its watchdog is gone too: the
    * moment an owner may say that every process it started for this server has ended.
@@ -116,6 +118,7 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
       return child.pid
     },
     watchdog,
+    exited: serverEnded,
     ended,
   }
 }

@@ -10,9 +10,7 @@ const GRACE_MS = 1_000
 function server(handlers: string) {
   const script = `${handlers}; require('node:child_process').spawn('sleep', ['30'], { stdio: 'ignore' }); process.stdin.resume(); setInterval(() => {}, 1000); console.log('ready')`
   const group = spawnGroup(process.execPath, ['-e', script], { env: process.env, graceMs: 100 })
-  const exited = once(group.child, 'exit')
-  const ready = once(group.child.stdout!, 'data')
-  return { group, exited, ready }
+  return { group, exited: group.exited, ready: once(group.child.stdout!, 'data') }
 }
 
 async function stop(handlers: string, options: Partial<StopOptions> = {}) {
