@@ -7,10 +7,6 @@ import { fetchUnder } from './oauth/bounded-fetch.ts'
 import { AuthorizationCodeFlow, type CodeFlowConfig } from './oauth/flow.ts'
 import { hostAuthOf } from './oauth/host-auth.ts'
 
-// The configuration's share of auth is auth-config.ts: parsing a configuration loads no OAuth code.
-// Re-exported for the modules that still reach it through here (connection.ts).
-export { authSecrets, type AuthConfig } from './auth-config.ts'
-
 export interface AuthSetup {
   /** For the OAuth grants: the grant auth-renewal.ts renews their tokens with, over a fetch bounded in bytes. */
   grant?(serverUrl: URL, fetchFn: typeof fetch): Grant
@@ -79,7 +75,7 @@ function learningTokens(provider: OAuthClientProvider, saw: (tokens: OAuthTokens
  * SDK's flow takes no signal of its own, and an authorization server that never answers would
  * otherwise hold its sockets for undici's 300 s header timeout.
  */
-export function grantWith(provider: OAuthClientProvider, serverUrl: URL, fetchFn: typeof fetch): Grant {
+function grantWith(provider: OAuthClientProvider, serverUrl: URL, fetchFn: typeof fetch): Grant {
   return async (challenge, signal) => {
     const result = await auth(provider, { serverUrl, ...challenge, fetchFn: fetchUnder(fetchFn, signal) })
     // A headless provider has no redirect URL, so the SDK never asks for one; said plainly if it ever does.

@@ -5,8 +5,7 @@
  * loaders use them for their own options).
  */
 
-import { nearestWord } from '@mcp-bridge/process'
-import { isRecord } from '@mcp-bridge/process'
+import { isRecord, nearestWord } from '@mcp-bridge/process'
 
 /** Known keys; a nested object's keys under its own name. */
 export interface KeyTree {

@@ -132,6 +132,7 @@ type Flat<T> = { [K in keyof T]: T[K] }
 export type ReconnectConfig = Fields<typeof ReconnectFields>
 export type ListChangedConfig = Fields<typeof ListChangedFields>
 export type LimitsConfig = Fields<typeof LimitsFields>
+export type ToolFilterConfig = Fields<typeof ToolFilterFields>
 
 /** The fields every transport has; the nested objects by their own field dicts. */
 type CommonConfig = Flat<
@@ -139,7 +140,7 @@ type CommonConfig = Flat<
     reconnect: ReconnectConfig
     listChanged: ListChangedConfig
     limits: LimitsConfig
-    tools: Fields<typeof ToolFilterFields>
+    tools: ToolFilterConfig
     features: FeaturesConfig
   }
 >

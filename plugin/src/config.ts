@@ -1,9 +1,7 @@
 import Schema from 'schemastery'
 import { unknownKey, type KeyTree } from './config-keys.ts'
 import { INHERIT_PATTERN, LOADER_HIJACK } from './env.ts'
-import { configSecrets, createRedactor, redactUrl, type Redact } from '@mcp-bridge/process'
-import { isRecord } from '@mcp-bridge/process'
-import type { ToolFilterConfig } from './tool-filter.ts'
+import { configSecrets, createRedactor, isRecord, type Redact, redactUrl } from '@mcp-bridge/process'
 import { AUTH_TYPES, secretVariable, type AuthConfig } from './auth-config.ts'
 import { rootsProblem } from './asks/roots.ts'
 import {
@@ -15,9 +13,10 @@ import {
   type Config as ConfigType,
   type HttpConfig,
   type StdioConfig,
+  type ToolFilterConfig,
 } from './config-schema.ts'
 
-export { MAX_TIMER_DELAY_MS, type HttpConfig, type LimitsConfig, type ListChangedConfig, type ReconnectConfig, type SseConfig, type StdioConfig, type StreamableHttpConfig } from './config-schema.ts'
+export { MAX_TIMER_DELAY_MS, type HttpConfig, type LimitsConfig, type ListChangedConfig, type ReconnectConfig, type SseConfig, type StdioConfig, type StreamableHttpConfig, type ToolFilterConfig } from './config-schema.ts'
 
 /** A parsed configuration: the type derived from the schemas (config-schema.ts). */
 export type Config = ConfigType
@@ -88,7 +87,7 @@ export function fieldPath(field: string): (string | number)[] {
 
 export function parseConfig(raw: unknown): Config {
   const redact = messageRedactor(raw)
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(the whole config)', `must be an object with transport and serverName (got ${describeValue(raw, redact)}).`)
+  if (!isRecord(raw)) fail('(the whole config)', `must be an object with transport and serverName (got ${describeValue(raw, redact)}).`)
   const transport = (raw as Record<string, unknown>).transport
   if (transport === undefined) {
     throw new Schema.ValidationError('missing required value: set transport to "stdio" or "streamable-http"', { path: ['transport'] })

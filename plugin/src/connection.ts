@@ -1,15 +1,12 @@
-import { configSecrets, createLearningRedactor, type Redact, startDeadline } from '@mcp-bridge/process'
+import { type Clock, configSecrets, createLearningRedactor, Debouncer, type Redact, SchemaCompiler, startDeadline, systemClock } from '@mcp-bridge/process'
 import type { Logger } from 'cordis'
 import { backoffDelay } from './backoff.ts'
-import { systemClock, type Clock } from '@mcp-bridge/process'
 import type { Config } from './config.ts'
-import { Debouncer } from '@mcp-bridge/process'
 import { PlannedTool } from './definition.ts'
 import { planTools } from './discovery.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ConnectionState, ToolExecution } from './host-contract.ts'
 import type { ImageServices } from './image-admission.ts'
-import { SchemaCompiler } from '@mcp-bridge/process'
 import { redactingLog, type Log } from './log.ts'
 import { authSecrets } from './auth-config.ts'
 import type { Era } from './era.ts'
@@ -58,7 +55,7 @@ export class ServerConnection {
   /** Every sync, in order; it never rejects. */
   private syncQueue: Promise<void> = Promise.resolve()
   /** Every reconnect() and disconnect(), in order; it never rejects. */
-  private manual: Promise<void> = Promise.resolve()
+  private manual: Promise<unknown> = Promise.resolve()
   /** A re-sync is queued and has not started: list_changed until it starts adds nothing. */
   private resyncQueued = false
   /** The unmatched tool-filter entries last warned about, so a re-sync does not repeat them. */
@@ -111,30 +108,29 @@ export class ServerConnection {
    * leave two sessions. Resolves with the attempt's outcome.
    */
   reconnect(): Promise<{ error?: unknown }> {
-    const step = this.manual.then(async () => {
+    return this.manualStep(async () => {
       if (await this.endLive()) return { error: new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE') }
       this.failures = 0
       this.setState({ kind: 'connecting' })
       return this.runAttempt()
     })
-    this.manual = step.then(
-      () => {},
-      () => {},
-    )
-    return step
   }
 
   /** Ends the live session and stays down, tools unregistered, until reconnect() or a reload. */
   disconnect(): Promise<void> {
-    const step = this.manual.then(async () => {
+    return this.manualStep(async () => {
       if (await this.endLive()) return
       this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
       this.setState({ kind: 'stopped', reason: 'disconnected on request; reconnect() or a reload connects again' })
       this.log.info('disconnected on request')
       await this.syncQueue
     })
-    this.manual = step.catch(() => {})
-    return step
+  }
+
+  private manualStep<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.manual.then(step)
+    this.manual = run.catch(() => {})
+    return run
   }
 
   /** A manual step's start: no attempt in flight or scheduled, no live session. True when disposed. */

@@ -1,11 +1,9 @@
 import type { LimitsConfig } from './config.ts'
 import { BridgeError } from './errors.ts'
 import type { JsonSchema } from './host-contract.ts'
-import { schemaProblem } from '@mcp-bridge/process'
-import { jsonTextLength } from '@mcp-bridge/process'
+import { isRecord, jsonTextLength, schemaProblem } from '@mcp-bridge/process'
 import { MAX_RAW_NAME_CHARS, publicToolName } from './naming.ts'
 import { drainPages, type PagedList } from './pages.ts'
-import { isRecord } from '@mcp-bridge/process'
 
 /** One tools/list page as the server sent it; nothing in it is trusted yet. */
 export interface ToolPage {

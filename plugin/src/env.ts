@@ -1,5 +1,6 @@
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio'
 import { isSecretName, isSecretValue } from '@mcp-bridge/process'
+import { matchesGlob } from './tool-filter.ts'
 
 /**
  * The environment a stdio server is started with, by allowlist: the SDK's small safe base
@@ -35,16 +36,11 @@ export function childEnvironment(
     // A value starting with "()" is an exported shell function (the SDK skips them too).
     if (value !== undefined && !value.startsWith('()')) env[name] = value
   }
-  const matchers = inherit.map(globToRegExp)
   const secretLooking: string[] = []
   for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined || LOADER_HIJACK.test(name) || !matchers.some((m) => m.test(name))) continue
+    if (value === undefined || LOADER_HIJACK.test(name) || !inherit.some((glob) => matchesGlob(glob, name))) continue
     env[name] = value
     if (isSecretName(name) || isSecretValue(value)) secretLooking.push(name)
   }
   return { env: { ...env, ...explicit }, secretLooking: secretLooking.sort() }
-}
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
 }

@@ -1,3 +1,4 @@
+import { parseJson } from '@mcp-bridge/process'
 import { ProtocolError, SdkHttpError, type DiscoverResult } from '@modelcontextprotocol/client'
 
 /**
@@ -46,7 +47,7 @@ const UNSUPPORTED_PROTOCOL_VERSION = -32022
 export function isModernRefusal(error: unknown): boolean {
   if (error instanceof ProtocolError) return error.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(error.data)
   if (!(error instanceof SdkHttpError) || error.status !== 400) return false
-  const body = jsonOf((error.data as { text?: unknown }).text) as { error?: { code?: unknown; data?: unknown } } | undefined
+  const body = parseJson((error.data as { text?: unknown }).text) as { error?: { code?: unknown; data?: unknown } } | undefined
   return body?.error?.code === UNSUPPORTED_PROTOCOL_VERSION && namesModern(body.error.data)
 }
 
@@ -58,13 +59,4 @@ export function isLegacyRefusal(error: unknown): error is SdkHttpError {
 function namesModern(data: unknown): boolean {
   const supported = (data as { supported?: unknown } | null | undefined)?.supported
   return Array.isArray(supported) && supported.includes(MODERN_REVISION)
-}
-
-function jsonOf(text: unknown): unknown {
-  if (typeof text !== 'string') return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }

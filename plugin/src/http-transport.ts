@@ -14,13 +14,7 @@ import { isLegacyRefusal, isModernRefusal } from './era.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { STREAM_ENDED_MARK } from './request-failure.ts'
 import { fetchWithLimits, type ResponseLimits } from './response-limits.ts'
-
-export interface HttpTransportOptions {
-  url: URL
-  headers: Record<string, string>
-  /** A learning redactor is taught every credential the connection comes to hold. */
-  redact: Redact | LearningRedact
-}
+import { withCredentialsAsHeader } from './url-credentials.ts'
 
 /**
  * What every HTTP transport to one server shares: the configured headers and credentials, the
@@ -39,13 +33,15 @@ export interface HttpAccess {
   end(): void
 }
 
-export function httpAccess(config: HttpConfig, options: HttpTransportOptions): HttpAccess {
+/** `redact`, when it is a learning one, is taught every credential the connection comes to hold. */
+export function httpAccess(config: HttpConfig, redact: Redact | LearningRedact): HttpAccess {
   const learn = (value: string) => {
-    if (value && 'learn' in options.redact) options.redact.learn(value)
+    if (value && 'learn' in redact) redact.learn(value)
   }
   const auth = authSetup(config.auth, process.env, learn, { config, serverName: config.serverName })
-  const headers = { ...options.headers, ...auth.headers }
-  const limits: ResponseLimits = { maxBytes: config.limits.maxResultBytes, maxErrorChars: config.limits.maxResultTextChars, redact: options.redact }
+  const { url, headers: configured } = withCredentialsAsHeader(config.url, config.headers)
+  const headers = { ...configured, ...auth.headers }
+  const limits: ResponseLimits = { maxBytes: config.limits.maxResultBytes, maxErrorChars: config.limits.maxResultTextChars, redact }
   const lifetime = new AbortController()
   let authorized: AuthorizingFetch | undefined
   if (auth.grant) {
@@ -53,13 +49,13 @@ export function httpAccess(config: HttpConfig, options: HttpTransportOptions): H
     const grantFetch = withHeaders(fetchWithLimits(fetch, limits), headers)
     const renewal = new TokenRenewal({
       current: auth.accessToken,
-      grant: auth.grant(options.url, grantFetch),
+      grant: auth.grant(url, grantFetch),
       timeoutMs: config.connectTimeoutMs,
       lifetime: lifetime.signal,
     })
     authorized = authorizingFetch(fetch, renewal)
   }
-  return { url: options.url, headers, limits, fetch: authorized?.fetch ?? fetch, refusal: authorized?.refusal, end: () => lifetime.abort() }
+  return { url, headers, limits, fetch: authorized?.fetch ?? fetch, refusal: authorized?.refusal, end: () => lifetime.abort() }
 }
 
 /**

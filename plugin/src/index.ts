@@ -13,8 +13,7 @@ import { reserveServerName } from './server-names.ts'
 // `@mcp-bridge/process`'s, the pure rules the kit judges by are `@mcp-bridge/plugin/rules`, and the
 // reference host, the cordis.yml loader and the `mcp-bridge` CLI are `@mcp-bridge/host`.
 export { Config } from './config.ts'
-export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedConfig, LimitsConfig } from './config.ts'
-export type { ToolFilterConfig } from './tool-filter.ts'
+export type { ReconnectConfig, StdioConfig, StreamableHttpConfig, ListChangedConfig, LimitsConfig, ToolFilterConfig } from './config.ts'
 export { publicToolName, MAX_PUBLIC_NAME_LENGTH } from './naming.ts'
 export { BridgeError, type BridgeErrorCode } from './errors.ts'
 export type * from './host-contract.ts'

@@ -1,3 +1,4 @@
+import { isRecord } from '@mcp-bridge/process'
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
 /**
@@ -46,11 +47,10 @@ export const MALFORMED_MARK = 'mcp-bridge/malformed'
  * Undefined for anything that is not such an answer.
  */
 export function refusedAnswer(value: unknown): { id: string | number; problem: string } | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const message = value as Record<string, unknown>
-  const { id } = message
-  if ('method' in message || (typeof id !== 'string' && typeof id !== 'number')) return undefined
-  return { id, problem: answerProblem(message) }
+  if (!isRecord(value)) return undefined
+  const { id } = value
+  if ('method' in value || (typeof id !== 'string' && typeof id !== 'number')) return undefined
+  return { id, problem: answerProblem(value) }
 }
 
 /** The JSON-RPC error a transport delivers in place of a refused answer: it fails that request alone, at once. */
@@ -83,16 +83,14 @@ function kindOf(value: unknown): string {
  * notification, with no id, gets no answer).
  */
 export function invalidRequest(value: unknown): { id: string | number | null; problem: string } | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const message = value as Record<string, unknown>
-  if (!('method' in message) || !('id' in message)) return undefined
-  const { id, method, params } = message
+  if (!isRecord(value) || !('method' in value) || !('id' in value)) return undefined
+  const { id, method, params } = value
   const usable = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))
   let problem: string
   if (!usable) problem = `its id (${quoted(id)}) is not a string or an integer within 2^53`
-  else if (message.jsonrpc !== '2.0') problem = 'its "jsonrpc" is not "2.0"'
+  else if (value.jsonrpc !== '2.0') problem = 'its "jsonrpc" is not "2.0"'
   else if (typeof method !== 'string') problem = 'its "method" is not a string'
-  else if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) problem = `its "params" is ${kindOf(params)}, not an object`
+  else if (params !== undefined && !isRecord(params)) problem = `its "params" is ${kindOf(params)}, not an object`
   else problem = 'it is not a request the client can read'
   return { id: usable ? id : null, problem }
 }

@@ -1,8 +1,7 @@
-import { onAbort } from '@mcp-bridge/process'
+import { isRecord, onAbort, parseJson, quoteUntrusted, type Redact } from '@mcp-bridge/process'
 import { BridgeError, errorMessageWithCause } from './errors.ts'
 import { ENVELOPE_BYTES, isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
-import { quoteUntrusted, type Redact } from '@mcp-bridge/process'
 
 /**
  * A fetch for the SDK's HTTP transports that bounds what a server can make the host hold, at the
@@ -410,12 +409,7 @@ function plainMessages(text: string, requestId: string | number): string[] | und
  * (json-rpc-message.ts' refusedAnswer).
  */
 function parseMessage(json: string, requestId: string | number): { message: Record<string, unknown>; json: string } | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(json)
-  } catch {
-    return undefined
-  }
+  const value = parseJson(json)
   if (isMessage(value)) return { message: value as Record<string, unknown>, json }
   const refused = refusedAnswer(value)
   if (refused?.id !== requestId) return undefined
@@ -492,11 +486,6 @@ function requestIdOf(body: unknown): unknown {
 
 /** The message a POST's body holds, when it is a JSON object. */
 function postedMessage(body: unknown): { method?: unknown; id?: unknown } | undefined {
-  if (typeof body !== 'string') return undefined
-  try {
-    const message: unknown = JSON.parse(body)
-    return typeof message === 'object' && message !== null && !Array.isArray(message) ? message : undefined
-  } catch {
-    return undefined
-  }
+  const message = parseJson(body)
+  return isRecord(message) ? message : undefined
 }

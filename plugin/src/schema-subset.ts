@@ -1,5 +1,4 @@
-import { JSON_SCHEMA_TYPES } from '@mcp-bridge/process'
-import { isPlainRecord } from '@mcp-bridge/process'
+import { isPlainRecord, JSON_SCHEMA_TYPES } from '@mcp-bridge/process'
 
 /**
  * Pure: the JSON Schema subset a host's tool registry may require of `output.schema`. The

@@ -3,12 +3,11 @@ import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import type { Writable } from 'node:stream'
 import { ProtocolErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
-import { type Redact, signalGroup, spawnGroup, StderrTail } from '@mcp-bridge/process'
+import { killGroup, parseJson, type Redact, settlesWithin, spawnGroup, StderrTail, stopGroup } from '@mcp-bridge/process'
 import { BridgeError, withoutStack } from './errors.ts'
 import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './request-failure.ts'
 import { LineReader, oversizedRequestMethod, oversizedResponseId } from './line-reader.ts'
-import { waitAtMost } from '@mcp-bridge/process'
 
 export interface StdioChildOptions {
   command: string
@@ -97,10 +96,7 @@ export class StdioChildTransport implements Transport {
       const child = group.child
       this.child = child
       this.ended = group.ended
-      this.exited = new Promise((done) => {
-        child.once('exit', () => done())
-        child.once('error', () => done())
-      })
+      this.exited = group.exited
       this.streamsClosed = new Promise((done) => child.once('close', () => done()))
       child.once('error', (error) => {
         this.failWrites(error)
@@ -155,16 +151,7 @@ export class StdioChildTransport implements Transport {
   }
 
   private async stop(child: ChildProcess): Promise<void> {
-    const exited = this.exited!
-    const grace = this.options.killGraceMs
-    if (!this.writeFailure) child.stdin?.end()
-    if (!(await settlesWithin(exited, grace))) {
-      killGroup(child, 'SIGTERM')
-      if (!(await settlesWithin(exited, grace))) {
-        killGroup(child, 'SIGKILL')
-        await settlesWithin(exited, KILLED_WAIT_MS)
-      }
-    }
+    await stopGroup(child, { exited: this.exited!, closeInput: !this.writeFailure, graceMs: this.options.killGraceMs, killedWaitMs: KILLED_WAIT_MS })
     // Grandchildren may outlive a leader that exited on its own, and hold its pipes open.
     killGroup(child, 'SIGKILL')
     await settlesWithin(this.streamsClosed!, STREAMS_WAIT_MS)
@@ -222,12 +209,7 @@ export class StdioChildTransport implements Transport {
       try {
         message = deserializeMessage(event.text)
       } catch (error) {
-        let value: unknown
-        try {
-          value = JSON.parse(event.text)
-        } catch {
-          value = undefined
-        }
+        const value = parseJson(event.text)
         if (this.answerRefused(value) || this.requestRefused(value)) continue
         // A line that is not JSON-RPC (stray output on stdout) is reported and skipped.
         this.onerror?.(error as Error)
@@ -326,16 +308,6 @@ export class InvalidRequestError extends Error {
   override name = 'InvalidRequestError'
 }
 
-/** True when `task` settled within `ms`. */
-async function settlesWithin(task: Promise<unknown>, ms: number): Promise<boolean> {
-  let settled = false
-  await waitAtMost(
-    task.finally(() => (settled = true)),
-    ms,
-  )
-  return settled
-}
-
 /**
  * "spawn node ENOENT" names neither the field nor the fix, and is said both for a missing
  * executable and for a missing working directory. These are configuration errors: retrying
@@ -364,10 +336,4 @@ export function explainSpawnError(error: NodeJS.ErrnoException, options: Pick<St
 /** A write that failed because the server's end of the pipe is gone: EPIPE, or the pipe already closed. */
 function isBrokenPipe(error: Error): boolean {
   return (error as NodeJS.ErrnoException).code === 'EPIPE' || error.message === STDIN_CLOSED
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || signalGroup(child.pid, signal)) return
-  // No group (Windows): the server itself, while it runs.
-  if (child.exitCode === null && child.signalCode === null) child.kill(signal)
 }

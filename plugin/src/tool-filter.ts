@@ -5,14 +5,8 @@
  * and the public names of the others do not move (a public name depends on its own raw name only).
  */
 
+import type { ToolFilterConfig } from './config-schema.ts'
 import { MAX_RAW_NAME_CHARS } from './naming.ts'
-
-export interface ToolFilterConfig {
-  /** Raw names or `*` globs; when non-empty, only matching tools are kept. */
-  include: string[]
-  /** Raw names or `*` globs; a matching tool is dropped even when `include` names it. */
-  exclude: string[]
-}
 
 export interface FilteredTools {
   kept: unknown[]

@@ -5,7 +5,6 @@ import type { HttpAccess } from './http-transport.ts'
 import type { LearningRedact, Redact } from '@mcp-bridge/process'
 import { ENVELOPE_BYTES } from './json-rpc-message.ts'
 import { StdioChildTransport } from './stdio-transport.ts'
-import { withCredentialsAsHeader } from './url-credentials.ts'
 
 export interface TransportHandle {
   transport: Transport
@@ -40,13 +39,9 @@ export interface Dialer {
 export async function dialer(config: Config, options: TransportOptions): Promise<Dialer> {
   if (config.transport === 'stdio') return { open: () => stdioTransport(config, options), end: () => {} }
   const { createHttpTransport, httpAccess } = await loadHttp()
-  const { url, headers } = withCredentialsAsHeader(config.url, config.headers)
   let access: HttpAccess | undefined
   return {
-    open: () => {
-      access ??= httpAccess(config, { url, headers, redact: options.redact })
-      return httpHandle(createHttpTransport(config, access))
-    },
+    open: () => httpHandle(createHttpTransport(config, (access ??= httpAccess(config, options.redact)))),
     end: () => access?.end(),
   }
 }

@@ -17,6 +17,8 @@ const STUBBORN = `
   require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
     const m = JSON.parse(line)
     if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: {}, serverInfo: { name: 'stubborn', version: '1' } } })
+    // A legacy server that answers the era probe, so the handshake does not wait out a silent one.
+    else if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'Method not found' } })
   })
   process.stderr.write('ready\\n')`
 

@@ -73,6 +73,8 @@ export interface GroupProcess {
   readonly pid: number | undefined
   /** The watchdog's pid; undefined without one (Windows, or a server that did not start). */
   readonly watchdog: Promise<number | undefined>
+  /** Settles once the server has exited (or never started). */
+  readonly exited: Promise<void>
   /**
    * Settles once the server has exited (or never started) and its watchdog is gone too: the
    * moment an owner may say that every process it started for this server has ended.
@@ -116,6 +118,7 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
       return child.pid
     },
     watchdog,
+    exited: serverEnded,
     ended,
   }
 }
@@ -164,6 +167,12 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   } catch {
     return false
   }
+}
+
+/** `signal` to the child's whole group; without groups (Windows), to the child itself while it runs. */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || signalGroup(child.pid, signal)) return
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal)
 }
 
 /** Waits (polling, bounded by `graceMs`) until no member of the group is left. */

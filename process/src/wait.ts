@@ -10,6 +10,16 @@ export async function waitAtMost(task: Promise<unknown>, ms: number): Promise<vo
   }
 }
 
+/** True when `task` settled (either way) within `ms`, false when the time ran out first. */
+export async function settlesWithin(task: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false
+  await waitAtMost(
+    task.finally(() => (settled = true)),
+    ms,
+  )
+  return settled
+}
+
 /**
  * `task`, or a rejection with `reason()` as soon as `signal` aborts, whichever is first. For
  * awaits inside a library that does not honour the signal everywhere: the caller is released on

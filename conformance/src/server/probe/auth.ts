@@ -4,7 +4,7 @@
  * request timeout and reads at most MAX_BODY bytes. Verdicts: ../evaluate/auth.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { startDeadline } from '@mcp-bridge/process'
+import { parseJson, startDeadline } from '@mcp-bridge/process'
 import { CLIENT_INFO } from '../client-info.ts'
 import { asksForAuthorization, type AuthObservation, type HttpAnswer } from '../evaluate/auth.ts'
 import { bearerChallenge } from '../evaluate/auth-challenge.ts'
@@ -89,14 +89,6 @@ async function follow(request: Ask, signal: AbortSignal): Promise<Response> {
       body = undefined
     }
     url = next
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { ChildProcess } from 'node:child_process'
-import { descendantsOf, groupGone, groupMembers, groupsSupported, killRecorded, onShutdown, type ProcessEntry, processTable, redactSecrets, signalGroup, spawnGroup, stderrExcerpt, stillRunning } from '@mcp-bridge/process'
+import { descendantsOf, groupGone, groupMembers, groupsSupported, killRecorded, onShutdown, type ProcessEntry, processTable, redactSecrets, signalGroup, settlesWithin, spawnGroup, stderrExcerpt, stillRunning, stopGroup } from '@mcp-bridge/process'
 import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import type { NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
@@ -123,7 +123,7 @@ export class StdioWire implements Wire {
         this.exit = { code, signal }
         clearInterval(this.recorder)
         // What it said as it died (a missing module, a bad flag) names the failure: wait, bounded, for the rest of stderr.
-        void settleWithin(stderrEnded, STDERR_DRAIN_MS).then(() => {
+        void settlesWithin(stderrEnded, STDERR_DRAIN_MS).then(() => {
           for (const [id, entry] of this.pending) {
             this.pending.delete(id)
             entry.resolve({ kind: 'closed', reason: `the server process exited (${this.exitText()})${this.stderrReason()}`, wire: entry.wire })
@@ -242,26 +242,12 @@ export class StdioWire implements Wire {
    * passed is reported and killed by its recorded pid (and its own group, if it leads one).
    */
   private async runShutdown(graceMs: number, orphanGraceMs: number): Promise<StdioShutdown> {
-    let escalation: StdioShutdown['escalation'] = 'none'
-    if (this.exit) escalation = 'exited-before-close'
-    else {
+    const escalation = this.exit
+      ? 'exited-before-close'
+      : await stopGroup(this.child, { exited: this.exited, graceMs, signal: (signal) => this.child.kill(signal), beforeStep: () => this.record() })
+    if (escalation === 'unkillable') {
       this.record()
-      this.child.stdin?.end()
-      if (!(await this.exitedWithin(graceMs))) {
-        escalation = 'SIGTERM'
-        this.record()
-        this.child.kill('SIGTERM')
-        if (!(await this.exitedWithin(graceMs))) {
-          escalation = 'SIGKILL'
-          this.record()
-          this.child.kill('SIGKILL')
-          if (!(await this.exitedWithin(graceMs))) {
-            escalation = 'unkillable'
-            this.record()
-            if (this.child.pid !== undefined) signalGroup(this.child.pid, 'SIGKILL')
-          }
-        }
-      }
+      if (this.child.pid !== undefined) signalGroup(this.child.pid, 'SIGKILL')
     }
     const orphans = await this.findOrphans(orphanGraceMs)
     this.offShutdown()
@@ -313,11 +299,6 @@ export class StdioWire implements Wire {
     signalGroup(pid, 'SIGKILL')
     const leftBehind = survivors.slice(0, MAX_LEFT_BEHIND).map((entry): LeftBehind => ({ pid: entry.pid, name: cut(redactSecrets(entry.name), 40), where: entry.pgid === pid ? 'group' : 'own-group' }))
     return { orphans: 'found', ...base, leftBehind, ...(survivors.length > MAX_LEFT_BEHIND ? { leftBehindCount: survivors.length } : {}) }
-  }
-
-  private async exitedWithin(ms: number): Promise<boolean> {
-    if (this.exit) return true
-    return settleWithin(this.exited, ms)
   }
 
   private write(message: Record<string, unknown>): void {
@@ -430,13 +411,4 @@ export class StdioWire implements Wire {
     this.noiseCount++
     if (this.noise.length < MAX_NOISE_KEPT) this.noise.push({ line: this.linesSeen, text: cut(text, 300), reason })
   }
-}
-
-/** True when `promise` settled within `ms`, false when the time ran out first. */
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
-  const done = await Promise.race([promise.then(() => true as const), timeout])
-  clearTimeout(timer)
-  return done
 }
