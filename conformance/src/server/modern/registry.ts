@@ -11,6 +11,7 @@ import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
 import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
 import { NAME_HEADER } from './name-header-rules.ts'
+import { PROMPT_CONTENT } from './prompt-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
 import { MODERN_SSE_CHECKS } from './sse-rules.ts'
@@ -99,7 +100,6 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
   'a missing Mcp-Method header, and Mcp-Param-* headers against the body',
-  'prompts/get of what the lists hold',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'statelessness across connections',
   'pages past the first (cursor stability, one cacheScope for all pages)',
@@ -118,6 +118,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   CAPABILITY_DECLARED,
   TOOL_LIST,
   RESOURCE_READ,
+  PROMPT_CONTENT,
   TOOL_CALL,
   META_KEYS,
   RESULT_SERVER_INFO,
