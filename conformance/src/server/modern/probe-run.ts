@@ -13,6 +13,8 @@ import { judgeCapabilityDeclared, judgeResourceRead, judgeStandardErrors, judgeT
 import { judgeNameHeader } from './name-header.ts'
 import { probeNameHeader } from './name-header-run.ts'
 import { judgePromptContent } from './prompt-content.ts'
+import { judgePages } from './pages.ts'
+import { followPages } from './pages-run.ts'
 import { meta, variant } from './request-meta.ts'
 import type { Feature, Labelled } from './verdicts.ts'
 
@@ -119,9 +121,10 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
     invalid = await send(`resources/read of ${INVALID_URI}`, 'resources/read', { uri: INVALID_URI, _meta: meta(revision) }, named(ctx, INVALID_URI))
   }
 
+  const chains = await followPages(ctx.lists, revision, send)
   const prompts = isObject(ctx.capabilities.prompts) ? await getPrompts(ctx, listOf('prompts')) : []
 
   const nameProbes = ctx.wire instanceof HttpWire ? await probeNameHeader(ctx.wire, revision, ctx.timeoutMs, { resources, prompts: listOf('prompts') }, send) : undefined
 
-  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates, invalid), judgeNameHeader(nameProbes, ctx.wire.transport), judgePromptContent(prompts, isObject(ctx.capabilities.prompts))]
+  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates, invalid), judgeNameHeader(nameProbes, ctx.wire.transport), judgePromptContent(prompts, isObject(ctx.capabilities.prompts)), judgePages(chains)]
 }

@@ -12,6 +12,7 @@ import { X_MCP_HEADER } from './header-rules.ts'
 import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
 import { NAME_HEADER } from './name-header-rules.ts'
 import { PROMPT_CONTENT } from './prompt-rules.ts'
+import { PAGES } from './page-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
 import { MODERN_SSE_CHECKS } from './sse-rules.ts'
@@ -102,7 +103,6 @@ export const NOT_YET_JUDGED_AREAS = [
   'a missing Mcp-Method header, and Mcp-Param-* headers against the body',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
   'statelessness across connections',
-  'pages past the first (cursor stability, one cacheScope for all pages)',
 ]
 
 /** In the order the docs list them. */
@@ -119,6 +119,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   TOOL_LIST,
   RESOURCE_READ,
   PROMPT_CONTENT,
+  PAGES,
   TOOL_CALL,
   META_KEYS,
   RESULT_SERVER_INFO,

@@ -42,6 +42,7 @@ export const SERVER_MODERN_SECTIONS = {
   'completion#capabilities': ['server/utilities/completion#capabilities', 'completion: capabilities'],
   'completion#error-handling': ['server/utilities/completion#error-handling', 'completion: error handling'],
   'pagination#error-handling': ['server/utilities/pagination#error-handling', 'pagination: error handling'],
+  'caching#interaction-with-pagination': ['server/utilities/caching#interaction-with-pagination', 'caching: interaction with pagination'],
   'pagination#implementation-guidelines': ['server/utilities/pagination#implementation-guidelines', 'pagination: implementation guidelines'],
   'prompts#error-handling': ['server/prompts#error-handling', 'prompts: error handling'],
   'prompts#image-content': ['server/prompts#image-content', 'prompts: image content'],
