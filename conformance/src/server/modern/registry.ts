@@ -13,6 +13,7 @@ import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.
 import { NAME_HEADER } from './name-header-rules.ts'
 import { PROMPT_CONTENT } from './prompt-rules.ts'
 import { PAGES } from './page-rules.ts'
+import { STATELESS } from './stateless-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
 import { MODERN_SSE_CHECKS } from './sse-rules.ts'
@@ -102,7 +103,6 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 export const NOT_YET_JUDGED_AREAS = [
   'a missing Mcp-Method header, and Mcp-Param-* headers against the body',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
-  'statelessness across connections',
 ]
 
 /** In the order the docs list them. */
@@ -126,6 +126,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   MISSING_CAPABILITY,
   EARLIER_TRAFFIC,
   ...ENVELOPE_CHECKS,
+  STATELESS,
   UNASKED_NOTIFICATIONS,
   MODERN_POSTS,
   ...MODERN_SSE_CHECKS,

@@ -10,6 +10,7 @@ const BASE = 'https://modelcontextprotocol.io/specification'
 /** 2026-07-28 sections only server checks cite (./envelope-rules.ts, ./header-rules.ts and the rest of this folder). */
 export const SERVER_MODERN_SECTIONS = {
   'basic#messages': ['basic/index#messages', 'base protocol: messages'],
+  'basic#statelessness': ['basic/index#statelessness', 'base protocol: statelessness'],
   'basic#requests': ['basic/index#requests', 'base protocol: requests'],
   'basic#error-codes': ['basic/index#error-codes', 'base protocol: error codes'],
   'basic#notifications': ['basic/index#notifications', 'base protocol: notifications'],
