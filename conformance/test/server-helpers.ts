@@ -230,8 +230,9 @@ lines.on('line', (line) => {
 `
 
 /** One server-mode run over HTTP against the scripted 2026-07-28 server, with one breach or none. */
-export async function runModernServer(breach: string | undefined, options: Partial<ServerRunOptions>): Promise<SuiteResult> {
-  const server = await startModernServer(breach ? { breach } : {})
+/** `fixture.prompts`: the fixture declares prompts and serves its prompt list (a prompt-* breach implies it); `fixture.paged`: on two pages. */
+export async function runModernServer(breach: string | undefined, options: Partial<ServerRunOptions>, fixture: { prompts?: boolean; paged?: boolean; params?: boolean } = {}): Promise<SuiteResult> {
+  const server = await startModernServer({ ...(breach ? { breach } : {}), ...fixture })
   try {
     return await runServerSuite({ kind: 'http', url: server.url, headers: {} }, options)
   } finally {

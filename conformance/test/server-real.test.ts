@@ -151,7 +151,7 @@ describe('server-filesystem and server-memory over stdio', () => {
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  it('server-filesystem: 14 tools, nothing flagged, and an allowed read', async () => {
+  it('server-filesystem: 14 tools, flagged only for its draft-07 schemas (2025-11-25 recommends 2020-12), and an allowed read', async () => {
     const suite = await runServerSuite(
       { kind: 'stdio', command: process.execPath, args: [serverEntry('server-filesystem'), dir] },
       { calls: [{ name: 'read_text_file', arguments: { path: join(dir, 'hello.txt') } }] },
@@ -159,7 +159,9 @@ describe('server-filesystem and server-memory over stdio', () => {
     expect(errors(suite)).toEqual([])
     expect(check(suite, 'tools/list').message).toBe('14 tools on 1 page')
     const flagged = suite.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)
-    expect(flagged).toEqual([])
+    expect(flagged).toEqual(['tools/input-schema', 'tools/output-schema'])
+    // The SDK 1.x declares draft-07 in every schema it emits: allowed, but not the dialect 2025-11-25 recommends.
+    for (const id of flagged) expect(check(suite, id)).toMatchObject({ status: 'warn', message: expect.stringMatching(/ of 14 declare a dialect other than 2020-12: .*draft-07/), spec: { keyword: 'SHOULD', quote: 'Recommendation: Implementors are RECOMMENDED to use JSON Schema 2020-12.' } })
     // It declares no tasks, yet refuses a task-augmented call of a tool it runs plainly: information
     // only, as the check does not compare the error with the plain call's answer.
     expect(check(suite, 'tasks/undeclared-augmentation')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Information .*a task-augmented tools\/call of "read_text_file" got JSON-RPC error -32603 \(Server does not support task creation/) })

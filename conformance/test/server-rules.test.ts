@@ -119,6 +119,7 @@ const CASES: Case[] = [
   { fault: 'prompt-needs-arguments', delta: { 'prompts/get': 'skip' }, message: /^Information .*getting "summary" without "arguments" \(the prompt lists none as required\) was refused with JSON-RPC error -32602.*: the server declared prompts/, keyword: 'NONE' },
   // Schemas: invalid only when they are.
   { fault: 'schema-invalid', delta: { 'tools/input-schema': 'fail' }, message: /"echo": invalid 2020-12 schema: breaks the 2020-12 meta-schema/ },
+  { fault: 'schema-draft-04', delta: { 'tools/input-schema': 'warn' }, message: /^1 inputSchema of 5 declares a dialect other than 2020-12: "legacy": draft-04$/ },
   { fault: 'schema-dangling-ref', delta: { 'tools/input-schema': 'fail' }, message: /\$ref "#\/\$defs\/missing" points at nothing in the document/ },
   // A SHOULD warns; the bridge's own needs never fail the server.
   { fault: 'duplicate-tool', delta: { 'tools/names-unique': 'warn', 'bridge/projection': 'warn' }, message: /listed more than once: "echo" ×2/ },
@@ -157,9 +158,9 @@ for (const transport of ['stdio', 'http'] as const) {
       expect(flagged(control)).toEqual([])
     })
 
-    it('heartbeats with ping, which the kit answers with {}; its schemas (draft-04, 2020-12, $refs) are valid; its validated prompt gets a completed value', () => {
+    it('heartbeats with ping, which the kit answers with {}; its schemas (2020-12, $refs; draft-04 only before 2025-11-25, which recommends 2020-12) are valid; its validated prompt gets a completed value', () => {
       expect(find(control, 'lifecycle/server-requests').message).toBe('2 pings answered with {}')
-      expect(find(control, 'tools/input-schema').message).toMatch(/^all 4 judged schemas are valid object schemas \(3 in 2020-12, 1 in draft-04\); 1 not judged \(\$ref "https:\/\/example.com\/schemas\/item.json" points into another document/)
+      expect(find(control, 'tools/input-schema').message).toMatch(/^all 4 judged schemas are valid object schemas \(4 in 2020-12\); 1 not judged \(\$ref "https:\/\/example.com\/schemas\/item.json" points into another document/)
       expect(find(control, 'prompts/get')).toMatchObject({ status: 'pass', message: 'getting "code_review" returned 1 message' })
       expect(find(control, 'completion/complete').status).toBe('pass')
       expect(find(control, 'resources/subscribe').status).toBe('pass')
@@ -489,6 +490,11 @@ const CASES_WITHOUT_A_SENTENCE = [
   'tools/call/{name} [embedded] @2024-11-05',
   // judgeResumption passes "unanswered" only when its rule is in force; in 2025-11-25 the main sentence is the same requirement.
   'http/sse-resumption [unanswered] @2025-11-25',
+  // judgeSchemas reports a dialect other than 2020-12 only from 2025-11-25 on, the first revision to recommend 2020-12.
+  'tools/input-schema [recommended] @2025-06-18',
+  'tools/input-schema [recommended] @2025-03-26',
+  'tools/input-schema [recommended] @2024-11-05',
+  'tools/output-schema [recommended] @2025-06-18',
 ]
 
 /** Every case the evaluators pass to a breach, by check (keep in step with evaluate/*.ts). */
@@ -512,8 +518,8 @@ const CASES_REPORTED: Record<string, string[]> = {
   'notifications/progress': ['increase'],
   'notifications/cancelled': ['request-id'],
   'notifications/other': ['shape'],
-  'tools/input-schema': ['object', 'dialect'],
-  'tools/output-schema': ['object', 'dialect'],
+  'tools/input-schema': ['object', 'dialect', 'recommended'],
+  'tools/output-schema': ['object', 'dialect', 'recommended'],
   'tools/descriptions': ['missing'],
   'tools/task-support': ['no-capability'],
   'tools/call/{name}': ['task-only', 'reply', 'protocol-error', 'embedded'],

@@ -117,11 +117,18 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   let modernJudged: ModernRevision | undefined
   // First, as a client without credentials meets the server; judged once the revision is known.
   const auth = wire instanceof HttpWire ? await probeAuth(wire.target.url, options.requestTimeoutMs) : undefined
+  // A fresh connection to the same server: for the era probe of a stdio server that exited, and for modern/stateless.
+  const reopen = async () => {
+    const fresh = await open(target, options)
+    if ('error' in fresh) return undefined
+    probes.push(fresh)
+    return fresh
+  }
   try {
     if (isModernRevision(options.revision)) {
       // Pinned to a modern revision: no initialize; its server/discover decides (modern/run.ts).
       modernOnly = true
-      const { checks, spoken } = await runPinnedModern(wire, options.revision, options.requestTimeoutMs, options.calls)
+      const { checks, spoken } = await runPinnedModern(wire, options.revision, options.requestTimeoutMs, options.calls, reopen)
       emit(...checks)
       if (spoken) modernJudged = options.revision
       if (!spoken) negotiation.stopped = `the server does not speak ${options.revision}`
@@ -129,18 +136,12 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
     }
     const init = await wire.request('initialize', initializeParams(requested), options.startupTimeoutMs)
     if (init.kind === 'error') {
-      const reopen = async () => {
-        const fresh = await open(target, options)
-        if ('error' in fresh) return undefined
-        probes.push(fresh)
-        return fresh
-      }
       const detection = await detectEra(wire, init, LATEST_MODERN_REVISION, options.requestTimeoutMs, reopen)
       const { era } = detection
       if (era.era === 'modern-only') {
         modernOnly = true
         if (options.revision === undefined) {
-          emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs, options.calls)))
+          emit(...(await runModern({ ...detection, era }, init, requested, options.requestTimeoutMs, options.calls, reopen)))
           modernJudged = era.revision
         }
         else {

@@ -105,6 +105,8 @@ function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inp
   const failures: SchemaProblem[] = shape.map((issue) => ({ tool: issue.tool, problem: issue.text, ruleCase: 'object' }))
   const notes: Array<{ tool: string; note: string }> = []
   const dialects = new Map<string, number>()
+  // Schemas that name their dialect: from 2025-11-25 on, one other than 2020-12 is not the recommended one.
+  const declaredDialects: { tool: string; dialect: string }[] = []
   const beyond = Math.max(0, tools.length - MAX_SCHEMAS_JUDGED)
   for (const tool of tools.slice(0, MAX_SCHEMAS_JUDGED)) {
     const name = tool.name as string
@@ -112,6 +114,7 @@ function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inp
     failures.push(...problems.map((p) => ({ ...p, tool: show(p.tool, 40) })))
     if (note) notes.push({ tool: name, note })
     if (dialect && !note) dialects.set(dialect, (dialects.get(dialect) ?? 0) + 1)
+    if (dialect && !note && isObject(tool[field]) && (tool[field] as Record<string, unknown>).$schema !== undefined) declaredDialects.push({ tool: show(name, 40), dialect })
   }
   const capped = beyond ? `; the ${count(beyond, field)} after the first ${MAX_SCHEMAS_JUDGED} were not compiled against their dialect (the kit's limit)` : ''
   const details = {
@@ -126,6 +129,8 @@ function judgeSchemas(tools: Tool[], version: string, def: CheckDef, field: 'inp
     return j.breach(`${count(new Set(failures.map((f) => f.tool)).size, field)} of ${tools.length} fail: ${list(text, 3)}${capped}`, { details }, first.ruleCase)
   }
   const judged = tools.length - beyond - notes.length
+  const others = atLeast(version, '2025-11-25') ? declaredDialects.filter((d) => d.dialect !== '2020-12') : []
+  if (others.length) return j.breach(`${count(others.length, field)} of ${tools.length} ${others.length === 1 ? 'declares' : 'declare'} a dialect other than 2020-12: ${list(others.map((o) => `${o.tool}: ${o.dialect}`), 3)}`, { details }, 'recommended')
   if (judged === 0) return j.skip(`no ${field} could be judged: ${list(notes.map((n) => `${show(n.tool, 40)}: ${n.note}`), 2)}${capped}`, { details })
   const inDialects = [...dialects].map(([d, n]) => `${n} in ${d}`).join(', ')
   const unjudged = notes.length ? `; ${notes.length} not judged (${notes[0]!.note})` : ''

@@ -10,8 +10,13 @@ import type { ModernRevision } from '../spec.ts'
 import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { invalidArguments, type InvalidCall, type ToolCallMade } from './calls.ts'
+import { paramHeaders } from './param-headers.ts'
+import type { ParamCall, ParamProbe } from './param-judge.ts'
 import { meta, variant } from './request-meta.ts'
 import type { Labelled } from './verdicts.ts'
+
+/** Appended to a header value for the invalid-characters probe: U+00E9 goes out as the byte 0xE9, which is no visible ASCII. */
+const INVALID_SUFFIX = '\u00e9'
 
 type Send = (label: string, method: string, params: Record<string, unknown>, via?: Wire) => Promise<RpcOutcome>
 
@@ -26,16 +31,34 @@ export async function makeCalls(wire: Wire, revision: ModernRevision, timeoutMs:
   const called: Labelled[] = []
   const made: ToolCallMade[] = []
   let invalid: InvalidCall | undefined
+  const params: ParamCall[] = []
   for (const call of calls) {
-    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': call.name }, timeoutMs) : wire
+    const tool = listed.find((t) => t.name === call.name)
+    // The client behavior of the revision: an Mcp-Param header for each annotated parameter the arguments give.
+    const { headers, omitted } = paramHeaders(tool?.inputSchema, call.arguments)
+    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': call.name, ...headers }, timeoutMs) : wire
     const label = `tools/call of ${call.name}`
     const outcome = await send(label, 'tools/call', { name: call.name, arguments: call.arguments, _meta: meta(revision) }, via)
     called.push({ label, outcome })
-    const tool = listed.find((t) => t.name === call.name)
+    if (wire instanceof HttpWire && tool) params.push({ name: call.name, arguments: call.arguments, headers, omitted, outcome })
     if (!tool) continue
     made.push({ name: call.name, tool, outcome })
     const bad = invalid || (isObject(tool.execution) && tool.execution.taskSupport === 'required') ? undefined : invalidArguments(tool)
     if (bad) invalid = { name: call.name, tool, why: bad.why, outcome: await send(`tools/call of ${call.name} with arguments that ${bad.why}`, 'tools/call', { name: call.name, arguments: bad.args, _meta: meta(revision) }, via) }
   }
-  return { called, made, invalid }
+  const paramProbe = wire instanceof HttpWire ? await probeInvalidParam(wire, revision, timeoutMs, params, send) : undefined
+  return { called, made, invalid, params, paramProbe }
+}
+
+const refused = (outcome: RpcOutcome) => outcome.kind === 'error' || (outcome.http?.status ?? 0) >= 400
+
+/** The first call that carried an Mcp-Param header and was not refused, once more with invalid characters in that header. */
+async function probeInvalidParam(wire: HttpWire, revision: ModernRevision, timeoutMs: number, params: ParamCall[], send: Send): Promise<ParamProbe | undefined> {
+  const base = params.find((p) => Object.keys(p.headers).length > 0 && !refused(p.outcome))
+  if (!base) return undefined
+  const [header, value] = Object.entries(base.headers)[0]!
+  const sent = `${value}${INVALID_SUFFIX}`
+  const via = variant(wire, revision, { 'mcp-name': base.name, ...base.headers, [header]: sent }, timeoutMs)
+  const outcome = await send(`tools/call of ${base.name} with ${header} ending in 0xE9`, 'tools/call', { name: base.name, arguments: base.arguments, _meta: meta(revision) }, via)
+  return { name: base.name, header, outcome }
 }

@@ -12,6 +12,9 @@ import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { judgeCapabilityDeclared, judgeResourceRead, judgeStandardErrors, judgeToolList, type BadInput } from './probes.ts'
 import { judgeNameHeader } from './name-header.ts'
 import { probeNameHeader } from './name-header-run.ts'
+import { judgePromptContent } from './prompt-content.ts'
+import { judgePages } from './pages.ts'
+import { followPages } from './pages-run.ts'
 import { meta, variant } from './request-meta.ts'
 import type { Feature, Labelled } from './verdicts.ts'
 
@@ -43,6 +46,27 @@ function named(ctx: ProbeContext, name: string): Wire {
 const entries = (outcome: RpcOutcome | undefined, member: string): Record<string, unknown>[] => {
   const found = outcome?.kind === 'result' && isObject(outcome.result) ? outcome.result[member] : undefined
   return Array.isArray(found) ? found.filter(isObject) : []
+}
+
+/** How many listed prompts prompts/get is sent for: enough to meet more than one kind of content, few enough to stay quick. */
+const PROMPTS_GOT = 3
+
+/** Listed prompts that list no required argument, so a get without "arguments" is one the listing offers to serve. */
+function withoutRequiredArguments(prompts: Record<string, unknown>[], http: boolean): string[] {
+  return prompts
+    .filter((p) => !(Array.isArray(p.arguments) && p.arguments.some((a) => isObject(a) && a.required === true)))
+    .map((p) => p.name)
+    .filter((name): name is string => typeof name === 'string' && (!http || HEADER_SAFE.test(name)))
+    .slice(0, PROMPTS_GOT)
+}
+
+async function getPrompts(ctx: ProbeContext, listed: RpcOutcome | undefined): Promise<Labelled[]> {
+  const gets: Labelled[] = []
+  for (const name of withoutRequiredArguments(entries(listed, 'prompts'), ctx.wire instanceof HttpWire)) {
+    const label = `prompts/get of ${name}`
+    gets.push({ label, outcome: await ctx.send(label, 'prompts/get', { name, _meta: meta(ctx.revision) }, named(ctx, name)) })
+  }
+  return gets
 }
 
 function withRequiredArgument(prompts: Record<string, unknown>[]): string | undefined {
@@ -97,7 +121,10 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
     invalid = await send(`resources/read of ${INVALID_URI}`, 'resources/read', { uri: INVALID_URI, _meta: meta(revision) }, named(ctx, INVALID_URI))
   }
 
+  const chains = await followPages(ctx.lists, revision, send)
+  const prompts = isObject(ctx.capabilities.prompts) ? await getPrompts(ctx, listOf('prompts')) : []
+
   const nameProbes = ctx.wire instanceof HttpWire ? await probeNameHeader(ctx.wire, revision, ctx.timeoutMs, { resources, prompts: listOf('prompts') }, send) : undefined
 
-  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates, invalid), judgeNameHeader(nameProbes, ctx.wire.transport)]
+  return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates, invalid), judgeNameHeader(nameProbes, ctx.wire.transport), judgePromptContent(prompts, isObject(ctx.capabilities.prompts)), judgePages(chains)]
 }

@@ -75,7 +75,8 @@ export function judgeToolList(first: RpcOutcome | undefined, again: RpcOutcome |
 /** RFC 3986 scheme ":" then characters a URI may hold (unreserved, reserved and percent escapes). */
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/
 const PERCENT = /%(?![0-9A-Fa-f]{2})/
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+/** Standard base64 (RFC 4648 section 4), padded: what "base64-encoded" data and blobs must be. */
+export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
 export function uriIssue(uri: unknown): string | undefined {
   if (typeof uri !== 'string') return `${show(uri, 60)} is not a string`

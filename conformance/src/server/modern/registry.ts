@@ -11,6 +11,10 @@ import { ENVELOPE_CHECKS } from './envelope-rules.ts'
 import { X_MCP_HEADER } from './header-rules.ts'
 import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.ts'
 import { NAME_HEADER } from './name-header-rules.ts'
+import { PROMPT_CONTENT } from './prompt-rules.ts'
+import { PAGES } from './page-rules.ts'
+import { PARAM_HEADERS } from './param-rules.ts'
+import { STATELESS } from './stateless-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
 import { MODERN_SSE_CHECKS } from './sse-rules.ts'
@@ -98,11 +102,8 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'a missing Mcp-Method header, and Mcp-Param-* headers against the body',
-  'prompts/get of what the lists hold',
+  'a missing Mcp-Method header, and Mcp-Param-* headers against the body (beyond invalid characters and headers left out)',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
-  'statelessness across connections',
-  'pages past the first (cursor stability, one cacheScope for all pages)',
 ]
 
 /** In the order the docs list them. */
@@ -114,16 +115,20 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   ...REQUEST_CHECKS,
   X_MCP_HEADER,
   NAME_HEADER,
+  PARAM_HEADERS,
   STANDARD_ERRORS,
   CAPABILITY_DECLARED,
   TOOL_LIST,
   RESOURCE_READ,
+  PROMPT_CONTENT,
+  PAGES,
   TOOL_CALL,
   META_KEYS,
   RESULT_SERVER_INFO,
   MISSING_CAPABILITY,
   EARLIER_TRAFFIC,
   ...ENVELOPE_CHECKS,
+  STATELESS,
   UNASKED_NOTIFICATIONS,
   MODERN_POSTS,
   ...MODERN_SSE_CHECKS,

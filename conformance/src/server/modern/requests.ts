@@ -11,6 +11,7 @@ import { HttpWire } from '../wire/http.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { isModernVersion } from './detect.ts'
 import { makeCalls } from './call-run.ts'
+import { judgeParamHeaders } from './param-judge.ts'
 import { judgeToolCalls } from './calls.ts'
 import { judgeEarlierTraffic, sendEarlierTraffic } from './earlier.ts'
 import { listen } from './listen.ts'
@@ -83,7 +84,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   }
 
   // Only the calls the run was allowed to make (--call), as for a legacy server: a tool may act on the world.
-  const { called, made, invalid } = await makeCalls(wire, revision, timeoutMs, calls, lists.find((l) => l.feature === 'tools')?.outcome, send)
+  const { called, made, invalid, params, paramProbe } = await makeCalls(wire, revision, timeoutMs, calls, lists.find((l) => l.feature === 'tools')?.outcome, send)
 
   const probed = await runProbes({ wire, revision, timeoutMs, capabilities, lists, undeclared, send })
 
@@ -106,6 +107,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeListen(http?.listened, wire.transport),
     judgeInputRequired(called),
     judgeToolCalls(made, invalid, capabilities),
+    judgeParamHeaders(wire.transport, params, paramProbe),
     ...probed,
     judgeMetaKeys(exchanges, capabilities.extensions),
     judgeResultServerInfo(exchanges),

@@ -17,6 +17,8 @@ import { judgeUnaskedNotifications } from './notices.ts'
 import { judgePosts } from './posts.ts'
 import { judgeModernSse } from './sse.ts'
 import { runRequests } from './requests.ts'
+import { judgeStateless } from './stateless.ts'
+import { probeStateless, type Reopen } from './stateless-run.ts'
 import { initializeNotJudged, judgeDiscover, judgeDiscoverServerInfo, judgeInitializeRefusal, judgeModernUnsupportedVersion, notYetJudged, revisionNotJudged, revisionNotSpoken } from './evaluate.ts'
 
 /** The per-request _meta of 2026-07-28 (its required fields, and clientInfo, which it says clients SHOULD send). */
@@ -95,7 +97,7 @@ async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number,
 }
 
 /** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
-export async function runModern(detection: Detection & { era: Extract<Era, { era: 'modern-only' }> }, initialize: Extract<RpcOutcome, { kind: 'error' }>, requested: string, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<CheckResult[]> {
+export async function runModern(detection: Detection & { era: Extract<Era, { era: 'modern-only' }> }, initialize: Extract<RpcOutcome, { kind: 'error' }>, requested: string, timeoutMs: number, calls: readonly ToolCall[] = [], reopen?: Reopen): Promise<CheckResult[]> {
   const { era, wire } = detection
   const checks = [initializeNotJudged(requested, era.supported, initialize), judgeInitializeRefusal(initialize, era.supported)]
   if (!era.revision) return [...checks, revisionNotJudged(era.supported)]
@@ -104,7 +106,10 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
   checks.push(judgeDiscover(answer), judgeDiscoverServerInfo(answer))
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   checks.push(judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport))
-  if (answer.kind === 'result') checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)), ...(await envelope(wire, era.revision, timeoutMs, answer)))
+  if (answer.kind === 'result') {
+    checks.push(...(await runRequests(wire, era.revision, answer, refused, timeoutMs, calls)), ...(await envelope(wire, era.revision, timeoutMs, answer)))
+    checks.push(judgeStateless(await probeStateless(wire.transport, reopen, era.revision, timeoutMs, answer)))
+  }
   checks.push(notYetJudged(era.revision))
   return checks
 }
@@ -115,12 +120,13 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
  * modern or dual-era one) is judged by the revision's checks; any other answer marks a server that
  * does not speak it, which is then judged by nothing of it.
  */
-export async function runPinnedModern(wire: Wire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<{ checks: CheckResult[]; spoken: boolean }> {
+export async function runPinnedModern(wire: Wire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[] = [], reopen?: Reopen): Promise<{ checks: CheckResult[]; spoken: boolean }> {
   const answer = await discover(wire, revision, timeoutMs)
   const spoken = answer.kind === 'result' && (modernSignal(answer) ?? []).includes(revision)
   if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }
   const refused = await discover(wire, UNSUPPORTED_REVISION, timeoutMs)
   const requests = await runRequests(wire, revision, answer, refused, timeoutMs, calls)
   const envelopes = await envelope(wire, revision, timeoutMs, answer)
-  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, ...envelopes, notYetJudged(revision)], spoken }
+  const stateless = judgeStateless(await probeStateless(wire.transport, reopen, revision, timeoutMs, answer))
+  return { checks: [judgeDiscover(answer), judgeDiscoverServerInfo(answer), judgeModernUnsupportedVersion(refused, UNSUPPORTED_REVISION, wire.transport), ...requests, ...envelopes, stateless, notYetJudged(revision)], spoken }
 }

@@ -10,6 +10,7 @@ const BASE = 'https://modelcontextprotocol.io/specification'
 /** 2026-07-28 sections only server checks cite (./envelope-rules.ts, ./header-rules.ts and the rest of this folder). */
 export const SERVER_MODERN_SECTIONS = {
   'basic#messages': ['basic/index#messages', 'base protocol: messages'],
+  'basic#statelessness': ['basic/index#statelessness', 'base protocol: statelessness'],
   'basic#requests': ['basic/index#requests', 'base protocol: requests'],
   'basic#error-codes': ['basic/index#error-codes', 'base protocol: error codes'],
   'basic#notifications': ['basic/index#notifications', 'base protocol: notifications'],
@@ -42,8 +43,12 @@ export const SERVER_MODERN_SECTIONS = {
   'completion#capabilities': ['server/utilities/completion#capabilities', 'completion: capabilities'],
   'completion#error-handling': ['server/utilities/completion#error-handling', 'completion: error handling'],
   'pagination#error-handling': ['server/utilities/pagination#error-handling', 'pagination: error handling'],
+  'caching#interaction-with-pagination': ['server/utilities/caching#interaction-with-pagination', 'caching: interaction with pagination'],
   'pagination#implementation-guidelines': ['server/utilities/pagination#implementation-guidelines', 'pagination: implementation guidelines'],
   'prompts#error-handling': ['server/prompts#error-handling', 'prompts: error handling'],
+  'prompts#image-content': ['server/prompts#image-content', 'prompts: image content'],
+  'prompts#audio-content': ['server/prompts#audio-content', 'prompts: audio content'],
+  'prompts#embedded-resources': ['server/prompts#embedded-resources', 'prompts: embedded resources'],
   'prompts#implementation-considerations': ['server/prompts#implementation-considerations', 'prompts: implementation considerations'],
   'tools#tool': ['server/tools#tool', 'tools: tool'],
   'tools#output-schema': ['server/tools#output-schema', 'tools: output schema'],

@@ -55,11 +55,14 @@ export const NAMES_UNIQUE: CheckDef = {
   ],
 }
 
+/** A valid schema that declares another dialect: allowed ("Schemas MAY include a $schema field"), not the recommended one. RECOMMENDED reads as SHOULD (RFC 2119). */
+const RECOMMENDED_2020_12 = rule('2025-11-25', 'base#json-schema-usage', 'SHOULD', 'Recommendation: Implementors are RECOMMENDED to use JSON Schema 2020-12.', 'recommended')
+
 export const INPUT_SCHEMA: CheckDef = {
   id: 'tools/input-schema',
   title: 'every inputSchema is a valid object schema',
   scope: 'server',
-  how: 'its shape in the SDK’s ToolSchema (type "object", properties of objects, required of strings), and the schema is valid in its dialect: its $schema (draft-04, -06, -07, 2019-09, 2020-12), else 2020-12 from 2025-11-25 on and draft-07 before; local and in-document $refs are resolved. Before 2025-11-25 no sentence requires a valid schema or names a default dialect, so an invalid one is information',
+  how: 'its shape in the SDK’s ToolSchema (type "object", properties of objects, required of strings), and the schema is valid in its dialect: its $schema (draft-04, -06, -07, 2019-09, 2020-12), else 2020-12 from 2025-11-25 on and draft-07 before; local and in-document $refs are resolved. Before 2025-11-25 no sentence requires a valid schema or names a default dialect, so an invalid one is information. From 2025-11-25 on, valid schemas that declare a dialect other than 2020-12 are a warning: allowed, but not the recommended dialect',
   rules: [
     rule('2024-11-05', 'schema', 'SCHEMA', 'Tool { inputSchema: { type: "object"; properties?: { [key: string]: object }; required?: string[] } }', undefined, '2025-06-18'),
     rule('2025-11-25', 'tools#tool', 'MUST', 'inputSchema: … MUST be a valid JSON Schema object (not null)'),
@@ -67,6 +70,7 @@ export const INPUT_SCHEMA: CheckDef = {
     // Before 2025-11-25 no default dialect is defined and no sentence requires a valid schema.
     rule('2024-11-05', 'tools#tool', 'NONE', 'inputSchema: JSON Schema defining expected parameters', 'dialect', '2025-06-18'),
     rule('2025-11-25', 'base#json-schema-usage', 'MUST', VALID_SCHEMA, 'dialect'),
+    RECOMMENDED_2020_12,
   ],
 }
 
@@ -81,6 +85,7 @@ export const OUTPUT_SCHEMA: CheckDef = {
     rule('2025-06-18', 'schema', 'SCHEMA', 'Tool { outputSchema?: { type: "object"; … } }', 'object'),
     rule('2025-06-18', 'tools#tool', 'NONE', 'outputSchema: Optional JSON Schema defining expected output structure', 'dialect', '2025-06-18'),
     rule('2025-11-25', 'base#json-schema-usage', 'MUST', VALID_SCHEMA, 'dialect'),
+    RECOMMENDED_2020_12,
   ],
 }
 

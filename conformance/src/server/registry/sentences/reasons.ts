@@ -42,6 +42,10 @@ export const REASONS = {
     kind: 'not judgeable',
     text: 'forbids a change the sentence also allows from another cause (a list may change over time): a difference the kit sees cannot be told to be the forbidden one',
   },
+  lookalike: {
+    kind: 'not judgeable',
+    text: 'governs a behaviour that looks on the wire like another the same page allows (a server MAY close an SSE stream at any time): what the kit sees cannot be told to be the case the sentence is about',
+  },
   'needs-held-request': {
     kind: 'not judgeable',
     text: 'needs a request the server is known to keep in progress (to cancel it, or to drop its connection, while it runs); no request every server offers does, and one that finishes quickly races the cancellation, so what arrives would depend on scheduling, not on the server',
