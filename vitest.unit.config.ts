@@ -12,10 +12,10 @@ import base from './vitest.config.ts'
  */
 const pure = {
   repo: ['test/repo/import-circles.test.ts'],
-  process: ['deadline', 'readers.property', 'redact'],
+  process: ['abort-listeners', 'deadline', 'json-equal', 'json-size', 'parse-json', 'readers.property', 'redact'],
   plugin: [
-    'abort-listeners', 'abort-scope', 'auth-renewal', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'elicitation-form', 'env', 'host-contracts',
-    'json-equal', 'json-rpc-message', 'json-size', 'line-reader', 'log', 'model-route', 'naming', 'projection', 'readers.property',
+    'abort-scope', 'auth-renewal', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'elicitation-form', 'env', 'host-contracts',
+    'json-rpc-message', 'line-reader', 'log', 'model-route', 'naming', 'projection', 'readers.property',
     'request-failure', 'schema-subset', 'schema-violations', 'tool-set',
   ],
   host: ['cli-args', 'cli-format', 'loader-diff', 'loader-parse', 'loader-references', 'loader-watch'],

@@ -10,9 +10,9 @@ const expect = { poll: { timeout: 15_000 } }
 /**
  * Files run one at a time unless VITEST_MAX_WORKERS says more. Most of a file's time waits on the
  * child processes, sockets and installs it starts, so four at a time finished 18 slow files in 0.48x
- * the time; but on a loaded machine the extra load slowed children past bounds that some scenario
- * transcripts depend on (a 2026-07-28 stdio server that starts after the bridge's era probe gives
- * up is first sent `initialize`), so CI keeps one until those transcripts no longer can. Every
+ * the time; but on a loaded machine the extra load slows children past bounds that some tests'
+ * preconditions and some scenario steps still assume, so CI keeps one until a whole run four at a
+ * time passes on a busy machine. Every
  * project but under-load shares this figure: vitest runs projects of one `groupOrder` in one pool,
  * which needs one `maxWorkers`.
  */
