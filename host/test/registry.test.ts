@@ -80,9 +80,8 @@ describe('ToolRegistry', () => {
     const policy = ctx.plugin({
       inject: ['tools'],
       apply: (c: Context) => {
-        const tools = c.tools as ToolRegistry
-        tools.register(echo('from_policy'))
-        tools.onPostExecute((_exec, result) => ({ ...result, content: [{ type: 'text', text: 'policy' }] }))
+        c.tools.register(echo('from_policy'))
+        c.tools.onPostExecute((_exec, result) => ({ ...result, content: [{ type: 'text', text: 'policy' }] }))
       },
     })
     await policy
