@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { Context, Service, type Tracker } from 'cordis'
+import { Context, Service } from 'cordis'
 // Calls made without a signal share NEVER_ABORTED: following it costs no listener anywhere.
 import { BridgeError } from '@mcp-bridge/plugin'
 import { errorMessage, NEVER_ABORTED, onAbort, SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '@mcp-bridge/process'
@@ -25,8 +25,6 @@ const NO_OPTIONS: ExecuteOptions = Object.freeze({})
  *
  * Cordis hands every caller a tracing proxy of the service (that is how `this.ctx` is the
  * caller's context), so the methods touch `this` once and do their work on the plain `state`.
- * The proxy makes no shadow context per method read (`Tracker.noShadow`, as Cordis' own events
- * and reflect services do): `this.ctx` through the proxy is the caller's context all the same.
  */
 export class ToolRegistry extends Service implements ToolsService {
   private readonly state: RegistryState
@@ -39,9 +37,6 @@ export class ToolRegistry extends Service implements ToolsService {
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
-    // Without a shadow, reading `execute` off a kept handle is a property lookup; with one it built
-    // a context and two proxies per read: most of what a host with a handle paid per call.
-    ;(this as unknown as Record<symbol, Tracker>)[Service.tracker]!.noShadow = true
     const logger = ctx.logger('tools')
     const state = new RegistryState(
       (names) => ctx.root.emit('tools/change', names),

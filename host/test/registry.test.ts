@@ -68,30 +68,6 @@ describe('ToolRegistry', () => {
     expect(ctx.tools.list().map((t) => t.name)).toEqual(['from_b'])
   })
 
-  it('hands a kept handle its own functions, with no per-read shadow, and still knows each caller', async () => {
-    const ctx = await registry()
-    const handle = ctx.tools
-    // Cordis' tracing proxy wraps every method read in a new shadow unless the service opts out:
-    // the same function on every read is what makes a host's kept handle cheap per call.
-    expect(handle.execute).toBe(handle.execute)
-    expect(handle.register).toBe(handle.register)
-    // Without the shadow, `this.ctx` through the proxy is still the caller's context: a policy
-    // and a tool added from a plugin go with that plugin.
-    const policy = ctx.plugin({
-      inject: ['tools'],
-      apply: (c: Context) => {
-        c.tools.register(echo('from_policy'))
-        c.tools.onPostExecute((_exec, result) => ({ ...result, content: [{ type: 'text', text: 'policy' }] }))
-      },
-    })
-    await policy
-    ctx.tools.register(echo('from_root'))
-    expect((await handle.execute('from_root', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'policy' }])
-    await policy.dispose()
-    expect(ctx.tools.list().map((t) => t.name)).toEqual(['from_root'])
-    expect((await handle.execute('from_root', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'hi' }])
-  })
-
   it('a batch from a plugin that is no longer active is refused whole, leaving nothing behind', async () => {
     const ctx = await registry()
     let tools: ToolRegistry | undefined
