@@ -70,6 +70,8 @@ function lineServer(options: LineServer = {}): string {
     let held
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
+      // A legacy server answers the era probe (an unknown method before initialize) with an error.
+      if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
       if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: options.serverInfo ?? { name: 'line', version: '1.2.3' } } })
       if (m.method === 'tools/list') {
         const listing = ++listings

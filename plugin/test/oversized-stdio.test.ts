@@ -58,6 +58,8 @@ describe('an oversized stdio answer fails only its own call', () => {
       const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
+        // A legacy server answers the era probe (an unknown method before initialize) with an error.
+        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'noisy', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'noisy', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {
@@ -80,6 +82,8 @@ describe('an oversized stdio answer fails only its own call', () => {
       const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
+        // A legacy server answers the era probe (an unknown method before initialize) with an error.
+        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'noisy', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'noisy', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {
@@ -104,6 +108,8 @@ describe('an oversized stdio answer fails only its own call', () => {
       let call
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
+        // A legacy server answers the era probe (an unknown method before initialize) with an error.
+        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'asking', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'asking', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {

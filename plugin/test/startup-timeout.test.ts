@@ -31,6 +31,8 @@ describe('connectTimeoutMs bounds initialize and discovery', () => {
       const rl = require('readline').createInterface({ input: process.stdin })
       rl.on('line', (line) => {
         const m = JSON.parse(line)
+        // A legacy server answers the era probe (an unknown method before initialize) with an error.
+        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
         if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'mute', version: '1' } } }) + '\\n')
       })
       process.stderr.write('pid ' + process.pid + '\\n')`

@@ -13,6 +13,8 @@ export function rawServerScript(
     const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
+      // A legacy server answers the era probe (an unknown method before initialize) with an error.
+      if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
       if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } } })
       if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'die', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }] } })
       if (m.method === 'tools/call' && m.params.name === 'ok') send({ id: m.id, result: { content: [{ type: 'text', text: 'fine' }] } })
