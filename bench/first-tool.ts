@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
+import { FIRST_TOOL_CHILD } from './first-tool-child.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PLUGIN_ENTRY = join(ROOT, 'plugin/dist/index.js')
@@ -23,25 +24,6 @@ const SEED_CORDIS = '@deepseek-ai/cordis'
 const CHILD_TIMEOUT_MS = 60_000
 /** Installing Node 22 is a download of about 30 MB; a run that cannot get it says so. */
 const NODE22_TIMEOUT_MS = 5 * 60_000
-
-/** The child: its host's Cordis first, then the clock, the entry's import and the first registration. */
-const CHILD = `
-const { Context } = await import(process.env.CORDIS)
-const t0 = performance.now()
-const entry = await import(process.env.ENTRY)
-const imported = performance.now() - t0
-const ctx = new Context()
-let first
-const registered = new Promise((resolve) => (first = resolve))
-ctx.provide('tools')
-ctx.set('tools', { register: () => (first(), () => {}), get: () => undefined, list: () => [], execute: async () => ({}) })
-const { command, args } = JSON.parse(process.env.FIXTURE)
-const fiber = ctx.plugin(entry, { transport: 'stdio', serverName: 's', command, args })
-await registered
-console.log(JSON.stringify({ imported, firstTool: performance.now() - t0 }))
-await fiber.dispose()
-process.exit(0)
-`
 
 export interface StartSample {
   imported: number
@@ -103,7 +85,7 @@ export function measureFirstTool(reps: number): { node: string; samples: Record<
 }
 
 function startOnce(node: string, side: SideSetup, fixture: string, label: Side): StartSample {
-  const result = spawnSync(node, ['--input-type=module', '-e', CHILD], {
+  const result = spawnSync(node, ['--input-type=module', '-e', FIRST_TOOL_CHILD], {
     cwd: side.cwd,
     env: { ...process.env, CORDIS: side.cordis, ENTRY: side.entry, FIXTURE: fixture },
     encoding: 'utf8',

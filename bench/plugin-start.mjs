@@ -10,28 +10,11 @@ import { execFileSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
+import { FIRST_TOOL_CHILD } from './first-tool-child.mjs'
 
 const runs = Number(process.argv[2] ?? 9)
 const entries = process.argv.slice(3).length ? process.argv.slice(3) : [fileURLToPath(new URL('../plugin/dist/index.js', import.meta.url))]
 const fixture = fixtureCommand({ tools: [{ name: 'echo' }] })
-
-const CHILD = `
-const { Context } = await import('cordis')
-const t0 = performance.now()
-const bridge = await import(process.env.ENTRY)
-const imported = performance.now() - t0
-const ctx = new Context()
-let first
-const registered = new Promise((resolve) => (first = resolve))
-ctx.provide('tools')
-ctx.set('tools', { register: () => (first(), () => {}), get: () => undefined, list: () => [], execute: async () => ({}) })
-const { command, args } = JSON.parse(process.env.FIXTURE)
-const fiber = ctx.plugin(bridge, { transport: 'stdio', serverName: 's', command, args })
-await registered
-console.log(JSON.stringify({ imported, firstTool: performance.now() - t0 }))
-await fiber.dispose()
-process.exit(0)
-`
 
 const samples = entries.map(() => ({ imported: [], firstTool: [] }))
 const load = [loadavg()[0]]
@@ -40,9 +23,9 @@ for (let round = 0; round <= runs; round++) {
   const order = entries.map((_, i) => i)
   if (round % 2) order.reverse()
   for (const i of order) {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD], {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', FIRST_TOOL_CHILD], {
       cwd: fileURLToPath(new URL('../plugin/', import.meta.url)),
-      env: { ...process.env, ENTRY: pathToFileURL(entries[i]).href, FIXTURE: JSON.stringify(fixture) },
+      env: { ...process.env, CORDIS: 'cordis', ENTRY: pathToFileURL(entries[i]).href, FIXTURE: JSON.stringify(fixture) },
       encoding: 'utf8',
       timeout: 60_000,
     })

@@ -14,7 +14,7 @@ import { isAlive } from './support/host.ts'
 import { serveHttp } from './support/http-server.ts'
 import { PNG } from './support/scripted-server.ts'
 import { ManualClock } from './support/manual-clock.ts'
-import { crashOnStarts } from './support/raw-server.ts'
+import { ANSWER_ERA_PROBE, crashOnStarts } from './support/raw-server.ts'
 import { Session } from '../src/session.ts'
 
 /**
@@ -70,8 +70,7 @@ function lineServer(options: LineServer = {}): string {
     let held
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
-      // A legacy server answers the era probe (an unknown method before initialize) with an error.
-      if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+      ${ANSWER_ERA_PROBE}
       if (m.method === 'initialize' && !options.silent) send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: options.serverInfo ?? { name: 'line', version: '1.2.3' } } })
       if (m.method === 'tools/list') {
         const listing = ++listings

@@ -1,6 +1,7 @@
 import { fixtureCommand } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
 import { pidOf, startHost } from './support/host.ts'
+import { ANSWER_ERA_PROBE } from './support/raw-server.ts'
 
 /**
  * A stdio answer above the read limit (limits.maxResultBytes plus 1 MiB of envelope) used to be
@@ -58,8 +59,7 @@ describe('an oversized stdio answer fails only its own call', () => {
       const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
-        // A legacy server answers the era probe (an unknown method before initialize) with an error.
-        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+        ${ANSWER_ERA_PROBE}
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'noisy', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'noisy', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {
@@ -82,8 +82,7 @@ describe('an oversized stdio answer fails only its own call', () => {
       const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
-        // A legacy server answers the era probe (an unknown method before initialize) with an error.
-        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+        ${ANSWER_ERA_PROBE}
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'noisy', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'noisy', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {
@@ -108,8 +107,7 @@ describe('an oversized stdio answer fails only its own call', () => {
       let call
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
-        // A legacy server answers the era probe (an unknown method before initialize) with an error.
-        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+        ${ANSWER_ERA_PROBE}
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'asking', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'asking', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {

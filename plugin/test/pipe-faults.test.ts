@@ -1,6 +1,7 @@
 import { fixtureCommand, type BehaviourInput } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
 import { isAlive, pidOf, startHost, stateOf } from './support/host.ts'
+import { ANSWER_ERA_PROBE } from './support/raw-server.ts'
 
 /**
  * Servers that misbehave with their pipes rather than their messages. Whatever the child does,
@@ -115,8 +116,7 @@ describe('malformed requests of a stdio server', () => {
       const replies = []
       require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
         const m = JSON.parse(line)
-        // A legacy server answers the era probe (an unknown method before initialize) with an error.
-        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+        ${ANSWER_ERA_PROBE}
         if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'odd', version: '1' } } })
         if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'odd', inputSchema: { type: 'object' } }] } })
         if (m.method === 'tools/call') {

@@ -4,6 +4,7 @@ import type { ToolExecution } from '../src/host-contract.ts'
 import { redactSecrets } from '@mcp-bridge/process'
 import { Session, type SessionHooks } from '../src/session.ts'
 import { afterTest } from './support/cleanup.ts'
+import { ANSWER_ERA_PROBE } from './support/raw-server.ts'
 
 /**
  * What one tools/call on a Session ends as, told apart the way the host sees it: the server's
@@ -16,8 +17,7 @@ const SERVER = `
   const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
   require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
     const m = JSON.parse(line)
-    // A legacy server answers the era probe (an unknown method before initialize) with an error.
-    if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+    ${ANSWER_ERA_PROBE}
     if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'calls', version: '1' } } })
     if (m.method === 'notifications/cancelled') {
       cancelled.push(m.params.requestId)

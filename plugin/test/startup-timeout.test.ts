@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isAlive, startHost, stateOf, type TestHost } from './support/host.ts'
+import { ANSWER_ERA_PROBE } from './support/raw-server.ts'
 
 let host: TestHost | undefined
 let silent: HttpServer | undefined
@@ -31,8 +32,7 @@ describe('connectTimeoutMs bounds initialize and discovery', () => {
       const rl = require('readline').createInterface({ input: process.stdin })
       rl.on('line', (line) => {
         const m = JSON.parse(line)
-        // A legacy server answers the era probe (an unknown method before initialize) with an error.
-        if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+        ${ANSWER_ERA_PROBE}
         if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'mute', version: '1' } } }) + '\\n')
       })
       process.stderr.write('pid ' + process.pid + '\\n')`

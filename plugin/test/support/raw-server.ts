@@ -1,4 +1,11 @@
 /**
+ * A line of a stub server's line handler (its message in `m`): a legacy server answers the era
+ * probe, an unknown method before initialize, with an error, so a connect does not wait out the
+ * wait the bridge gives a server that stays silent.
+ */
+export const ANSWER_ERA_PROBE = "if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')"
+
+/**
  * Source of a minimal line-based MCP server for `node -e`, for the process faults the SDK server
  * would hide: it can ignore SIGTERM, start a grandchild, and die mid-call with a last word on stderr.
  */
@@ -13,8 +20,7 @@ export function rawServerScript(
     const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
     require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
       const m = JSON.parse(line)
-      // A legacy server answers the era probe (an unknown method before initialize) with an error.
-      if (m.method === 'server/discover') return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n')
+      ${ANSWER_ERA_PROBE}
       if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } } })
       if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'die', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }] } })
       if (m.method === 'tools/call' && m.params.name === 'ok') send({ id: m.id, result: { content: [{ type: 'text', text: 'fine' }] } })
