@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { simulatedBrowser } from '@mcp-bridge/conformance/sign-in'
 import { startHttpFixture, type HttpFixture } from '@mcp-bridge/fixtures-server'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -45,6 +46,11 @@ function cli(args: string[], env: Record<string, string>, onLine?: (line: string
 
 /** A person's browser: the kit's simulated one, which ends at the bridge's loopback listener. */
 const browse = simulatedBrowser(30_000)
+/**
+ * The same browser as a program of its own, for BROWSER: plain Node resolves the kit's export to
+ * its build (the tests' source condition is vite's alone), which the child can import.
+ */
+const builtSignIn = pathToFileURL(createRequire(import.meta.url).resolve('@mcp-bridge/conformance/sign-in')).href
 
 async function follow(url: string, visited: string[]): Promise<void> {
   const ended = await browse({ url, signal: new AbortController().signal })
@@ -74,13 +80,8 @@ describe('mcp-bridge login and logout', () => {
     const browser = join(dir, 'browser.mjs')
     await writeFile(
       browser,
-      `let next = process.argv[2]
-      for (let hop = 0; hop < 5 && next; hop++) {
-        const answer = await fetch(next, { redirect: 'manual' })
-        await answer.body?.cancel()
-        const location = answer.headers.get('location')
-        next = location && new URL(location, next).href
-      }`,
+      `import { simulatedBrowser } from ${JSON.stringify(builtSignIn)}
+      await simulatedBrowser(30_000)({ url: process.argv[2], signal: new AbortController().signal })`,
     )
     const login = await cli(['--config', file, 'login', 'guarded'], { ...env, BROWSER: `${process.execPath} ${browser}` })
     expect(login).toMatchObject({ code: 0, stdout: 'signed in to server "guarded"\n' })
