@@ -33,7 +33,8 @@ import { HttpWire } from './wire/http.ts'
 import { StdioWire, type StdioShutdown } from './wire/stdio.ts'
 import { DEFAULT_SERVER_OPTIONS, type ServerRunOptions } from './options.ts'
 import type { Ledger } from './wire/ledger.ts'
-import type { RpcOutcome, Wire } from './wire/types.ts'
+import type { ServerWire } from './wire/server-wire.ts'
+import type { RpcOutcome } from './wire/types.ts'
 
 
 export { DEFAULT_SERVER_OPTIONS, type ServerRunOptions }
@@ -89,7 +90,7 @@ function targetSecrets(target: ServerTarget): string[] {
   return target.kind === 'http' ? configSecrets({ headers: target.headers, url: target.url }) : configSecrets({ env: target.env ?? {} })
 }
 
-async function open(target: ServerTarget, options: ServerRunOptions): Promise<Wire | { error: string }> {
+async function open(target: ServerTarget, options: ServerRunOptions): Promise<ServerWire | { error: string }> {
   if (target.kind === 'http') {
     // fetch refuses a URL with user-info (quoting it, password included): send it as Basic, as the plugin does.
     const { url, headers } = withCredentialsAsHeader(target.url, target.headers)
@@ -110,13 +111,13 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
   // The second connection's server process, judged for what it left behind with the first's.
   const otherShutdowns: StdioShutdown[] = []
   // Connections opened to probe a server's era, closed with the run's own.
-  const probes: Wire[] = []
+  const probes: ServerWire[] = []
   // A server of modern revisions only, or a run pinned to one: the legacy transport checks do not judge it (see modern/).
   let modernOnly = false
   // The modern revision the run judged, whose own stdio sentences then judge the process.
   let modernJudged: ModernRevision | undefined
   // First, as a client without credentials meets the server; judged once the revision is known.
-  const auth = wire instanceof HttpWire ? await probeAuth(wire.target.url, options.requestTimeoutMs) : undefined
+  const auth = wire.http ? await probeAuth(wire.http.target.url, options.requestTimeoutMs) : undefined
   // A fresh connection to the same server: for the era probe of a stdio server that exited, and for modern/stateless.
   const reopen = async () => {
     const fresh = await open(target, options)
@@ -163,28 +164,26 @@ async function runChecks(target: ServerTarget, options: ServerRunOptions, emit: 
       // Whatever the server did send is judged by the envelope rules, so a broken reply to
       // initialize is named as what it is. A pinned run that stopped judges nothing else for
       // its revision, so it reports only the rules the server broke.
-      const ledger = ledgerOf(wire)
-      if (ledger && ledger.counts.messages > 0) emit(...judgeEnvelope([ledger], version, stopped !== undefined))
+      if (wire.ledger.counts.messages > 0) emit(...judgeEnvelope([wire.ledger], version, stopped !== undefined))
     }
   } finally {
     // A pinned run that stopped judges nothing else for its revision, unless it stopped at the
     // server's demand for credentials; no HTTP answer at all is initialize's harness error.
     const judged = auth && auth.anonymous.status !== undefined && (negotiation.stopped === undefined || asksForAuthorization(auth))
     if (auth && judged) emit(...authChecks(auth, options.revision, modernOnly, version))
-    for (const probe of probes) await release(probe, options)
-    if (wire instanceof StdioWire) emit(...(await endStdio(wire, options, otherShutdowns, modernOnly ? modernJudged : version)))
-    else await wire.close()
+    for (const probe of probes) await probe.end(options.exitGraceMs)
+    const shutdown = await wire.end(options.exitGraceMs)
+    if (wire.stdio && shutdown) emit(...judgeProcess(wire.stdio, shutdown, options, otherShutdowns, modernOnly ? modernJudged : version))
   }
   return negotiation
 }
 
 /**
- * Ends a stdio server and judges the process by the stdio sentences of the revision it spoke:
+ * Judges an ended stdio server's process by the stdio sentences of the revision it spoke:
  * a legacy one's (they cite 2025-11-25), the modern one judged, or none for a server that speaks
  * only modern revisions the run did not judge.
  */
-async function endStdio(wire: StdioWire, options: ServerRunOptions, otherShutdowns: StdioShutdown[], spoken: string | undefined): Promise<CheckResult[]> {
-  const shutdown = await wire.shutdown(options.exitGraceMs)
+function judgeProcess(wire: StdioWire, shutdown: StdioShutdown, options: ServerRunOptions, otherShutdowns: StdioShutdown[], spoken: string | undefined): CheckResult[] {
   const utf8 = { invalidUtf8Count: wire.invalidUtf8Count, invalidUtf8: wire.invalidUtf8 }
   const observation = { linesSeen: wire.linesSeen, noiseCount: wire.noiseCount, noise: wire.noise, ...utf8, shutdown, otherShutdowns, graceMs: options.exitGraceMs, stderrTail: wire.stderrTail() }
   if (spoken === undefined) return []
@@ -201,13 +200,12 @@ function authChecks(auth: AuthObservation, pinned: string | undefined, modernOnl
   return pinned === undefined || isModernRevision(pinned) ? judgeModernAuth(auth) : []
 }
 
-async function runSession(wire: Wire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void, otherShutdowns: StdioShutdown[]): Promise<void> {
+async function runSession(wire: ServerWire, target: ServerTarget, session: Session, options: ServerRunOptions, emit: (...checks: CheckResult[]) => void, otherShutdowns: StdioShutdown[]): Promise<void> {
   const v = session.version
   const timeout = options.requestTimeoutMs
-  if (wire instanceof HttpWire) wire.protocolVersion = v
+  if (wire.http) wire.http.protocolVersion = v
   // From here on every notification is judged as it arrives, and only the first few are kept.
-  const ledger = ledgerOf(wire)
-  if (ledger) classifyNotifications([ledger], session.capabilities, v)
+  classifyNotifications([wire.ledger], session.capabilities, v)
   const initialized = await wire.notify('notifications/initialized')
   const ping = judgePing(await wire.request('ping', undefined, timeout), v)
   emit(ping)
@@ -226,46 +224,38 @@ async function runSession(wire: Wire, target: ServerTarget, session: Session, op
   emit(judgeUnsupportedVersion(second.outcome, second.why, v))
 
   // Held open while the kit makes its calls, so what the server sends on it is judged (probe/listen.ts).
-  const listener = wire instanceof HttpWire ? listen(wire) : undefined
+  const listener = wire.http ? listen(wire.http) : undefined
   const hasTools = typeof session.capabilities.tools === 'object' && session.capabilities.tools !== null
   const toolOptions = { requestTimeoutMs: timeout, calls: options.calls, ...(options.serverName ? { serverName: options.serverName } : {}) }
   const listed = [...(hasTools ? await probeTools(wire, session, toolOptions) : await toolsNotDeclared(wire, session, toolOptions)), ...(await probeFeatures(wire, session, timeout))]
   emit(...listed, await probeInvalidCursor(wire, session, timeout, listed))
   emit(...(await probeTasks(wire, session, { requestTimeoutMs: timeout, calls: options.calls })))
-  if (wire instanceof HttpWire) emit(...(await probeHttp(wire, v, initialized, timeout, listener)))
+  if (wire.http) emit(...(await probeHttp(wire.http, v, initialized, timeout, listener)))
 
   // Judged last, over everything both connections carried, so every exchange above counts.
-  const ledgers = [ledgerOf(wire), second.ledger].filter((l): l is Ledger => l !== undefined)
+  const ledgers = [wire.ledger, second.ledger].filter((l): l is Ledger => l !== undefined)
   emit(...judgeEnvelope(ledgers, v), ...judgeMetaKeys(ledgers, v), ...judgeServerRequests(ledgers, v), judgeInitializeFirst(ledgers, v), judgeServerNotifications(ledgers, session.capabilities, v), ...judgeNotifications(ledgers, v, session.capabilities))
-}
-
-async function release(wire: Wire, options: ServerRunOptions): Promise<void> {
-  if (wire instanceof StdioWire) await wire.shutdown(options.exitGraceMs)
-  else await wire.close()
-}
-
-function ledgerOf(wire: Wire): Ledger | undefined {
-  return wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
 }
 
 /** A fresh connection that asks for a revision no server supports, then is closed again. */
 async function unsupportedVersion(target: ServerTarget, options: ServerRunOptions): Promise<{ outcome?: RpcOutcome; why?: string; ledger?: Ledger; shutdown?: StdioShutdown }> {
   const wire = await open(target, options)
   if ('error' in wire) return { why: wire.error }
+  let outcome: RpcOutcome
+  let shutdown: StdioShutdown | undefined
   try {
-    const outcome = await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs)
-    return { outcome, ledger: ledgerOf(wire), ...(wire instanceof StdioWire ? { shutdown: await wire.shutdown(options.exitGraceMs) } : {}) }
+    outcome = await wire.request('initialize', initializeParams(UNSUPPORTED_REVISION), options.startupTimeoutMs)
   } finally {
-    // Idempotent: the shutdown above is not run twice.
-    if (wire instanceof StdioWire) await wire.shutdown(options.exitGraceMs)
-    else await wire.close()
+    // Ended however the request went; a stdio server's shutdown is judged with the first connection's.
+    shutdown = await wire.end(options.exitGraceMs)
   }
+  return { outcome, ledger: wire.ledger, ...(shutdown ? { shutdown } : {}) }
 }
 
 /** A stdio server that died during initialize usually said why on stderr: keep it as evidence. */
-function withStderr(outcome: RpcOutcome, wire: Wire): RpcOutcome {
-  if (!(wire instanceof StdioWire) || outcome.kind === 'result' || outcome.kind === 'error') return outcome
-  const tail = wire.stderrTail().trim()
+function withStderr(outcome: RpcOutcome, wire: ServerWire): RpcOutcome {
+  if (!wire.stdio || outcome.kind === 'result' || outcome.kind === 'error') return outcome
+  const tail = wire.stdio.stderrTail().trim()
   if (!tail) return outcome
   return { ...outcome, wire: [...outcome.wire, { dir: 'server→client', message: `[stderr] ${tail.slice(-1_500)}` }] }
 }

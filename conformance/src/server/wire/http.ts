@@ -200,6 +200,17 @@ export class HttpWire implements Wire {
     this.watching.abort()
   }
 
+  /** ServerWire: an HTTP session has no process to judge, so ending it is closing it. */
+  async end(): Promise<undefined> {
+    await this.close()
+    return undefined
+  }
+
+  /** ServerWire: this connection is an HTTP session. */
+  get http(): HttpWire {
+    return this
+  }
+
   private async answer(message: Record<string, unknown>): Promise<void> {
     const info = await exchange(this.target.url, { headers: this.headers(), body: JSON.stringify(message), timeoutMs: this.defaultTimeoutMs })
     const body = info.messages.length > 0 || (info.text ?? '').trim().length > 0

@@ -234,6 +234,16 @@ export class StdioWire implements Wire {
     await this.shutdown()
   }
 
+  /** ServerWire: ending a stdio connection is the shutdown sequence, whose outcome is judged. */
+  end(graceMs: number): Promise<StdioShutdown> {
+    return this.shutdown(graceMs)
+  }
+
+  /** ServerWire: this connection is a server process. */
+  get stdio(): StdioWire {
+    return this
+  }
+
   /**
    * The spec's sequence, addressed to the server's own pid as a client would address it (not to its
    * group, which would end its children with it and hide any it leaves behind): close stdin, wait,
