@@ -45,9 +45,13 @@ export default defineConfig({
     // this tier's time (70 s of 100 s), and these tests leave no global state behind (a test that
     // did would show here first; `npm test` keeps every file isolated).
     isolate: false,
-    projects: Object.entries(pure).map(([workspace, names]) => ({
-      extends: true,
-      test: { name: `unit:${workspace}`, include: files(workspace, names), setupFiles: ['test/unit/guard.ts'], testTimeout: 30_000, expect: { poll: { timeout: 15_000 } } },
-    })),
+    // One project, not one per workspace: vitest reuses a worker only within a project, so six
+    // projects imported the plugin, the kit and the SDK again in each (twice the CPU time).
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: Object.entries(pure).flatMap(([workspace, names]) => files(workspace, names)), setupFiles: ['test/unit/guard.ts'], testTimeout: 30_000, expect: { poll: { timeout: 15_000 } } },
+      },
+    ],
   },
 })
