@@ -79,6 +79,7 @@ const BEYOND_VERBS: Record<string, { op: string; wire: string[] }> = {
   subscribe: { op: 'subscribe', wire: ['capability'] },
   unsubscribe: { op: 'unsubscribe', wire: ['capability'] },
   resourceUpdates: { op: 'updates', wire: [] },
+  serverInstructions: { op: 'instructions', wire: [] },
 }
 
 function beyondProduces(step: object | undefined, kind: string, name: string): boolean {

@@ -5,7 +5,7 @@ import type { ScenarioStep } from './scenario.ts'
 /** A step beyond tools (scenario.ts BeyondSteps). */
 export type BeyondStep = Extract<
   ScenarioStep,
-  { listResources: unknown } | { listTemplates: unknown } | { readResource: unknown } | { listPrompts: unknown } | { getPrompt: unknown } | { complete: unknown } | { subscribe: unknown } | { unsubscribe: unknown } | { resourceUpdates: unknown }
+  { listResources: unknown } | { listTemplates: unknown } | { readResource: unknown } | { listPrompts: unknown } | { getPrompt: unknown } | { complete: unknown } | { subscribe: unknown } | { unsubscribe: unknown } | { resourceUpdates: unknown } | { serverInstructions: unknown }
 >
 
 /** Pure: the driver verb a step asks, with what the step expects of its answer. */
@@ -17,6 +17,7 @@ export function beyondAsk(step: BeyondStep): { ask: BeyondAsk; expect?: BeyondEx
   if ('subscribe' in step) return { ask: { op: 'subscribe', uri: step.subscribe.uri }, expect: step.subscribe.expect }
   if ('unsubscribe' in step) return { ask: { op: 'unsubscribe', uri: step.unsubscribe.uri }, expect: step.unsubscribe.expect }
   if ('resourceUpdates' in step) return { ask: { op: 'updates' }, expect: step.resourceUpdates.expect }
+  if ('serverInstructions' in step) return { ask: { op: 'instructions' }, expect: step.serverInstructions.expect }
   if ('getPrompt' in step) return { ask: { op: 'prompt', name: step.getPrompt.name, args: step.getPrompt.args }, expect: step.getPrompt.expect }
   const { ref, argument, expect } = step.complete
   return { ask: { op: 'complete', ref, argument }, expect }

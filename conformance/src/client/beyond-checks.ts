@@ -18,9 +18,9 @@ export interface BeyondExpect {
 
 /**
  * The MCP method each verb sends, and the server capability it needs (basic/lifecycle §Operation);
- * `updates` asks the client what it heard and sends nothing.
+ * `updates` and `instructions` ask the client what it holds and send nothing.
  */
-export const VERB_WIRE: Record<Exclude<BeyondAsk['op'], 'updates'>, { method: string; capability: string }> = {
+export const VERB_WIRE: Record<Exclude<BeyondAsk['op'], 'updates' | 'instructions'>, { method: string; capability: string }> = {
   resources: { method: 'resources/list', capability: 'resources' },
   templates: { method: 'resources/templates/list', capability: 'resources' },
   read: { method: 'resources/read', capability: 'resources' },
@@ -47,8 +47,9 @@ export function listedItems(op: BeyondAsk['op'], value: Record<string, unknown>)
   return strings(array(value[key]).map((item) => field(item, name!)))
 }
 
-/** The text of an answer: a read's text contents, a prompt's message texts, joined by newlines. */
+/** The text of an answer: a read's text contents, a prompt's message texts, joined by newlines; the instructions handed on. */
 export function answerText(op: BeyondAsk['op'], value: Record<string, unknown>): string {
+  if (op === 'instructions') return typeof value.instructions === 'string' ? value.instructions : ''
   if (op === 'read') return strings(array(value.contents).map((c) => field(c, 'text'))).join('\n')
   if (op === 'prompt') return strings(array(value.messages).map((m) => field(field(m, 'content'), 'text'))).join('\n')
   return ''

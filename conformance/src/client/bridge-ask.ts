@@ -43,5 +43,9 @@ async function answer(server: McpServer, request: BeyondAsk): Promise<Record<str
       return unsubscribeThroughBridge(server, request.uri)
     case 'updates':
       return updatesHeard(server)
+    case 'instructions': {
+      const instructions = server.instructions()
+      return instructions === undefined ? {} : { instructions }
+    }
   }
 }

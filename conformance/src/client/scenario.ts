@@ -116,6 +116,8 @@ const BeyondSteps = [
   z.strictObject({ unsubscribe: z.strictObject({ uri: z.string().min(1), ...beyond }), ...took }),
   /** The URIs of the updates the client has told its user of so far, in order (`expect.items` compares them in order). */
   z.strictObject({ resourceUpdates: z.strictObject(beyond), ...took }),
+  /** The server's initialize `instructions` as the client hands them on (`expect.text`, `expect.length` judge them). */
+  z.strictObject({ serverInstructions: z.strictObject(beyond), ...took }),
   z.strictObject({
     complete: z.strictObject({
       ref: z.union([z.strictObject({ type: z.literal('ref/prompt'), name: z.string() }), z.strictObject({ type: z.literal('ref/resource'), uri: z.string() })]),

@@ -39,10 +39,12 @@ export type BeyondRequest =
   | { id: number; op: 'unsubscribe'; uri: string }
   /** The URIs of the resource updates the client has told its user of since connect, in order: `{ updated: [uri, …] }`. */
   | { id: number; op: 'updates' }
+  /** The server's `instructions` as the client hands them on (to its host or model): `{ instructions?: string }`. */
+  | { id: number; op: 'instructions' }
 
 /** What each beyond verb answers in `value`: the client's result as its user gets it (MCP shapes). */
 export type BeyondOp = BeyondRequest['op']
-export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'subscribe', 'unsubscribe', 'updates']
+export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'subscribe', 'unsubscribe', 'updates', 'instructions']
 
 /** Client settings the scenario asks for, in words every client has (each optional to honour). */
 export interface DriverOptions {
