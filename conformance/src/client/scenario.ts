@@ -206,6 +206,11 @@ const Expectations = z.strictObject({
    * invariant/no-partial-generation allows a served generation less exactly these.
    */
   quarantined: z.array(z.string()).optional(),
+  /**
+   * Raw names of tools the client offers of its own beside the server's (the bridge's
+   * `list_resources` and `read_resource`): invariant/no-partial-generation leaves them out.
+   */
+  ownTools: z.array(z.string()).optional(),
 })
 
 /** Whom the scenario judges (conformance/src/client/applicability.ts). */
