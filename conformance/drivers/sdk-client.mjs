@@ -10,13 +10,14 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 
 const FEATURES = ['listChanged', 'resources', 'prompts', 'completions', 'auth', 'roots', 'elicitation', 'sampling']
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const calls = new Map() // call request id -> its AbortController
 let client
 let options = {}
+const updated = [] // the URIs of notifications/resources/updated the SDK handed us, in order
 
 // Pages are followed to the end; a cursor seen twice ends discovery instead of looping forever.
 // A server that did not declare tools is not asked for them.
@@ -150,6 +151,10 @@ const ops = {
   read: async ({ uri }) => (needs('resources'), { value: await client.readResource({ uri }, { timeout: options.callTimeoutMs }) }),
   prompt: async ({ name, args }) => (needs('prompts'), { value: await client.getPrompt({ name, arguments: args }) }),
   complete: async ({ ref, argument }) => (needs('completions'), { value: await client.complete({ ref, argument }) }),
+  // Subscriptions as the SDK offers them: it sends the request and hands every update to our handler.
+  subscribe: async ({ uri }) => (needs('resources'), await client.subscribeResource({ uri }), {}),
+  unsubscribe: async ({ uri }) => (needs('resources'), await client.unsubscribeResource({ uri }), {}),
+  updates: async () => ({ value: { updated: [...updated] } }),
   async connect({ server, options: given }) {
     options = given
     client = new Client({ name: 'sdk-client-driver', version: '1.0.0' }, {
@@ -158,6 +163,7 @@ const ops = {
       listChanged: { tools: { autoRefresh: false, onChanged: () => listAll().then((tools) => send({ event: 'tools', tools }), () => {}) } },
     })
     answerAsks(options.asks)
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updated.push(notification.params.uri))
     if (server.transport === 'http') await connectHttp(new URL(server.url), options.auth)
     else await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: server.env }), { timeout: options.connectTimeoutMs })
     return { features: FEATURES }

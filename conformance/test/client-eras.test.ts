@@ -82,6 +82,13 @@ describe('the modern rules', () => {
     const mismatch = [post('tools/list', { metaVersion: '2026-07-28', protocolVersion: '2025-11-25', mcpMethod: 'tools/list' })]
     expect(checkModernInvariants(modern, mismatch, 'modern')[2]).toMatchObject({ status: 'fail', spec: { quote: expect.stringContaining('MUST match') as string } })
   })
+
+  it('leave notification POSTs out of the metadata header rule, and still judge the requests beside them', () => {
+    const notification = post('notifications/cancelled', { metaVersion: '2026-07-28', protocolVersion: '2026-07-28' })
+    expect(checkModernInvariants(modern, [notification], 'modern')[2]).toMatchObject({ id: 'invariant/modern-http-headers', status: 'skip' })
+    const bare = post('tools/list', { metaVersion: '2026-07-28', protocolVersion: '2026-07-28' })
+    expect(checkModernInvariants(modern, [notification, bare], 'modern')[2]).toMatchObject({ status: 'fail', message: expect.stringMatching(/^POST 2 \(tools\/list.*carried no Mcp-Method$/) as string })
+  })
 })
 
 describe('legacy rules are kept to legacy sessions', () => {

@@ -76,6 +76,10 @@ const BEYOND_VERBS: Record<string, { op: string; wire: string[] }> = {
   listPrompts: { op: 'prompts', wire: ['capability', 'cursors'] },
   getPrompt: { op: 'prompt', wire: ['capability', 'prompt-arguments'] },
   complete: { op: 'complete', wire: ['capability'] },
+  subscribe: { op: 'subscribe', wire: ['capability'] },
+  unsubscribe: { op: 'unsubscribe', wire: ['capability'] },
+  resourceUpdates: { op: 'updates', wire: [] },
+  serverInstructions: { op: 'instructions', wire: [] },
 }
 
 function beyondProduces(step: object | undefined, kind: string, name: string): boolean {

@@ -53,6 +53,14 @@ describe('whole generations', () => {
     const checks = checkInvariants({ snapshots: [[tool('keep'), tool('fresh')]], wire: served, afterDispose: [], orphans: [], quarantined: ['taken'] })
     expect(checks.find((c) => c.id === 'invariant/no-partial-generation')!.status).toBe('pass')
   })
+
+  it('leaves the tools the client offers of its own out of the comparison, and only those', () => {
+    const exposed = [[tool('keep'), tool('fresh'), tool('taken'), tool('list_resources')]]
+    const judged = (ownTools?: string[]) => checkInvariants({ snapshots: exposed, wire: served, afterDispose: [], orphans: [], ownTools }).find((c) => c.id === 'invariant/no-partial-generation')!.status
+    expect(judged(['list_resources'])).toBe('pass')
+    expect(judged()).toBe('fail')
+    expect(judged(['read_resource'])).toBe('fail')
+  })
 })
 
 describe('shutdown order, from the server side', () => {

@@ -16,14 +16,19 @@ export interface BeyondExpect {
   refused?: boolean
 }
 
-/** The MCP method each verb sends, and the server capability it needs (basic/lifecycle §Operation). */
-export const VERB_WIRE: Record<BeyondAsk['op'], { method: string; capability: string }> = {
+/**
+ * The MCP method each verb sends, and the server capability it needs (basic/lifecycle §Operation);
+ * `updates` and `instructions` ask the client what it holds and send nothing.
+ */
+export const VERB_WIRE: Record<Exclude<BeyondAsk['op'], 'updates' | 'instructions'>, { method: string; capability: string }> = {
   resources: { method: 'resources/list', capability: 'resources' },
   templates: { method: 'resources/templates/list', capability: 'resources' },
   read: { method: 'resources/read', capability: 'resources' },
   prompts: { method: 'prompts/list', capability: 'prompts' },
   prompt: { method: 'prompts/get', capability: 'prompts' },
   complete: { method: 'completion/complete', capability: 'completions' },
+  subscribe: { method: 'resources/subscribe', capability: 'resources' },
+  unsubscribe: { method: 'resources/unsubscribe', capability: 'resources' },
 }
 
 const show = (value: unknown, max = 120) => {
@@ -34,15 +39,17 @@ const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
 const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined)
 const strings = (values: unknown[]): string[] => values.filter((v): v is string => typeof v === 'string')
 
-/** The items a list verb answered: URIs, URI templates or prompt names. */
+/** The items a list verb answered: URIs, URI templates or prompt names; for `updates`, the URIs heard, in order. */
 export function listedItems(op: BeyondAsk['op'], value: Record<string, unknown>): string[] | undefined {
+  if (op === 'updates') return Array.isArray(value.updated) ? strings(value.updated) : undefined
   const [key, name] = op === 'resources' ? ['resources', 'uri'] : op === 'templates' ? ['resourceTemplates', 'uriTemplate'] : op === 'prompts' ? ['prompts', 'name'] : []
   if (!key || !Array.isArray(value[key])) return undefined
   return strings(array(value[key]).map((item) => field(item, name!)))
 }
 
-/** The text of an answer: a read's text contents, a prompt's message texts, joined by newlines. */
+/** The text of an answer: a read's text contents, a prompt's message texts, joined by newlines; the instructions handed on. */
 export function answerText(op: BeyondAsk['op'], value: Record<string, unknown>): string {
+  if (op === 'instructions') return typeof value.instructions === 'string' ? value.instructions : ''
   if (op === 'read') return strings(array(value.contents).map((c) => field(c, 'text'))).join('\n')
   if (op === 'prompt') return strings(array(value.messages).map((m) => field(field(m, 'content'), 'text'))).join('\n')
   return ''
@@ -61,7 +68,12 @@ export function beyondMismatches(op: BeyondAsk['op'], outcome: { ok: true; value
   if (expect.refused) return ['the client answered a result where a refusal was expected']
   const { value } = outcome
   const problems: string[] = []
-  if (expect.items) {
+  if (expect.items && op === 'updates') {
+    const got = listedItems(op, value)
+    // Updates are events: their order and their number are what the client told its user.
+    if (!got) problems.push(`no updates in the answer: ${show(value)}`)
+    else if (show(got, 1e6) !== show(expect.items, 1e6)) problems.push(`heard updates for ${show(got, 300)}, expected ${show(expect.items, 300)}, in this order`)
+  } else if (expect.items) {
     const got = listedItems(op, value)
     const want = [...expect.items].sort()
     if (!got) problems.push(`no list in the answer: ${show(value)}`)

@@ -1,5 +1,6 @@
 import type { McpServer } from '@mcp-bridge/plugin/features'
 import type { BeyondAsk, BeyondOutcome } from './adapter.ts'
+import { subscribeThroughBridge, unsubscribeThroughBridge, updatesHeard } from './bridge-subscriptions.ts'
 
 /** The features the bridge offers beyond tools, as the driver protocol names them. */
 export const BRIDGE_BEYOND_FEATURES = ['resources', 'prompts', 'completions', 'roots', 'elicitation']
@@ -36,5 +37,15 @@ async function answer(server: McpServer, request: BeyondAsk): Promise<Record<str
       return { ...(await server.getPrompt(request.name, request.args)) }
     case 'complete':
       return { completion: await server.complete(request.ref, request.argument) }
+    case 'subscribe':
+      return subscribeThroughBridge(server, request.uri)
+    case 'unsubscribe':
+      return unsubscribeThroughBridge(server, request.uri)
+    case 'updates':
+      return updatesHeard(server)
+    case 'instructions': {
+      const instructions = server.instructions()
+      return instructions === undefined ? {} : { instructions }
+    }
   }
 }

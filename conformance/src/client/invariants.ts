@@ -21,6 +21,8 @@ export interface RunObservations {
   noProcesses?: string
   /** Raw names the scenario expects the client never to expose, each invalid by itself (quarantined). */
   quarantined?: string[]
+  /** Raw names of tools the client offers of its own beside the server's (the bridge's resource tools): no generation holds them. */
+  ownTools?: string[]
 }
 
 /** Pure: the checks every scenario gets, whatever it is about. */
@@ -104,14 +106,15 @@ export function servedGenerations(wire: WireEntry[]): string[][] {
 /**
  * Every list the client exposed is empty, or is one whole served generation: all of its tools, less
  * only those the scenario names as quarantined (a tool invalid by itself, which the client never
- * exposes in any generation). A tool left out because its batch failed half way is what this
+ * exposes in any generation), and beside the client's own tools the scenario names. A tool left out because its batch failed half way is what this
  * catches, never-exposed or not.
  */
 function noPartialGeneration(run: RunObservations): CheckResult {
   const generations = servedGenerations(run.wire)
   const quarantined = new Set(run.quarantined ?? [])
   const whole = new Set(generations.map((g) => [...new Set(g.filter((n) => !quarantined.has(n)))].sort().join('\0')))
-  const exposed = run.snapshots.map((s) => s.map((t) => t.rawName).sort().join('\0')).filter((key) => key !== '')
+  const own = new Set(run.ownTools ?? [])
+  const exposed = run.snapshots.map((s) => s.flatMap((t) => (own.has(t.rawName) ? [] : [t.rawName])).sort().join('\0')).filter((key) => key !== '')
   const problems = [...new Set(exposed.filter((key) => !whole.has(key)))].map((key) => `exposed [${key.split('\0').join(', ')}], which is no whole served generation`)
   if (!generations.length && exposed.length) problems.push('tools were exposed but no complete tools/list was served')
   return check('invariant/no-partial-generation', 'The client never exposes a partial generation', problems, `${exposed.length} tool lists against ${generations.length} served generations`, SEED, {

@@ -39,7 +39,7 @@ export function judgeWireLog(file: string, scenario?: Scenario): SuiteResult {
   const checks = [...checkWireInvariants(wire), ...checkPings(wire, revision), ...checkAsks(wire, revision), ...(http.length ? checkHttpInvariants(http, { negotiated: negotiatedVersions(wire), revision }) : [])]
   if (scenario) {
     const end = { tools: [], logs: [], state: '', wire, attachments: 0, http: http.length ? http : undefined }
-    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined } }
+    const received = { ...scenario, expect: { ...scenario.expect, tools: undefined, publicNames: undefined, logs: undefined, noLogs: [], state: undefined, attachments: undefined, duplicateServerNameRejected: undefined, duplicateServerNameMessage: undefined, shutdown: undefined, running: undefined, descriptions: undefined, quarantined: undefined, ownTools: undefined } }
     checks.push(...checkExpectationsFor(received, 'client', end))
   }
   if (!wire.length) checks.push({ id: 'judge/wire-log', title: 'The wire log holds messages', status: 'error', message: `${file} holds no JSON-RPC message: was the fixture started with --wire ${file}?` })

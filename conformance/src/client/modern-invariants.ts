@@ -58,8 +58,8 @@ function clientInfo(judged: readonly WireEntry[]): CheckResult {
 }
 
 /**
- * Every modern POST carries MCP-Protocol-Version equal to its body's `_meta` version, Mcp-Method,
- * and Mcp-Name where the method names something. The log holds whether Mcp-Name was sent, not the
+ * Every modern request POST carries MCP-Protocol-Version equal to its body's `_meta` version,
+ * Mcp-Method, and Mcp-Name where the method names something; a notification POST is not judged. The log holds whether Mcp-Name was sent, not the
  * body's name: the fixture itself refuses a mismatch (-32020), which the client then sees.
  */
 function metadataHeaders(http: readonly Http[]): CheckResult {
@@ -69,6 +69,8 @@ function metadataHeaders(http: readonly Http[]): CheckResult {
   const problems: Array<{ key: 'http/protocol-version-header' | 'http/protocol-version-match' | 'http/metadata-headers'; text: string }> = []
   for (const [index, request] of http.entries()) {
     if (request.path !== '/mcp' || request.method !== 'POST' || request.metaVersion === undefined || request.metaVersion < FIRST_MODERN) continue
+    // A notification is answered 202 whatever its headers say: the headers route requests, so only requests are judged.
+    if (request.rpc?.startsWith('notifications/')) continue
     judged++
     const where = `POST ${index + 1} (${request.rpc ?? 'no method'}, answered ${request.status})`
     if (request.protocolVersion === undefined) problems.push({ key: 'http/protocol-version-header', text: `${where} carried no MCP-Protocol-Version` })

@@ -86,7 +86,7 @@ const took = { took: Took.optional() }
 
 /** What the client answered a verb beyond tools (run/steps/beyond.ts); every given field is checked. */
 const BeyondExpectation = z.strictObject({
-  /** Lists: exactly these URIs, URI templates or prompt names, in any order (every page followed). */
+  /** Lists: exactly these URIs, URI templates or prompt names, in any order (every page followed); resourceUpdates: these URIs, in order. */
   items: z.array(z.string()).optional(),
   /** A regular expression the answer's text (resource text, prompt message texts) must match. */
   text: Regex.optional(),
@@ -111,6 +111,13 @@ const BeyondSteps = [
   z.strictObject({ listPrompts: z.strictObject(beyond), ...took }),
   /** Get a prompt with these arguments, as declared by the server (strings, by MCP's schema). */
   z.strictObject({ getPrompt: z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.string()).default({}), ...beyond }), ...took }),
+  /** Subscribe to this resource's updates (resources/subscribe, or a 2026-07-28 subscriptions/listen), as the client's user would. */
+  z.strictObject({ subscribe: z.strictObject({ uri: z.string().min(1), ...beyond }), ...took }),
+  z.strictObject({ unsubscribe: z.strictObject({ uri: z.string().min(1), ...beyond }), ...took }),
+  /** The URIs of the updates the client has told its user of so far, in order (`expect.items` compares them in order). */
+  z.strictObject({ resourceUpdates: z.strictObject(beyond), ...took }),
+  /** The server's initialize `instructions` as the client hands them on (`expect.text`, `expect.length` judge them). */
+  z.strictObject({ serverInstructions: z.strictObject(beyond), ...took }),
   z.strictObject({
     complete: z.strictObject({
       ref: z.union([z.strictObject({ type: z.literal('ref/prompt'), name: z.string() }), z.strictObject({ type: z.literal('ref/resource'), uri: z.string() })]),
@@ -199,6 +206,11 @@ const Expectations = z.strictObject({
    * invariant/no-partial-generation allows a served generation less exactly these.
    */
   quarantined: z.array(z.string()).optional(),
+  /**
+   * Raw names of tools the client offers of its own beside the server's (the bridge's
+   * `list_resources` and `read_resource`): invariant/no-partial-generation leaves them out.
+   */
+  ownTools: z.array(z.string()).optional(),
 })
 
 /** Whom the scenario judges (conformance/src/client/applicability.ts). */

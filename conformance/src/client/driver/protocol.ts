@@ -33,10 +33,18 @@ export type BeyondRequest =
   | { id: number; op: 'prompts' }
   | { id: number; op: 'prompt'; name: string; args: Record<string, string> }
   | { id: number; op: 'complete'; ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string } }
+  /** Subscribe to a resource's updates as the client's user would; answered once the subscription is in place. */
+  | { id: number; op: 'subscribe'; uri: string }
+  /** End that subscription; answered once the client has let go of it. */
+  | { id: number; op: 'unsubscribe'; uri: string }
+  /** The URIs of the resource updates the client has told its user of since connect, in order: `{ updated: [uri, …] }`. */
+  | { id: number; op: 'updates' }
+  /** The server's `instructions` as the client hands them on (to its host or model): `{ instructions?: string }`. */
+  | { id: number; op: 'instructions' }
 
 /** What each beyond verb answers in `value`: the client's result as its user gets it (MCP shapes). */
 export type BeyondOp = BeyondRequest['op']
-export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete']
+export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'subscribe', 'unsubscribe', 'updates', 'instructions']
 
 /** Client settings the scenario asks for, in words every client has (each optional to honour). */
 export interface DriverOptions {

@@ -49,7 +49,7 @@ function invariantChecks(run: RunState, { afterDispose, orphans, known, reported
   const wire = fixture.wire()
   checks.push(...checkTimings(scenario, run.measured))
   const noProcesses = transport === 'http' ? 'over HTTP the client starts no server process (the fixture runs in the kit)' : undefined
-  checks.push(...checkInvariants({ snapshots: run.observer.snapshots, wire, afterDispose, orphans, processes: known.length, noProcesses, quarantined: scenario.expect.quarantined }))
+  checks.push(...checkInvariants({ snapshots: run.observer.snapshots, wire, afterDispose, orphans, processes: known.length, noProcesses, quarantined: scenario.expect.quarantined, ownTools: scenario.expect.ownTools }))
   // Only where tasks came up at all (the server declared them, or a call asked for one).
   checks.push(...checkTaskNegotiation(wire))
   // Only where the server pinged.

@@ -17,7 +17,8 @@ const READ_URI = { ref: 'MCP 2025-11-25 schema.ts ReadResourceRequestParams.uri:
  */
 export async function runBeyond(run: RunState, step: BeyondStep, stepNumber: number): Promise<void> {
   const { ask, expect } = beyondAsk(step)
-  const { method, capability } = VERB_WIRE[ask.op]
+  // `updates` and `instructions` ask the client what it holds: they send nothing to judge on the wire.
+  const wireOf = ask.op === 'updates' || ask.op === 'instructions' ? undefined : VERB_WIRE[ask.op]
   const title = `Step ${stepNumber}: ${ask.op}`
   const spec = run.scenario.spec[0]
   if (!run.session!.ask) {
@@ -39,6 +40,8 @@ export async function runBeyond(run: RunState, step: BeyondStep, stepNumber: num
     const problems = beyondMismatches(ask.op, outcome, expect)
     run.checks.push({ id: `expect/${ask.op}-${stepNumber}`, title: `${title} answers as expected`, status: problems.length ? 'fail' : 'pass', message: problems.length ? problems.join('; ') : 'as expected', spec, details: { outcome } })
   }
+  if (!wireOf) return
+  const { method, capability } = wireOf
   const undeclared = undeclaredUses(wire, slice, method, capability)
   run.checks.push(wireCheck(`wire/capability-${stepNumber}`, `Step ${stepNumber}: ${method} only if the server declared "${capability}"`, undeclared, clientSpec('capabilities/negotiated', revision), `no ${method} sent`))
   if (ask.op === 'resources' || ask.op === 'templates' || ask.op === 'prompts') {
