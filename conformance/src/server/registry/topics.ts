@@ -40,6 +40,7 @@ const OTHER_SECTIONS = {
   // 2025-11-25 on: progress for task-augmented requests.
   'progress#behavior-requirements': ['basic/utilities/progress#behavior-requirements', 'progress: behavior requirements'],
   // 2025-03-26 on.
+  'transports#multiple-connections': ['basic/transports#multiple-connections', 'transports: multiple connections'],
   'transports#resumability-and-redelivery': ['basic/transports#resumability-and-redelivery', 'transports: resumability and redelivery'],
   // 2025-03-26 on: the authorization page (HTTP transports only).
   'authorization#overview': ['basic/authorization#overview', 'authorization: overview'],
