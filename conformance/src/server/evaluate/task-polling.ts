@@ -22,7 +22,7 @@ export function judgeTaskPolling(obs: TaskObservation, version: string): CheckRe
   if (gets.length === 0) return withoutTask(j, obs)
   const streamed = gets.filter((o) => EVENT_STREAM.test(o.http?.contentType ?? ''))
   if (streamed.length) {
-    return j.breach(`${count(streamed.length, 'tasks/get')} of ${gets.length} answered with Content-Type ${show(streamed[0]!.http?.contentType, 60)}: an SSE stream for a client that polls`, { wire: streamed[0]!.wire })
+    return j.breach(`${streamed.length} of ${count(gets.length, 'tasks/get answer')} came with Content-Type ${show(streamed[0]!.http?.contentType, 60)}: an SSE stream for a client that polls`, { wire: streamed[0]!.wire })
   }
-  return j.pass(`${count(gets.length, 'tasks/get')} answered with Content-Type ${show(gets[0]!.http?.contentType, 60)}, none upgraded to an SSE stream`)
+  return j.pass(`${count(gets.length, 'tasks/get answer')} with Content-Type ${show(gets[0]!.http?.contentType, 60)}, none upgraded to an SSE stream`)
 }
