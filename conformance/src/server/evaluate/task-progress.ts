@@ -6,6 +6,7 @@
  */
 import type { CheckResult } from '../../model.ts'
 import { count, isObject, judge, list, show } from '../check.ts'
+import { isCallProgressToken } from '../progress-tokens.ts'
 import { TASK_PROGRESS } from '../registry/tasks.ts'
 import type { RpcOutcome, WireEntry } from '../wire/types.ts'
 import { withoutTask, type TaskObservation, type TaskTrace } from './tasks.ts'
@@ -31,7 +32,8 @@ export function judgeTaskProgress(obs: TaskObservation, version: string): CheckR
   for (const outcome of exchanges(trace)) {
     for (const entry of outcome.wire) {
       const params = progressOf(entry)
-      if (params) seen.set(JSON.stringify(params), { params, wire: outcome.wire })
+      // Late progress for one of the kit's plain calls is notifications/progress's to judge, not this sentence's.
+      if (params && !isCallProgressToken(params.progressToken)) seen.set(JSON.stringify(params), { params, wire: outcome.wire })
     }
   }
   if (seen.size === 0) return j.skip(`no notifications/progress arrived with the answers about task ${show(trace.taskId, 60)}; nothing to judge`)

@@ -14,6 +14,7 @@ import { judgeTaskPolling } from '../evaluate/task-polling.ts'
 import { judgeTaskProgress } from '../evaluate/task-progress.ts'
 import { judgeTasks, taskOf, tasksNotJudged, TERMINAL, type TaskObservation, type TaskTrace } from '../evaluate/tasks.ts'
 import { TASK_UNDECLARED } from '../registry/tasks.ts'
+import { taskProgressToken } from '../progress-tokens.ts'
 import { atLeast } from '../spec.ts'
 import { UNKNOWN_CURSOR } from '../unknown-inputs.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
@@ -25,8 +26,6 @@ export interface TaskProbeOptions {
   calls: ToolCall[]
 }
 
-/** The progressToken of the n-th task the kit creates (tasks/progress judges what the server does with it). */
-const progressToken = (n: number) => `mcp-conformance-task-progress-${n}`
 /** A taskId no server issues. */
 export const UNKNOWN_TASK_ID = 'mcp-conformance-no-such-task'
 /** The ttl the kit asks for: long enough to outlive the run's own waits. */
@@ -70,14 +69,14 @@ export async function probeTasks(wire: Wire, session: Session, options: TaskProb
   if (toolCalls && taskCall) {
     obs.tool = taskCall.name
     if (supportOf(taskCall) === 'optional') obs.plain = await wire.request('tools/call', { name: taskCall.name, arguments: taskCall.arguments }, timeout)
-    const first = await runTask(wire, taskCall, timeout, progressToken(1))
+    const first = await runTask(wire, taskCall, timeout, taskProgressToken(1))
     obs.first = first
     const ended = [...first.gets, first.afterResult].map((outcome) => taskOf(outcome)?.status).some((status) => TERMINAL.includes(String(status)))
     if (first.taskId !== undefined && cancels && ended) obs.cancelTerminal = await wire.request('tasks/cancel', { taskId: first.taskId }, timeout)
     // Once more at the end: an ended task stays as it ended, a refused cancel included.
     if (first.taskId !== undefined && ended) first.afterCancel = await wire.request('tasks/get', { taskId: first.taskId }, timeout)
     if (first.taskId !== undefined && lists) obs.list = await drainTasks(wire, timeout)
-    if (first.taskId !== undefined && cancels) obs.second = await cancelTask(wire, taskCall, timeout, progressToken(2))
+    if (first.taskId !== undefined && cancels) obs.second = await cancelTask(wire, taskCall, timeout, taskProgressToken(2))
   }
   // After the tasks it made, so the lookups below cannot be taken for theirs.
   for (const method of ['tasks/get', 'tasks/result', ...(cancels ? ['tasks/cancel'] : [])]) {
