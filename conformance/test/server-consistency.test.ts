@@ -59,7 +59,7 @@ function sentencesOf(quote: string): string[] {
 describe('one canned wire judged by every check', () => {
   it('runs every check to a verdict: no harness error', () => {
     expect(suite.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([])
-    expect(suite.checks.filter((c) => c.id.startsWith('tasks/')).length).toBe(12)
+    expect(suite.checks.filter((c) => c.id.startsWith('tasks/')).length).toBe(14)
   })
 
   it('never has two checks pass and fail one answer under a sentence both quote', () => {

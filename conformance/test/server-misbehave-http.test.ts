@@ -83,13 +83,15 @@ describe('raw node:http transport faults', () => {
 
   it('the control server passes every HTTP check (a batch under 2025-11-25 is information either way)', () => {
     const http = control.checks.filter((c) => c.id.startsWith('http/'))
-    expect(http.length).toBe(17)
+    expect(http.length).toBe(19)
     expect(http.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([
       'http/reply-accepted: the server sent no request, so the kit POSTed no response to judge',
       'http/sse-priming: no request was answered with an event stream',
       'http/sse-resumption: no event stream was closed before its response; the polling model was not used',
       'http/sse-end: no request was answered on an event stream of its own; nothing to judge',
       'http/sse-event-ids: the server attached no id to the events of its streams; nothing to judge',
+      'http/replay-own-stream: the server closed no request stream before its response, so the kit resumed none; nothing to judge',
+      'http/no-broadcast: the server sent no request on any stream; notifications carry no identity to follow, so nothing to judge',
       'http/batch: Information (the spec states no requirement here): a batch got HTTP 400 (2025-11-25 has no batches)',
       'http/get-stream-no-response: GET opened no event stream (HTTP 405); nothing to judge',
     ])

@@ -134,11 +134,26 @@ const CASES: Case[] = [
   { fault: 'reject-batch', delta: {}, only: 'http' },
   { fault: 'no-priming', delta: { 'http/sse-priming': 'warn' }, only: 'http', message: /did not open with an event id and empty data: initialize, ping/ },
   // Polling (each stream closed after priming) without a retry field: the kit still resumes, and warns.
-  { fault: 'polling-no-retry', delta: { 'http/sse-resumption': 'warn' }, only: 'http', message: /closed before the response without a retry field/ },
+  // Its resumptions replay only their own streams' messages: the replay check now has something to pass.
+  { fault: 'polling-no-retry', delta: { 'http/sse-resumption': 'warn', 'http/replay-own-stream': 'pass' }, only: 'http', message: /closed before the response without a retry field/ },
   // Each stream left open after its response: the kit reads on for its request timeout, then warns.
   { fault: 'event-id-reused', delta: { 'http/sse-event-ids': 'fail' }, only: 'http', message: /^an event id of one request's stream came again on another request's stream \d+ times; first "0", on the streams of initialize \(request 1\) and of ping \(request 2\)$/ },
   { fault: 'get-response', delta: { 'http/get-stream-no-response': 'fail' }, only: 'http', message: /^the GET stream carried \d+ JSON-RPC responses \(id \d+, \d+, \d+/ },
   { fault: 'get-notify', delta: { 'http/get-stream-no-response': 'pass' }, only: 'http' },
+  // The copies are requests, not responses: the GET stream now carries something, and no response.
+  { fault: 'broadcast', delta: { 'http/no-broadcast': 'fail', 'http/get-stream-no-response': 'pass' }, only: 'http', message: /^\d+ server messages sent on two streams: ping request id "s\d+", first on the stream of tools\/list \(request \d+\), again on the session’s GET stream/ },
+  // What it replays is also, seen from the kit, a ping id used again, responses to no pending request and
+  // progress for a request that ended: the envelope and notification checks report those under their own sentences.
+  {
+    fault: 'replay-foreign',
+    delta: {
+      'http/replay-own-stream': 'fail',
+      'http/sse-resumption': 'pass',
+      'jsonrpc/request-ids': 'fail',
+      'jsonrpc/response-ids': 'fail',
+      'lifecycle/server-notifications': 'fail',
+      'notifications/progress': 'fail',
+    }, only: 'http', message: /^\d+ messages of another stream replayed on a resumption: the response to initialize \(request 1\), first on the stream of initialize \(request 1\), again on ping \(request 2\)/ },
   { fault: 'stream-open', delta: { 'http/sse-end': 'warn' }, only: 'http', message: new RegExp(`^the event stream of initialize, ping, .* was still open ${DEFAULT_SERVER_OPTIONS.requestTimeoutMs} ms after the response it carried \\(\\d+ of \\d+ streams\\)$`) },
   // A correct server that simply has no completions: the made-up prompt argument it rejects is information.
   { fault: 'no-completions', delta: { 'prompts/get': 'skip', 'completion/undeclared': 'pass', 'completion/complete': 'skip' }, message: /^Information .*made-up "language" was refused with JSON-RPC error -32602/ },
@@ -200,6 +215,9 @@ describe('the 2025-11-25 polling model', () => {
       expect(flagged(suite)).toEqual([])
       expect(find(suite, 'http/sse-resumption').message).toMatch(/^\d+ streams closed before their response; resumed with Last-Event-ID after the server's retry/)
       expect(find(suite, 'http/sse-priming').status).toBe('pass')
+      // Each resumption brought its own stream's events only, and each heartbeat came on one stream.
+      expect(find(suite, 'http/replay-own-stream').message).toMatch(/^\d+ resumptions of request streams, none replaying another stream’s messages$/)
+      expect(find(suite, 'http/no-broadcast')).toMatchObject({ status: 'pass', message: '2 server requests, each on one stream only (the GET stream repeated none)' })
       // The heartbeat pings arrived on a resumed stream and were still answered.
       expect(find(suite, 'lifecycle/server-requests').message).toBe('2 pings answered with {}')
     } finally {

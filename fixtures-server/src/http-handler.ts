@@ -106,6 +106,7 @@ export class FixtureHttpHandler {
     // A refused initialize (bad headers) leaves a session nobody can reach.
     if (session.transport.sessionId === undefined) await session.transport.close().catch(() => {})
     if (request.method === 'GET' && response.ok && response.body) return { response: this.watchStream(session, response), log }
+    if (request.method === 'POST' && method !== undefined && this.spec?.jsonAnswers.includes(method)) return { response: await asJson(response), log }
     return { response, log }
   }
 
@@ -251,6 +252,21 @@ export class FixtureHttpHandler {
     void session.tap.streamOpened()
     return new Response(body, { status: response.status, headers: response.headers })
   }
+}
+
+/**
+ * `http.jsonAnswers`: an event stream that carried only the response, read to its end (the SDK
+ * ends a request's stream once it is answered) and sent as one JSON body. Anything else is left
+ * as it came.
+ */
+async function asJson(response: Response): Promise<Response> {
+  if (!/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) return response
+  const text = await response.text()
+  const data = text.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).filter((line) => line !== '')
+  const headers = new Headers(response.headers)
+  if (data.length !== 1) return new Response(text, { status: response.status, headers })
+  headers.set('content-type', 'application/json')
+  return new Response(data[0], { status: response.status, headers })
 }
 
 /** The response as is, with `done` called once its body has been read to the end, or (`early`) dropped before. */

@@ -143,7 +143,7 @@ const toolShape = {
       /** When it would end, the task needs the requestor first: input_required until a tasks/result waits on it. */
       input: z.boolean().default(false),
       /** One deliberate breach of a tasks MUST, for testing a checker (tasks.ts TASK_FAULTS says what each does). */
-      fault: z.enum(['start-completed', 'early-result', 'cancel-terminal', 'unknown-id-code', 'list-omits', 'reopen', 'no-ttl', 'no-related-meta', 'cancel-keeps-working', 'reused-id']).optional(),
+      fault: z.enum(['start-completed', 'early-result', 'cancel-terminal', 'unknown-id-code', 'list-omits', 'reopen', 'no-ttl', 'no-related-meta', 'cancel-keeps-working', 'reused-id', 'progress-token']).optional(),
     })
     .optional(),
 }
@@ -314,6 +314,8 @@ const HttpSchema = z.strictObject({
   legacySse: z.boolean().default(false),
   /** A session serves this many POSTs (initialize included), then it is gone: 404. */
   sessionRequests: positive.optional(),
+  /** Requests of these methods are answered with one JSON body, not the SDK's event stream (a server that answers polls as JSON). */
+  jsonAnswers: z.array(z.string()).default([]),
   faults: z.array(FaultSchema).default([]),
 })
 

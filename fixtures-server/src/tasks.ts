@@ -79,6 +79,7 @@ export const TASK_FAULTS: Record<Fault, string> = {
   'no-related-meta': 'tasks/result has no io.modelcontextprotocol/related-task _meta (MUST include it)',
   'cancel-keeps-working': 'tasks/cancel answers with the task still working (MUST transition to cancelled first)',
   'reused-id': 'every task of the tool gets the id of its first task (Task IDs MUST be unique)',
+  'progress-token': 'progress after the CreateTaskResult carries the taskId as its token (MUST use the progressToken of the task-augmented request)',
 }
 
 /** Any tool (listed at start or added by the list_changed timeline) with task options. */
@@ -131,7 +132,7 @@ export class TaskBoard {
       ttl: spec.ttlMs !== undefined ? spec.ttlMs : (requested?.ttl ?? null),
       ...(spec.pollIntervalMs !== undefined && { pollInterval: spec.pollIntervalMs }),
     }
-    const token = origin.progressToken
+    const token = spec.fault === 'progress-token' && origin.progressToken !== undefined ? taskId : origin.progressToken
     const task: Task = {
       state,
       spec,

@@ -21,9 +21,11 @@ import { atLeast } from '../spec.ts'
 import { judgeGetNoResponse } from './get-listen.ts'
 import { judgeSseEnd } from './sse-end.ts'
 import { judgeSseEventIds, type EventIds } from './sse-ids.ts'
+import { judgeBroadcast, judgeReplay } from './stream-crossings.ts'
 import { ruleFor } from '../registry/types.ts'
 import type { HttpResponseInfo } from '../wire/http-post.ts'
 import type { PostRecord } from '../wire/http.ts'
+import type { StreamMessages } from '../wire/stream-messages.ts'
 import type { NotifyOutcome } from '../wire/types.ts'
 
 /** One raw probe: what was sent (the headers that matter) and what came back. */
@@ -50,6 +52,8 @@ export interface HttpObservation {
   streamEndMs: number
   /** The event ids of the session's request streams; absent, nothing is judged. */
   eventIds?: EventIds
+  /** Server messages across the session's request streams and their resumptions. */
+  streams?: StreamMessages
 }
 
 export function probeWire(probe: Probe): unknown[] {
@@ -92,6 +96,8 @@ export function judgeHttp(obs: HttpObservation): CheckResult[] {
     judgeResumption(obs, v),
     judgeSseEnd(obs.posts, v, obs.streamEndMs),
     judgeSseEventIds(obs.eventIds ?? { seen: 0, reuses: [], reuseCount: 0 }, v),
+    judgeReplay(obs.streams, v),
+    judgeBroadcast(obs.streams, obs.getStream, v),
     judgeBatch(obs.batch, v),
     judgeOrigin(obs.foreignOrigin, v),
     judgeGetStream(obs.getStream, v),

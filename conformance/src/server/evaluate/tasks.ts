@@ -30,6 +30,8 @@ const STATUSES = ['working', 'input_required', ...TERMINAL]
 export interface TaskTrace {
   create: RpcOutcome
   taskId?: string
+  /** The _meta.progressToken the task-augmented call carried. */
+  progressToken?: string
   /** tasks/get answers while the task ran (and the tasks/result was pending). */
   gets: RpcOutcome[]
   result?: RpcOutcome
@@ -41,6 +43,8 @@ export interface TaskTrace {
 }
 
 export interface TaskObservation {
+  /** The wire the exchanges went over: only Streamable HTTP chooses between JSON and an event stream. */
+  transport?: 'stdio' | 'http'
   /** Why no task was created (no tool may be run as one, or tasks.requests.tools.call is not declared). */
   noTask?: string
   tool?: string
@@ -109,7 +113,7 @@ function shapeProblems(name: ShapeName, value: unknown, version: string): string
 const noAnswer = (outcome: RpcOutcome) => outcome.kind === 'timeout' || outcome.kind === 'closed' || outcome.kind === 'malformed'
 
 /** The verdict of a check whose prerequisite (a created task) is missing. */
-function withoutTask(j: Judge, obs: TaskObservation): CheckResult {
+export function withoutTask(j: Judge, obs: TaskObservation): CheckResult {
   if (obs.noTask !== undefined) return j.skip(obs.noTask)
   return j.notTestable('tasks/create', 'the task-augmented tools/call created no task')
 }

@@ -12,6 +12,7 @@ import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { invalidArguments, type InvalidCall, type ToolCallMade } from './calls.ts'
 import { paramHeaders } from './param-headers.ts'
 import type { ParamCall, ParamProbe } from './param-judge.ts'
+import type { NumericProbe } from './param-numeric.ts'
 import { meta, variant } from './request-meta.ts'
 import type { Labelled } from './verdicts.ts'
 
@@ -35,19 +36,20 @@ export async function makeCalls(wire: Wire, revision: ModernRevision, timeoutMs:
   for (const call of calls) {
     const tool = listed.find((t) => t.name === call.name)
     // The client behavior of the revision: an Mcp-Param header for each annotated parameter the arguments give.
-    const { headers, omitted } = paramHeaders(tool?.inputSchema, call.arguments)
+    const { headers, omitted, integers } = paramHeaders(tool?.inputSchema, call.arguments)
     const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': call.name, ...headers }, timeoutMs) : wire
     const label = `tools/call of ${call.name}`
     const outcome = await send(label, 'tools/call', { name: call.name, arguments: call.arguments, _meta: meta(revision) }, via)
     called.push({ label, outcome })
-    if (wire instanceof HttpWire && tool) params.push({ name: call.name, arguments: call.arguments, headers, omitted, outcome })
+    if (wire instanceof HttpWire && tool) params.push({ name: call.name, arguments: call.arguments, headers, omitted, integers, outcome })
     if (!tool) continue
     made.push({ name: call.name, tool, outcome })
     const bad = invalid || (isObject(tool.execution) && tool.execution.taskSupport === 'required') ? undefined : invalidArguments(tool)
     if (bad) invalid = { name: call.name, tool, why: bad.why, outcome: await send(`tools/call of ${call.name} with arguments that ${bad.why}`, 'tools/call', { name: call.name, arguments: bad.args, _meta: meta(revision) }, via) }
   }
   const paramProbe = wire instanceof HttpWire ? await probeInvalidParam(wire, revision, timeoutMs, params, send) : undefined
-  return { called, made, invalid, params, paramProbe }
+  const numericProbe = wire instanceof HttpWire ? await probeNumericParam(wire, revision, timeoutMs, params, send) : undefined
+  return { called, made, invalid, params, paramProbe, numericProbe }
 }
 
 const refused = (outcome: RpcOutcome) => outcome.kind === 'error' || (outcome.http?.status ?? 0) >= 400
@@ -61,4 +63,15 @@ async function probeInvalidParam(wire: HttpWire, revision: ModernRevision, timeo
   const via = variant(wire, revision, { 'mcp-name': base.name, ...base.headers, [header]: sent }, timeoutMs)
   const outcome = await send(`tools/call of ${base.name} with ${header} ending in 0xE9`, 'tools/call', { name: base.name, arguments: base.arguments, _meta: meta(revision) }, via)
   return { name: base.name, header, outcome }
+}
+
+/** The first call served with an integer Mcp-Param header, once more with that number written as "<n>.0". */
+async function probeNumericParam(wire: HttpWire, revision: ModernRevision, timeoutMs: number, params: ParamCall[], send: Send): Promise<NumericProbe | undefined> {
+  const base = params.find((p) => Object.keys(p.integers).length > 0 && !refused(p.outcome))
+  if (!base) return undefined
+  const [header, value] = Object.entries(base.integers)[0]!
+  const sent = `${value}.0`
+  const via = variant(wire, revision, { 'mcp-name': base.name, ...base.headers, [header]: sent }, timeoutMs)
+  const outcome = await send(`tools/call of ${base.name} with ${header}: ${sent}`, 'tools/call', { name: base.name, arguments: base.arguments, _meta: meta(revision) }, via)
+  return { name: base.name, header, value, sent, outcome }
 }

@@ -21,10 +21,12 @@ export interface ParamHeaders {
   headers: Record<string, string>
   /** Annotated parameters the arguments leave out, or set to null: their header is omitted. */
   omitted: { header: string; why: 'absent' | 'null' }[]
+  /** Headers of parameters typed integer whose value is one: `mcp-param-<name>` → the value. */
+  integers: Record<string, number>
 }
 
 export function paramHeaders(inputSchema: unknown, args: unknown): ParamHeaders {
-  const found: ParamHeaders = { headers: {}, omitted: [] }
+  const found: ParamHeaders = { headers: {}, omitted: [], integers: {} }
   const walk = (schema: unknown, value: unknown) => {
     if (!isObject(schema) || !isObject(schema.properties)) return
     const values = isObject(value) ? value : {}
@@ -35,6 +37,7 @@ export function paramHeaders(inputSchema: unknown, args: unknown): ParamHeaders 
       if (typeof header === 'string' && header !== '') {
         if (given === undefined || given === null) found.omitted.push({ header, why: given === null ? 'null' : 'absent' })
         else if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') found.headers[`mcp-param-${header.toLowerCase()}`] = encodeParam(given)
+        if (property.type === 'integer' && Number.isInteger(given)) found.integers[`mcp-param-${header.toLowerCase()}`] = given as number
       }
       walk(property, given)
     }

@@ -14,3 +14,16 @@ export const PARAM_HEADERS: ModernCheckDef = {
   ],
   note: 'The sentence on a header left out names two cases of the page’s table (a parameter whose value is null, and one not in the arguments), and states the same words for each.',
 }
+
+export const PARAM_NUMERIC: ModernCheckDef = {
+  id: 'modern/param-numeric',
+  title: 'an integer Mcp-Param header is compared with the body as a number',
+  how: 'over HTTP, the first --call that carried an Mcp-Param-{Name} header for a parameter its inputSchema types integer (with an integer value) and was not refused is sent once more with that header written with a fractional zero ("42.0" for 42): a refusal with -32020 (HeaderMismatch) compared the two as strings. Over stdio there are no headers: not testable',
+  rules: [
+    {
+      topic: 'streamable-http#server-validation',
+      keyword: 'SHOULD',
+      quote: 'When validating integer parameter values, servers SHOULD compare the header value and the body value numerically rather than as strings (e.g., 42.0 and 42 are considered equal).',
+    },
+  ],
+}

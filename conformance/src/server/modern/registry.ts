@@ -13,7 +13,7 @@ import { META_KEYS, MISSING_CAPABILITY, RESULT_SERVER_INFO } from './meta-rules.
 import { NAME_HEADER } from './name-header-rules.ts'
 import { PROMPT_CONTENT } from './prompt-rules.ts'
 import { PAGES } from './page-rules.ts'
-import { PARAM_HEADERS } from './param-rules.ts'
+import { PARAM_HEADERS, PARAM_NUMERIC } from './param-rules.ts'
 import { STATELESS } from './stateless-rules.ts'
 import { UNASKED_NOTIFICATIONS } from './notice-rules.ts'
 import { MODERN_POSTS } from './post-rules.ts'
@@ -102,7 +102,7 @@ export const NOT_YET_JUDGED: ModernCheckDef = {
 
 /** What of 2026-07-28 no check above judges yet, named in the modern/not-yet-judged skip. */
 export const NOT_YET_JUDGED_AREAS = [
-  'a missing Mcp-Method header, and Mcp-Param-* headers against the body (beyond invalid characters and headers left out)',
+  'a missing Mcp-Method header, and Mcp-Param-* headers against the body (beyond invalid characters, headers left out and integers written as "<n>.0")',
   'subscriptions/listen over stdio, and what a stream carries after its acknowledgement',
 ]
 
@@ -116,6 +116,7 @@ export const MODERN_CHECKS: readonly ModernCheckDef[] = [
   X_MCP_HEADER,
   NAME_HEADER,
   PARAM_HEADERS,
+  PARAM_NUMERIC,
   STANDARD_ERRORS,
   CAPABILITY_DECLARED,
   TOOL_LIST,

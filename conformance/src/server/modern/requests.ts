@@ -12,6 +12,7 @@ import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { isModernVersion } from './detect.ts'
 import { makeCalls } from './call-run.ts'
 import { judgeParamHeaders } from './param-judge.ts'
+import { judgeParamNumeric } from './param-numeric.ts'
 import { judgeToolCalls } from './calls.ts'
 import { judgeEarlierTraffic, sendEarlierTraffic } from './earlier.ts'
 import { listen } from './listen.ts'
@@ -84,7 +85,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   }
 
   // Only the calls the run was allowed to make (--call), as for a legacy server: a tool may act on the world.
-  const { called, made, invalid, params, paramProbe } = await makeCalls(wire, revision, timeoutMs, calls, lists.find((l) => l.feature === 'tools')?.outcome, send)
+  const { called, made, invalid, params, paramProbe, numericProbe } = await makeCalls(wire, revision, timeoutMs, calls, lists.find((l) => l.feature === 'tools')?.outcome, send)
 
   const probed = await runProbes({ wire, revision, timeoutMs, capabilities, lists, undeclared, send })
 
@@ -108,6 +109,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
     judgeInputRequired(called),
     judgeToolCalls(made, invalid, capabilities),
     judgeParamHeaders(wire.transport, params, paramProbe),
+    judgeParamNumeric(wire.transport, numericProbe),
     ...probed,
     judgeMetaKeys(exchanges, capabilities.extensions),
     judgeResultServerInfo(exchanges),

@@ -51,7 +51,7 @@ export async function probeHttp(wire: HttpWire, version: string, initialized: No
   const ping = () => ({ jsonrpc: '2.0', id: `mcp-conformance-probe-${++probes}`, method: 'ping' })
   // Before any probe (the DELETE ends streams too): whether each stream ended after its response.
   await wire.streamsEnded()
-  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized, streamEndMs: timeoutMs, eventIds: { seen: wire.eventIdsSeen, reuses: wire.eventIdReuses, reuseCount: wire.eventIdReuseCount } }
+  const obs: HttpObservation = { version, sessionId: wire.sessionId, posts: wire.posts, initialized, streamEndMs: timeoutMs, eventIds: { seen: wire.eventIdsSeen, reuses: wire.eventIdReuses, reuseCount: wire.eventIdReuseCount }, streams: wire.streams }
   obs.versionHeader = await send(wire, {}, ping(), timeoutMs)
   obs.invalidVersionHeader = await send(wire, { 'mcp-protocol-version': '1999-01-01' }, ping(), timeoutMs)
   obs.batch = await send(wire, {}, [ping(), ping()], timeoutMs, 2)

@@ -10,8 +10,11 @@ import { isObject } from '../check.ts'
 import type { Session } from '../evaluate/lifecycle.ts'
 import { namedItems } from '../evaluate/lists.ts'
 import { judgeUndeclaredAugmentation, type UndeclaredAugmentation } from '../evaluate/task-undeclared.ts'
+import { judgeTaskPolling } from '../evaluate/task-polling.ts'
+import { judgeTaskProgress } from '../evaluate/task-progress.ts'
 import { judgeTasks, taskOf, tasksNotJudged, TERMINAL, type TaskObservation, type TaskTrace } from '../evaluate/tasks.ts'
 import { TASK_UNDECLARED } from '../registry/tasks.ts'
+import { taskProgressToken } from '../progress-tokens.ts'
 import { atLeast } from '../spec.ts'
 import { UNKNOWN_CURSOR } from '../unknown-inputs.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
@@ -39,7 +42,7 @@ export async function probeTasks(wire: Wire, session: Session, options: TaskProb
     return [...skipped, judgeUndeclaredAugmentation(await augmentUndeclared(wire, options), v)]
   }
   const timeout = options.requestTimeoutMs
-  const obs: TaskObservation = { unknown: [] }
+  const obs: TaskObservation = { unknown: [], transport: wire.transport }
   const cancels = isObject(tasks.cancel)
   const lists = isObject(tasks.list)
   if (!cancels) obs.cancelUndeclared = 'the server does not declare tasks.cancel'
@@ -66,14 +69,14 @@ export async function probeTasks(wire: Wire, session: Session, options: TaskProb
   if (toolCalls && taskCall) {
     obs.tool = taskCall.name
     if (supportOf(taskCall) === 'optional') obs.plain = await wire.request('tools/call', { name: taskCall.name, arguments: taskCall.arguments }, timeout)
-    const first = await runTask(wire, taskCall, timeout)
+    const first = await runTask(wire, taskCall, timeout, taskProgressToken(1))
     obs.first = first
     const ended = [...first.gets, first.afterResult].map((outcome) => taskOf(outcome)?.status).some((status) => TERMINAL.includes(String(status)))
     if (first.taskId !== undefined && cancels && ended) obs.cancelTerminal = await wire.request('tasks/cancel', { taskId: first.taskId }, timeout)
     // Once more at the end: an ended task stays as it ended, a refused cancel included.
     if (first.taskId !== undefined && ended) first.afterCancel = await wire.request('tasks/get', { taskId: first.taskId }, timeout)
     if (first.taskId !== undefined && lists) obs.list = await drainTasks(wire, timeout)
-    if (first.taskId !== undefined && cancels) obs.second = await cancelTask(wire, taskCall, timeout)
+    if (first.taskId !== undefined && cancels) obs.second = await cancelTask(wire, taskCall, timeout, taskProgressToken(2))
   }
   // After the tasks it made, so the lookups below cannot be taken for theirs.
   for (const method of ['tasks/get', 'tasks/result', ...(cancels ? ['tasks/cancel'] : [])]) {
@@ -81,7 +84,7 @@ export async function probeTasks(wire: Wire, session: Session, options: TaskProb
   }
   if (lists) obs.listCursor = await wire.request('tasks/list', { cursor: UNKNOWN_CURSOR }, timeout)
   const undeclared: UndeclaredAugmentation = toolCalls ? { none: 'the server declares tasks.requests.tools.call' } : await augmentUndeclared(wire, options)
-  return [...judgeTasks(obs, v), judgeUndeclaredAugmentation(undeclared, v)]
+  return [...judgeTasks(obs, v), judgeTaskProgress(obs, v), judgeTaskPolling(obs, v), judgeUndeclaredAugmentation(undeclared, v)]
 }
 
 /** A task-augmented call of the first tool named with --call, to a server that does not declare such calls. */
@@ -91,8 +94,8 @@ async function augmentUndeclared(wire: Wire, options: TaskProbeOptions): Promise
   return { tool: call.name, outcome: await wire.request('tools/call', { name: call.name, arguments: call.arguments, task: { ttl: TTL_MS } }, options.requestTimeoutMs) }
 }
 
-function createParams(call: ToolCall): Record<string, unknown> {
-  return { name: call.name, arguments: call.arguments, task: { ttl: TTL_MS } }
+function createParams(call: ToolCall, token: string): Record<string, unknown> {
+  return { name: call.name, arguments: call.arguments, task: { ttl: TTL_MS }, _meta: { progressToken: token } }
 }
 
 function createdId(outcome: RpcOutcome): string | undefined {
@@ -105,8 +108,8 @@ function createdId(outcome: RpcOutcome): string | undefined {
  * "not actively waiting" only on the result would (§Getting Tasks): a server may end a task only
  * once it is polled. The whole wait ends with the request timeout.
  */
-async function runTask(wire: Wire, call: ToolCall, timeoutMs: number): Promise<TaskTrace> {
-  const trace: TaskTrace = { create: await wire.request('tools/call', createParams(call), timeoutMs), gets: [] }
+async function runTask(wire: Wire, call: ToolCall, timeoutMs: number, token: string): Promise<TaskTrace> {
+  const trace: TaskTrace = { create: await wire.request('tools/call', createParams(call, token), timeoutMs), gets: [], progressToken: token }
   const taskId = createdId(trace.create)
   if (taskId === undefined) return trace
   trace.taskId = taskId
@@ -131,8 +134,8 @@ async function runTask(wire: Wire, call: ToolCall, timeoutMs: number): Promise<T
 }
 
 /** A second task, cancelled as soon as it exists; then looked at once more. */
-async function cancelTask(wire: Wire, call: ToolCall, timeoutMs: number): Promise<TaskTrace> {
-  const trace: TaskTrace = { create: await wire.request('tools/call', createParams(call), timeoutMs), gets: [] }
+async function cancelTask(wire: Wire, call: ToolCall, timeoutMs: number, token: string): Promise<TaskTrace> {
+  const trace: TaskTrace = { create: await wire.request('tools/call', createParams(call, token), timeoutMs), gets: [], progressToken: token }
   const taskId = createdId(trace.create)
   if (taskId === undefined) return trace
   trace.taskId = taskId

@@ -12,6 +12,7 @@ import type { CheckDef } from '../registry/types.ts'
 import { INVALID_ARGUMENTS, TOOLS_UNDECLARED, UNKNOWN_TOOL } from '../registry/tools.ts'
 import type { Wire } from '../wire/types.ts'
 import { drainList } from './lists.ts'
+import { callProgressToken } from '../progress-tokens.ts'
 
 export interface ToolCall {
   name: string
@@ -80,7 +81,7 @@ export async function probeTools(wire: Wire, session: Session, options: ToolProb
       continue
     }
     // With a progressToken, as clients that show progress send it: a server may then report progress, which is judged.
-    const params = { name: call.name, arguments: call.arguments, _meta: { progressToken: `mcp-conformance-call-${i + 1}` } }
+    const params = { name: call.name, arguments: call.arguments, _meta: { progressToken: callProgressToken(i + 1) } }
     checks.push(...judgeUserCall(call.name, tool, await wire.request('tools/call', params, options.requestTimeoutMs), v, session.capabilities))
   }
   return checks

@@ -213,6 +213,38 @@ export const TASK_UNDECLARED: CheckDef = {
   ],
 }
 
+export const TASK_PROGRESS: CheckDef = {
+  id: 'tasks/progress',
+  title: 'progress for a task keeps the token of the request that created it',
+  scope: 'server',
+  how: `${CALLED}: the task-augmented tools/call carries _meta.progressToken; every notifications/progress that arrives with the answers about that task (the call, tasks/get, tasks/result) must carry that token. A server that sends none there has nothing to judge (over HTTP it may send them on the GET stream, which this check does not read)`,
+  rules: [
+    rule(
+      '2025-11-25',
+      'progress#behavior-requirements',
+      'MUST',
+      "For task-augmented requests, the progressToken provided in the original request MUST continue to be used for progress notifications throughout the task's lifetime, even after the CreateTaskResult has been returned.",
+    ),
+    rule('2025-11-25', 'progress#behavior-requirements', 'MUST', 'Progress notifications for tasks MUST use the same progressToken that was provided in the initial task-augmented request'),
+  ],
+}
+
+export const TASK_GET_POLLING: CheckDef = {
+  id: 'tasks/get-polling',
+  title: 'tasks/get is answered with JSON, not an event stream',
+  scope: 'server',
+  transport: 'http',
+  how: 'over Streamable HTTP, every tasks/get the kit sent about the tasks it created: an answer with Content-Type text/event-stream is a stream the client did not want (it polls); over stdio there are no streams to choose',
+  rules: [
+    rule(
+      '2025-11-25',
+      'tasks#input-required-status',
+      'SHOULD NOT',
+      'Where possible, servers SHOULD NOT upgrade to an SSE stream in response to a tasks/get request, as the client has indicated it wishes to poll for a result.',
+    ),
+  ],
+}
+
 export const TASK_CHECKS: CheckDef[] = [
   TASK_CREATE,
   TASK_GET,
@@ -226,4 +258,6 @@ export const TASK_CHECKS: CheckDef[] = [
   TASK_FORBIDDEN,
   TASK_UNDECLARED,
   TASK_RELATED_META,
+  TASK_PROGRESS,
+  TASK_GET_POLLING,
 ]

@@ -22,6 +22,7 @@ export const TASK_SECTIONS = {
   'tasks#task-listing': ['basic/utilities/tasks#task-listing', 'tasks: task listing'],
   'tasks#task-cancellation': ['basic/utilities/tasks#task-cancellation', 'tasks: task cancellation'],
   'tasks#protocol-errors': ['basic/utilities/tasks#protocol-errors', 'tasks: protocol errors'],
+  'tasks#input-required-status': ['basic/utilities/tasks#input-required-status', 'tasks: input required status'],
 } as const satisfies Record<string, readonly [path: string, label: string]>
 
 /** Sections only server checks cite (the same path in every legacy revision that has them). */
@@ -36,7 +37,10 @@ const OTHER_SECTIONS = {
   'prompts#embedded-resources': ['server/prompts#embedded-resources', 'prompts: embedded resources'],
   'prompts#implementation-considerations': ['server/prompts#implementation-considerations', 'prompts: implementation considerations'],
   'logging#error-handling': ['server/utilities/logging#error-handling', 'logging: error handling'],
+  // 2025-11-25 on: progress for task-augmented requests.
+  'progress#behavior-requirements': ['basic/utilities/progress#behavior-requirements', 'progress: behavior requirements'],
   // 2025-03-26 on.
+  'transports#multiple-connections': ['basic/transports#multiple-connections', 'transports: multiple connections'],
   'transports#resumability-and-redelivery': ['basic/transports#resumability-and-redelivery', 'transports: resumability and redelivery'],
   // 2025-03-26 on: the authorization page (HTTP transports only).
   'authorization#overview': ['basic/authorization#overview', 'authorization: overview'],

@@ -294,6 +294,31 @@ export const GET_NO_RESPONSE: CheckDef = {
   ],
 }
 
+export const NO_BROADCAST: CheckDef = {
+  id: 'http/no-broadcast',
+  title: 'each server message goes on one stream only',
+  scope: 'server',
+  transport: 'http',
+  how: 'every request the server sent on the session’s request streams and on its GET stream (held open while the kit lists and calls): the same request (id, method and params) on two of them is one message broadcast. Notifications carry no identity (two alike may be two messages) and responses on the GET stream are http/get-stream-no-response’s, so neither is counted; a server that sends no request has nothing to judge',
+  rules: [
+    rule(
+      '2025-03-26',
+      'transports#multiple-connections',
+      'MUST NOT',
+      'The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams.',
+    ),
+  ],
+}
+
+export const REPLAY_OWN_STREAM: CheckDef = {
+  id: 'http/replay-own-stream',
+  title: 'a resumed stream replays only its own messages',
+  scope: 'server',
+  transport: 'http',
+  how: 'every request stream the kit resumed with GET and Last-Event-ID (when the server closed it before the response): nothing on the resumption may be a response to another of the kit’s requests, or a server request another stream already carried; a server that closes no stream early has nothing to judge',
+  rules: [rule('2025-03-26', 'transports#resumability-and-redelivery', 'MUST NOT', 'The server MUST NOT replay messages that would have been delivered on a different stream.')],
+}
+
 /** In the order the docs list them. */
 export const TRANSPORT_CHECKS: CheckDef[] = [
   STDOUT_ONLY_JSONRPC,
@@ -312,6 +337,8 @@ export const TRANSPORT_CHECKS: CheckDef[] = [
   SSE_RESUMPTION,
   SSE_END,
   SSE_EVENT_IDS,
+  REPLAY_OWN_STREAM,
+  NO_BROADCAST,
   BATCH,
   ORIGIN,
   GET_STREAM,

@@ -6,6 +6,7 @@ import { exchange, normaliseHeaders, TLS_FAILED, type HttpResponseInfo } from '.
 import { answers, classify, responseOutcome } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import { needsResume, resume, type Resumption } from './resume.ts'
+import { StreamMessages } from './stream-messages.ts'
 import type { HttpMeta, NotifyOutcome, RpcOutcome, Wire, WireEntry } from './types.ts'
 import { cut } from '../quote.ts'
 
@@ -69,6 +70,10 @@ export class HttpWire implements Wire {
   private readonly eventIdOwner = new Map<string, string>()
   readonly eventIdReuses: EventIdReuse[] = []
   eventIdReuseCount = 0
+  /** Which request stream carried each server request, and what resumptions replayed (stream-messages.ts). */
+  readonly streams = new StreamMessages()
+  /** The kit's request id → its stream's name, so a response replayed elsewhere can be told whose it is. */
+  private readonly streamOf = new Map<number, string>()
 
   constructor(
     readonly target: HttpTarget,
@@ -92,6 +97,8 @@ export class HttpWire implements Wire {
 
   async request(method: string, params?: Record<string, unknown>, timeoutMs = this.defaultTimeoutMs): Promise<RpcOutcome> {
     const id = ++this.nextId
+    const streamName = `${method} (request ${id})`
+    this.streamOf.set(id, streamName)
     const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }
     const wire: WireEntry[] = [{ dir: 'client→server', message, http: { method: 'POST' } }]
     const pendingAnswers: Promise<unknown>[] = []
@@ -119,12 +126,14 @@ export class HttpWire implements Wire {
     })
     // Known from the headers already: a resumed initialize stream needs it.
     if (method === 'initialize' && info.sessionId && info.status !== undefined && info.status < 300) this.sessionId = info.sessionId
+    this.streams.sent(streamName, info.messages)
     let resumption: Resumption | undefined
     let resumedEnd: Promise<boolean> | undefined
     if (needsResume(info, info.messages.some(isResponse))) {
       // The resumed stream that carries the response is the one the server should then end.
       const watchEnd = { ms: this.defaultTimeoutMs, signal: this.watching.signal, watching: (ended: Promise<boolean>) => void (resumedEnd = ended) }
       resumption = await resume(info, { url: this.target.url, headers: (o) => this.headers(o), deadline, isResponse, onMessage, watchEnd })
+      this.streams.replayed(streamName, id, resumption.messages, (responseId) => this.streamOf.get(Number(responseId)))
       info.messages.push(...resumption.messages)
       if (!resumption.answered && Date.now() >= deadline) info.timedOut = true
     }
@@ -133,7 +142,7 @@ export class HttpWire implements Wire {
     const stream = info.sse
       ? { primed: info.sse.primed, answered: info.messages.some(isResponse), ...(info.timedOut ? { timedOut: true } : {}), ...(resumption ? { resumption: resumed as Omit<Resumption, 'messages'> } : {}) }
       : undefined
-    this.ownEventIds(`${method} (request ${id})`, info.sse?.eventIds ?? [])
+    this.ownEventIds(streamName, info.sse?.eventIds ?? [])
     const record: PostRecord = { kind: 'request', method, status: info.status, contentType: info.contentType, ...(stream ? { stream } : {}), ...(info.accelBuffering != null ? { accelBuffering: cut(info.accelBuffering, 40) } : {}) }
     this.posts.push(record)
     const end = resumedEnd ?? info.sse?.endAfterUntil
