@@ -8,7 +8,7 @@ import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { isLegacyRefusal, isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
 import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
-import { quoteUntrusted, type Redact, stderrExcerpt, untilAborted, waitAtMost } from '@mcp-bridge/process'
+import { isWriteRefusal, quoteUntrusted, type Redact, stderrExcerpt, untilAborted, waitAtMost } from '@mcp-bridge/process'
 import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone, UndeliveredMessageError } from './request-failure.ts'
 import { checkListing, paramHeaders, type ParamHeader } from './param-headers.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
@@ -196,7 +196,7 @@ export class Session {
     } catch (error) {
       // A server that exits at once fails the handshake as a broken pipe or a closed connection,
       // whichever the scheduler shows first: either way what happened is that it exited.
-      const exit = isConnectionLoss(error) || isProbeRefused(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
+      const exit = isConnectionLoss(error) || isProbeRefused(error) || isWriteRefusal(error) ? handle.exitReason?.() : undefined
       await session.close()
       const legacy = how === 'probe' || prior?.kind === 'legacy'
       if (legacy && !exit && !deadline.aborted && isModernRefusal(error)) throw new ModernRefusal()

@@ -10,6 +10,7 @@ export { argvErrorMessage, integerOption, nearestWord, usageErrorText, MAX_TIMER
 export { descendantsOf, groupMembers, killRecorded, processTable, stillRunning, type ProcessEntry } from './tree.ts'
 export { isTimeoutReason, startDeadline, withinDeadline, type Deadline } from './deadline.ts'
 export { LineReader, type LineEvent } from './line-reader.ts'
+export { isWriteRefusal, PipeWriter } from './pipe-writer.ts'
 // The untrusted-text rules: whatever a peer says passes through these before a log or report.
 export {
   configSecrets,
@@ -49,4 +50,7 @@ export { NEVER_ABORTED, onAbort } from './abort-listeners.ts'
 export { settlesWithin, untilAborted, waitAtMost } from './wait.ts'
 export { systemClock, type Clock } from './clock.ts'
 export { Debouncer } from './debounce.ts'
+export { BoundedQueue } from './bounded-queue.ts'
+export { concatBytes } from './bytes.ts'
+export { EventSizeScanner, sseField } from './sse.ts'
 export { errorMessage } from './error-message.ts'
