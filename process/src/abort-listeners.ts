@@ -50,3 +50,19 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     signal.removeEventListener('abort', own.listener)
   }
 }
+
+/**
+ * `task` under a signal of its own that follows `parents` only until the task settles: a
+ * long-lived parent (a plugin's dispose signal, a caller's turn signal) holds one listener of ours
+ * however many tasks follow it at once, and none of the task's own (the MCP SDK adds one per
+ * request to the signal it is handed).
+ */
+export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController()
+  const links = parents.map((parent) => onAbort(parent, () => controller.abort(parent.reason)))
+  try {
+    return await task(controller.signal)
+  } finally {
+    for (const unlink of links) unlink()
+  }
+}
