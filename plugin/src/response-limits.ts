@@ -1,6 +1,6 @@
-import { BoundedQueue, concatBytes, EventSizeScanner, isRecord, onAbort, parseJson, quoteUntrusted, type Redact, sseField } from '@mcp-bridge/process'
-import { BridgeError, errorMessageWithCause } from './errors.ts'
-import { ENVELOPE_BYTES, isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { BoundedQueue, concatBytes, errorMessageWithCause, EventSizeScanner, isRecord, limitStream, onAbort, parseJson, quoteUntrusted, readBoundedText, type Redact, refusedAnswer, sseField } from '@mcp-bridge/process'
+import { BridgeError } from './errors.ts'
+import { ENVELOPE_BYTES, isMessage, malformedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
 
 /**
@@ -110,7 +110,7 @@ function boundedFetch(base: typeof fetch, limits: ResponseLimits): typeof fetch 
     }
     if (!response.ok) return boundedError(response, limits).finally(release)
     const type = (response.headers.get('content-type') ?? '').toLowerCase()
-    if (!type.startsWith('text/event-stream')) return withBody(response, limitBody(response.body, maxBytes, limits.maxBytes, release))
+    if (!type.startsWith('text/event-stream')) return withBody(response, limitStream(response.body, maxBytes, (read) => oversized(limits.maxBytes, read), release))
     const events = new EventReader(response.body, maxBytes, limits, requestIdOf(init?.body), release)
     return (await events.plainAnswer(response)) ?? withBody(response, events.stream())
   }
@@ -126,27 +126,7 @@ const NOTHING_TO_RELEASE = (): void => {}
 async function boundedError(response: Response, limits: ResponseLimits): Promise<Response> {
   // A character takes at most 4 bytes; the margin lets the redactor see a secret cut by the limit.
   const readBytes = Math.min(limits.maxBytes, limits.maxErrorChars * 4 + 8192)
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let bytes = 0
-  let abandoned = false
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      bytes += value.byteLength
-      text += decoder.decode(value, { stream: true })
-      if (bytes > readBytes) {
-        abandoned = true
-        break
-      }
-    }
-  } catch {
-    // A body cut by the network is quoted as far as it came.
-  } finally {
-    void reader.cancel().catch(() => {})
-  }
+  const { text, abandoned } = await readBoundedText(response.body!, readBytes)
   const quoted = quoteUntrusted(text, limits.maxErrorChars, limits.redact, abandoned ? Infinity : text.length)
   const statusText = quoteUntrusted(response.statusText, 200, limits.redact)
   return new Response(quoted, { status: response.status, statusText, headers: response.headers })
@@ -161,35 +141,6 @@ function oversized(maxResultBytes: number, read: number, stream = false): Bridge
     ? `a message on the stream that carries the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes, with the rest of the stream`
     : `the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes`
   return new BridgeError(message, 'INVALID_RESULT')
-}
-
-/** Passes a JSON body through, erroring it once it exceeds `maxBytes`; `release` once it ends, however. */
-function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number, release: () => void): ReadableStream<Uint8Array> {
-  const reader = source.getReader()
-  let read = 0
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read()
-        if (done) {
-          release()
-          return controller.close()
-        }
-        read += value.byteLength
-        if (read <= maxBytes) return controller.enqueue(value)
-        release()
-        void reader.cancel().catch(() => {})
-        controller.error(oversized(maxResultBytes, read))
-      } catch (error) {
-        release()
-        controller.error(error)
-      }
-    },
-    cancel(reason) {
-      release()
-      return reader.cancel(reason)
-    },
-  })
 }
 
 /**

@@ -2,9 +2,9 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import { ProtocolErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
-import { killGroup, LineReader, oversizedRequestMethod, oversizedResponseId, parseJson, PipeWriter, type Redact, settlesWithin, spawnGroup, StderrTail, stopGroup } from '@mcp-bridge/process'
-import { BridgeError, withoutStack } from './errors.ts'
-import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { invalidRequest, killGroup, LineReader, oversizedRequestMethod, oversizedResponseId, parseJson, PipeWriter, type Redact, refusedAnswer, settlesWithin, spawnGroup, StderrTail, stopGroup, withoutStack } from '@mcp-bridge/process'
+import { BridgeError } from './errors.ts'
+import { deserializeMessage, malformedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './request-failure.ts'
 
 export interface StdioChildOptions {

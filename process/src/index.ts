@@ -11,6 +11,7 @@ export { descendantsOf, groupMembers, killRecorded, processTable, stillRunning, 
 export { isTimeoutReason, startDeadline, withinDeadline, type Deadline } from './deadline.ts'
 export { LineReader, type LineEvent } from './line-reader.ts'
 export { oversizedRequestMethod, oversizedResponseId } from './oversized-line.ts'
+export { invalidRequest, refusedAnswer } from './json-rpc-problems.ts'
 export { isWriteRefusal, PipeWriter } from './pipe-writer.ts'
 // The untrusted-text rules: whatever a peer says passes through these before a log or report.
 export {
@@ -55,5 +56,6 @@ export { Debouncer } from './debounce.ts'
 export { Serial } from './serial.ts'
 export { BoundedQueue } from './bounded-queue.ts'
 export { concatBytes } from './bytes.ts'
+export { limitStream, readBoundedText } from './bounded-body.ts'
 export { EventSizeScanner, sseField } from './sse.ts'
-export { errorMessage } from './error-message.ts'
+export { errorMessage, errorMessageWithCause, safeCause, withoutStack, MAX_QUOTED_ERROR_CHARS } from './error-message.ts'
