@@ -227,7 +227,8 @@ export class ServerConnection {
     }
     this.session = session
     try {
-      await this.firstSync(deadline)
+      // The session's first sync, after any still in line; its failure is the attempt's to handle.
+      await this.syncs.run(() => this.sync(deadline))
       this.era = session.era
     } catch (error) {
       // A bad tool list is the server's data, not its connection: reconnecting cannot fix it,
@@ -349,11 +350,6 @@ export class ServerConnection {
       this.timer = undefined
       if (!this.disposed) void this.runAttempt()
     }, delayMs)
-  }
-
-  /** A session's first sync, after any still in the queue; its failure is the attempt's to handle. */
-  private firstSync(deadline: AbortSignal): Promise<void> {
-    return this.syncs.run(() => this.sync(deadline))
   }
 
   /** A sync for list_changed. A burst while one is queued collapses into it; a failure keeps the tools. */

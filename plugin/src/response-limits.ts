@@ -1,4 +1,4 @@
-import { BoundedQueue, concatBytes, errorMessageWithCause, EventSizeScanner, isRecord, limitStream, onAbort, parseJson, quoteUntrusted, readBoundedText, type Redact, refusedAnswer, sseField } from '@mcp-bridge/process'
+import { BoundedQueue, concatBytes, errorMessageWithCause, EventSizeScanner, isRecord, limitStream, NOTHING_TO_RELEASE, onAbort, parseJson, quoteUntrusted, readBoundedText, type Redact, refusedAnswer, sseField } from '@mcp-bridge/process'
 import { BridgeError } from './errors.ts'
 import { ENVELOPE_BYTES, isMessage, malformedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
@@ -119,8 +119,6 @@ function boundedFetch(base: typeof fetch, limits: ResponseLimits): typeof fetch 
 function withBody(response: Response, body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
-
-const NOTHING_TO_RELEASE = (): void => {}
 
 /** The error body, read no further than can be quoted, redacted and cut with a notice. */
 async function boundedError(response: Response, limits: ResponseLimits): Promise<Response> {

@@ -18,7 +18,8 @@ const fanouts = new WeakMap<AbortSignal, Fanout>()
  * none), and following it costs nothing: no listener is added, no callback kept.
  */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal
-const NOTHING_TO_RELEASE = (): void => {}
+/** A release with nothing to let go of. */
+export const NOTHING_TO_RELEASE = (): void => {}
 
 /**
  * Runs `callback` once when `signal` aborts (at once, synchronously, if it already has); returns

@@ -1,5 +1,4 @@
-/** A taken slot of the waiting line: its resolver is let go of. */
-const NOTHING = (): void => {}
+import { NOTHING_TO_RELEASE } from './abort-listeners.ts'
 
 /**
  * At most `concurrency` tasks running, at most `capacity` waiting in order; a task that finds the
@@ -36,7 +35,7 @@ export class BoundedQueue {
     }
     const resolve = this.waiting[this.head]!
     // Let go of the resolver at once; the array is compacted only now and then.
-    this.waiting[this.head++] = NOTHING
+    this.waiting[this.head++] = NOTHING_TO_RELEASE
     if (this.head === this.waiting.length || this.head > 1024) {
       this.waiting.splice(0, this.head)
       this.head = 0
