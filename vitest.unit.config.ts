@@ -12,7 +12,7 @@ import base from './vitest.config.ts'
  */
 const pure = {
   repo: ['test/repo/import-circles.test.ts'],
-  process: ['abort-listeners', 'deadline', 'json-equal', 'json-size', 'parse-json', 'readers.property', 'redact'],
+  process: ['abort-listeners', 'deadline', 'json-equal', 'json-size', 'parse-json', 'readers.property', 'redact', 'shared-pieces', 'streams'],
   plugin: [
     'abort-scope', 'auth-renewal', 'config', 'config-error-secrets', 'config-schema', 'discovery', 'elicitation-form', 'env', 'host-contracts',
     'json-rpc-message', 'line-reader', 'log', 'model-route', 'naming', 'projection', 'readers.property',

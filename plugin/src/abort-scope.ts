@@ -2,24 +2,6 @@ import { getEventListeners } from 'node:events'
 import { onAbort } from '@mcp-bridge/process'
 
 /**
- * A signal that follows its parents only until released. Each request gets a scope, released as
- * soon as the request settles, so that a long-lived parent (the plugin's dispose signal, a
- * caller's turn signal) holds one listener of ours however many requests follow it at once, and
- * none of theirs: the SDK adds a listener per request to the signal it is handed (and removes it
- * once the request settles, as @modelcontextprotocol/client 2.4.0 does; older SDKs never did).
- */
-export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController()
-  // One listener per parent however many scopes follow it (see abort-listeners.ts).
-  const links = parents.map((parent) => onAbort(parent, () => controller.abort(parent.reason)))
-  try {
-    return await task(controller.signal)
-  } finally {
-    for (const unlink of links) unlink()
-  }
-}
-
-/**
  * A call's controller and its link to the caller's signal. Building an AbortSignal costs 3-15 µs
  * on Node 20, and linking it to a caller's signal (a listener added, then removed) a few more:
  * together most of an echo call's own cost over stdio. Every call needs a signal of its

@@ -1,4 +1,4 @@
-import { type Clock, configSecrets, createLearningRedactor, Debouncer, type Redact, SchemaCompiler, startDeadline, systemClock } from '@mcp-bridge/process'
+import { type Clock, configSecrets, createLearningRedactor, Debouncer, type Redact, SchemaCompiler, Serial, startDeadline, systemClock } from '@mcp-bridge/process'
 import type { Logger } from 'cordis'
 import { backoffDelay } from './backoff.ts'
 import type { Config } from './config.ts'
@@ -52,10 +52,10 @@ export class ServerConnection {
   /** The latest connection attempt (perhaps settled); it never rejects. */
   private attempting?: Promise<{ error?: unknown }>
   private readonly disposing = new AbortController()
-  /** Every sync, in order; it never rejects. */
-  private syncQueue: Promise<void> = Promise.resolve()
-  /** Every reconnect() and disconnect(), in order; it never rejects. */
-  private manual: Promise<unknown> = Promise.resolve()
+  /** Every sync, in order. */
+  private readonly syncs = new Serial()
+  /** Every reconnect() and disconnect(), in order. */
+  private readonly manual = new Serial()
   /** A re-sync is queued and has not started: list_changed until it starts adds nothing. */
   private resyncQueued = false
   /** The unmatched tool-filter entries last warned about, so a re-sync does not repeat them. */
@@ -108,7 +108,7 @@ export class ServerConnection {
    * leave two sessions. Resolves with the attempt's outcome.
    */
   reconnect(): Promise<{ error?: unknown }> {
-    return this.manualStep(async () => {
+    return this.manual.run(async () => {
       if (await this.endLive()) return { error: new BridgeError(this.unavailableReason(), 'SERVER_UNAVAILABLE') }
       this.failures = 0
       this.setState({ kind: 'connecting' })
@@ -118,19 +118,13 @@ export class ServerConnection {
 
   /** Ends the live session and stays down, tools unregistered, until reconnect() or a reload. */
   disconnect(): Promise<void> {
-    return this.manualStep(async () => {
+    return this.manual.run(async () => {
       if (await this.endLive()) return
-      this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
+      const cleared = this.syncs.run(() => this.options.tools.clear())
       this.setState({ kind: 'stopped', reason: 'disconnected on request; reconnect() or a reload connects again' })
       this.log.info('disconnected on request')
-      await this.syncQueue
+      await cleared
     })
-  }
-
-  private manualStep<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.manual.then(step)
-    this.manual = run.catch(() => {})
-    return run
   }
 
   /** A manual step's start: no attempt in flight or scheduled, no live session. True when disposed. */
@@ -193,7 +187,7 @@ export class ServerConnection {
     await session?.close()
     // Aborted above: it closes its own session, on the same grace clock.
     await this.attempting
-    await this.syncQueue
+    await this.syncs.idle()
   }
 
   /** Teardown awaits the latest attempt; one that has settled already costs it nothing. */
@@ -233,7 +227,8 @@ export class ServerConnection {
     }
     this.session = session
     try {
-      await this.firstSync(deadline)
+      // The session's first sync, after any still in line; its failure is the attempt's to handle.
+      await this.syncs.run(() => this.sync(deadline))
       this.era = session.era
     } catch (error) {
       // A bad tool list is the server's data, not its connection: reconnecting cannot fix it,
@@ -339,7 +334,7 @@ export class ServerConnection {
     this.connectedAt = undefined
     this.failures += 1
     if (this.failures > reconnect.maxAttempts) {
-      this.syncQueue = this.syncQueue.then(() => this.options.tools.clear())
+      void this.syncs.run(() => this.options.tools.clear())
       this.stop(`gave up after ${reconnect.maxAttempts} consecutive failed reconnect attempts: tools unregistered; reload the plugin to reconnect`)
       return
     }
@@ -357,25 +352,17 @@ export class ServerConnection {
     }, delayMs)
   }
 
-  /** A session's first sync, after any still in the queue; its failure is the attempt's to handle. */
-  private firstSync(deadline: AbortSignal): Promise<void> {
-    const run = this.syncQueue.then(() => this.sync(deadline))
-    this.syncQueue = run.catch(() => {})
-    return run
-  }
-
   /** A sync for list_changed. A burst while one is queued collapses into it; a failure keeps the tools. */
   private resync(): void {
     if (this.resyncQueued) return
     this.resyncQueued = true
-    this.syncQueue = this.syncQueue
-      .then(() => {
-        this.resyncQueued = false
-        return this.sync()
-      })
-      .catch((error) => {
-        if (!this.disposed) this.log.error('tool re-sync failed, keeping the previous tools: %s', errorMessage(error))
-      })
+    const run = this.syncs.run(() => {
+      this.resyncQueued = false
+      return this.sync()
+    })
+    run.catch((error) => {
+      if (!this.disposed) this.log.error('tool re-sync failed, keeping the previous tools: %s', errorMessage(error))
+    })
   }
 
   private async sync(deadline?: AbortSignal): Promise<void> {

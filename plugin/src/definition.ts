@@ -3,12 +3,9 @@ import { toolSignature, type BridgedTool } from './discovery.ts'
 import { BridgeError } from './errors.ts'
 import type { ContentBlock, JsonSchema, ToolDefinition, ToolExecution, ToolResult } from './host-contract.ts'
 import { admitImages, type ImageServices } from './image-admission.ts'
-import { jsonEqual } from '@mcp-bridge/process'
-import { SchemaCompiler, uncheckedPatternsWarning, type CompiledSchema } from '@mcp-bridge/process'
-import { jsonByteLength, jsonFitsInBytes } from '@mcp-bridge/process'
+import { type CompiledSchema, jsonByteLength, jsonEqual, jsonFitsInBytes, quoteUntrusted, type Redact, redactSecrets, SchemaCompiler, uncheckedPatternsWarning } from '@mcp-bridge/process'
 import { bridgeOutput, type BridgeOutput } from './output-contract.ts'
 import { isImage, projectContent } from './projection.ts'
-import { quoteUntrusted, redactSecrets, type Redact } from '@mcp-bridge/process'
 import type { GenerationEntry } from './tool-set.ts'
 
 /** The canonical value of a successful call: protocol-complete blocks for programmatic callers. */

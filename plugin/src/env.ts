@@ -1,6 +1,5 @@
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio'
-import { isSecretName, isSecretValue } from '@mcp-bridge/process'
-import { matchesGlob } from './tool-filter.ts'
+import { isSecretName, isSecretValue, matchesGlob } from '@mcp-bridge/process'
 
 /**
  * The environment a stdio server is started with, by allowlist: the SDK's small safe base

@@ -1,3 +1,4 @@
+import { isRecord } from '@mcp-bridge/process'
 import type { ModelInfo, ModelInfoService, ModelRoute, ToolExecution } from './host-contract.ts'
 
 /**
@@ -16,18 +17,18 @@ export function routeOf(exec: ToolExecution): ModelRoute | undefined {
   const direct = asRoute(exec.route)
   if (direct) return direct
   const agent: unknown = exec.agent
-  if (!isObject(agent)) return undefined
+  if (!isRecord(agent)) return undefined
   // The route of the agent's latest request wins over its configured options, as in the seed:
   // a session may have switched models since the agent was created.
   let requested: unknown
   try {
     const session = agent.session
-    requested = isObject(session) && typeof session.requestHeader === 'function' ? (session.requestHeader() as { config?: unknown } | undefined)?.config : undefined
+    requested = isRecord(session) && typeof session.requestHeader === 'function' ? (session.requestHeader() as { config?: unknown } | undefined)?.config : undefined
   } catch {
     requested = undefined
   }
-  const header = isObject(requested) ? requested : {}
-  const options = isObject(agent.options) ? agent.options : {}
+  const header = isRecord(requested) ? requested : {}
+  const options = isRecord(agent.options) ? agent.options : {}
   return asRoute({ provider: header.provider ?? options.provider, model: header.model ?? options.model })
 }
 
@@ -42,11 +43,7 @@ export function resolveModelInfo(llm: ModelInfoService, route: ModelRoute, signa
 }
 
 function asRoute(value: unknown): ModelRoute | undefined {
-  if (!isObject(value)) return undefined
+  if (!isRecord(value)) return undefined
   const { provider, model } = value
   return typeof provider === 'string' && provider && typeof model === 'string' && model ? { provider, model } : undefined
-}
-
-function isObject(value: unknown): value is Record<string, unknown> & { session?: unknown; options?: unknown } {
-  return typeof value === 'object' && value !== null
 }

@@ -1,6 +1,6 @@
-import { isRecord, onAbort, parseJson, quoteUntrusted, type Redact } from '@mcp-bridge/process'
-import { BridgeError, errorMessageWithCause } from './errors.ts'
-import { ENVELOPE_BYTES, isMessage, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { BoundedQueue, concatBytes, errorMessageWithCause, EventSizeScanner, isRecord, limitStream, NOTHING_TO_RELEASE, onAbort, parseJson, quoteUntrusted, readBoundedText, type Redact, refusedAnswer, sseField } from '@mcp-bridge/process'
+import { BridgeError } from './errors.ts'
+import { ENVELOPE_BYTES, isMessage, malformedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK, UndeliveredMessageError } from './request-failure.ts'
 
 /**
@@ -55,7 +55,7 @@ export const MAX_REPLY_POSTS = 8
 export const MAX_QUEUED_REPLIES = 4096
 
 export function fetchWithLimits(base: typeof fetch, limits: ResponseLimits): typeof fetch {
-  const replies = new PostQueue(MAX_REPLY_POSTS, MAX_QUEUED_REPLIES)
+  const replies = new BoundedQueue(MAX_REPLY_POSTS, MAX_QUEUED_REPLIES)
   const limited = boundedFetch(base, limits)
   return (input, init) => {
     // The SDK writes its own requests and notifications method first (`{"method":…`); a reply
@@ -90,49 +90,6 @@ function outgoingKind(body: unknown): string | undefined {
   return `the reply to the server's request ${typeof id === 'string' ? JSON.stringify(id.slice(0, 100)) : String(id)}`
 }
 
-/**
- * At most `concurrency` tasks running, at most `capacity` waiting in order; a task that finds the
- * queue full is refused with `refuse()`, never started. A running task's turn ends when its
- * promise settles (for a POST: when the response's headers are in).
- */
-class PostQueue {
-  private running = 0
-  private readonly waiting: Array<() => void> = []
-  private head = 0
-
-  constructor(
-    private readonly concurrency: number,
-    private readonly capacity: number,
-  ) {}
-
-  async run<T>(task: () => Promise<T>, refuse: () => Error): Promise<T> {
-    if (this.running >= this.concurrency) {
-      if (this.waiting.length - this.head >= this.capacity) throw refuse()
-      await new Promise<void>((resolve) => this.waiting.push(resolve))
-    } else this.running += 1
-    try {
-      return await task()
-    } finally {
-      this.next()
-    }
-  }
-
-  /** Hands the turn to the next task waiting, or gives it back. */
-  private next(): void {
-    if (this.head === this.waiting.length) {
-      this.running -= 1
-      return
-    }
-    const resolve = this.waiting[this.head]!
-    this.waiting[this.head++] = NOTHING_TO_RELEASE
-    if (this.head === this.waiting.length || this.head > 1024) {
-      this.waiting.splice(0, this.head)
-      this.head = 0
-    }
-    resolve()
-  }
-}
-
 function boundedFetch(base: typeof fetch, limits: ResponseLimits): typeof fetch {
   const maxBytes = limits.maxBytes + ENVELOPE_BYTES
   return async (input, init) => {
@@ -153,7 +110,7 @@ function boundedFetch(base: typeof fetch, limits: ResponseLimits): typeof fetch 
     }
     if (!response.ok) return boundedError(response, limits).finally(release)
     const type = (response.headers.get('content-type') ?? '').toLowerCase()
-    if (!type.startsWith('text/event-stream')) return withBody(response, limitBody(response.body, maxBytes, limits.maxBytes, release))
+    if (!type.startsWith('text/event-stream')) return withBody(response, limitStream(response.body, maxBytes, (read) => oversized(limits.maxBytes, read), release))
     const events = new EventReader(response.body, maxBytes, limits, requestIdOf(init?.body), release)
     return (await events.plainAnswer(response)) ?? withBody(response, events.stream())
   }
@@ -163,33 +120,11 @@ function withBody(response: Response, body: ReadableStream<Uint8Array>): Respons
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
-const NOTHING_TO_RELEASE = (): void => {}
-
 /** The error body, read no further than can be quoted, redacted and cut with a notice. */
 async function boundedError(response: Response, limits: ResponseLimits): Promise<Response> {
   // A character takes at most 4 bytes; the margin lets the redactor see a secret cut by the limit.
   const readBytes = Math.min(limits.maxBytes, limits.maxErrorChars * 4 + 8192)
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let bytes = 0
-  let abandoned = false
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      bytes += value.byteLength
-      text += decoder.decode(value, { stream: true })
-      if (bytes > readBytes) {
-        abandoned = true
-        break
-      }
-    }
-  } catch {
-    // A body cut by the network is quoted as far as it came.
-  } finally {
-    void reader.cancel().catch(() => {})
-  }
+  const { text, abandoned } = await readBoundedText(response.body!, readBytes)
   const quoted = quoteUntrusted(text, limits.maxErrorChars, limits.redact, abandoned ? Infinity : text.length)
   const statusText = quoteUntrusted(response.statusText, 200, limits.redact)
   return new Response(quoted, { status: response.status, statusText, headers: response.headers })
@@ -204,35 +139,6 @@ function oversized(maxResultBytes: number, read: number, stream = false): Bridge
     ? `a message on the stream that carries the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes, with the rest of the stream`
     : `the server's answer exceeded limits.maxResultBytes (${maxResultBytes} bytes); it was abandoned after ${read} bytes`
   return new BridgeError(message, 'INVALID_RESULT')
-}
-
-/** Passes a JSON body through, erroring it once it exceeds `maxBytes`; `release` once it ends, however. */
-function limitBody(source: ReadableStream<Uint8Array>, maxBytes: number, maxResultBytes: number, release: () => void): ReadableStream<Uint8Array> {
-  const reader = source.getReader()
-  let read = 0
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read()
-        if (done) {
-          release()
-          return controller.close()
-        }
-        read += value.byteLength
-        if (read <= maxBytes) return controller.enqueue(value)
-        release()
-        void reader.cancel().catch(() => {})
-        controller.error(oversized(maxResultBytes, read))
-      } catch (error) {
-        release()
-        controller.error(error)
-      }
-    },
-    cancel(reason) {
-      release()
-      return reader.cancel(reason)
-    },
-  })
 }
 
 /**
@@ -297,7 +203,7 @@ class EventReader {
       if (ended) break
     }
     this.headEnded = true
-    const messages = plainMessages(new TextDecoder().decode(concat(this.head, bytes)), this.requestId)
+    const messages = plainMessages(new TextDecoder().decode(concatBytes(this.head, bytes)), this.requestId)
     if (!messages) return undefined
     // The response is in; the stream should end now (the spec: the server SHOULD close it). An end
     // already buffered arrives within microtasks; anything later goes the SDK's way, unread here.
@@ -332,7 +238,7 @@ class EventReader {
     const batch = this.head.splice(0)
     let batchBytes = batch.reduce((sum, chunk) => sum + chunk.byteLength, 0)
     if (batch.length && this.scanner.largestSeen > this.maxBytes) return this.abandon(controller)
-    if (batch.length && this.headEnded) return controller.enqueue(concat(batch, batchBytes))
+    if (batch.length && this.headEnded) return controller.enqueue(concatBytes(batch, batchBytes))
     try {
       for (;;) {
         const next = this.pending ?? this.reader.read()
@@ -340,7 +246,7 @@ class EventReader {
         const { done, value } = await next
         if (done) {
           this.release()
-          if (batch.length) controller.enqueue(concat(batch, batchBytes))
+          if (batch.length) controller.enqueue(concatBytes(batch, batchBytes))
           return controller.close()
         }
         this.read += value.byteLength
@@ -348,7 +254,7 @@ class EventReader {
         if (largest > this.maxBytes) return this.abandon(controller)
         batch.push(value)
         batchBytes += value.byteLength
-        if (ended) return controller.enqueue(concat(batch, batchBytes))
+        if (ended) return controller.enqueue(concatBytes(batch, batchBytes))
       }
     } catch (error) {
       this.release()
@@ -393,12 +299,10 @@ function plainMessages(text: string, requestId: string | number): string[] | und
       data = []
       continue
     }
-    if (line.startsWith(':')) continue
-    const colon = line.indexOf(':')
-    const field = colon < 0 ? line : line.slice(0, colon)
-    const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1))
-    if (field === 'data') data.push(value)
-    else if (field !== 'event' || value !== 'message') return undefined
+    const member = sseField(line)
+    if (!member) continue
+    if (member.field === 'data') data.push(member.value)
+    else if (member.field !== 'event' || member.value !== 'message') return undefined
   }
   return answered ? messages : undefined
 }
@@ -415,67 +319,6 @@ function parseMessage(json: string, requestId: string | number): { message: Reco
   if (refused?.id !== requestId) return undefined
   const answer = malformedAnswer(refused)
   return { message: answer as Record<string, unknown>, json: JSON.stringify(answer) }
-}
-
-function concat(chunks: Uint8Array[], bytes: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(bytes)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
-}
-
-/**
- * Bytes of the SSE event in progress: an empty line (two line ends in a row) ends an event. A line
- * ends at CRLF, LF or a bare CR (the SSE standard allows all three, and the SDK's parser reads
- * them so): counting LF alone took a stream framed with CRs for one endless event, held back
- * until it ended and abandoned once it outgrew the limit.
- */
-class EventSizeScanner {
-  private eventBytes = 0
-  private lineBytes = 0
-  /** The last chunk ended in CR: an LF opening the next one belongs to it (CRLF). */
-  private afterCr = false
-  /** The largest size any event reached so far. */
-  largestSeen = 0
-
-  /** Feeds bytes; returns the largest size the current event reached within them, and whether an event ended. */
-  push(chunk: Uint8Array): { largest: number; ended: boolean } {
-    let largest = this.eventBytes
-    let ended = false
-    let start = 0
-    if (this.afterCr && chunk.length > 0) {
-      this.afterCr = false
-      if (chunk[0] === 0x0a) start = 1
-    }
-    // The next LF and CR, each searched for again only once passed (-1: none left): linear in the chunk.
-    let lf = -2
-    let cr = -2
-    for (;;) {
-      if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start)
-      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start)
-      const lineEnd = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr)
-      const end = lineEnd < 0 ? chunk.length : lineEnd
-      this.lineBytes += end - start
-      this.eventBytes += end - start
-      largest = Math.max(largest, this.eventBytes)
-      this.largestSeen = Math.max(this.largestSeen, largest)
-      if (lineEnd < 0) return { largest, ended }
-      if (this.lineBytes === 0) {
-        this.eventBytes = 0
-        ended = true
-      }
-      this.lineBytes = 0
-      start = lineEnd + 1
-      if (chunk[lineEnd] === 0x0d) {
-        if (start === chunk.length) this.afterCr = true
-        else if (chunk[start] === 0x0a) start++
-      }
-    }
-  }
 }
 
 /** The id of the JSON-RPC request a POST carries (the SDK sends one message per POST). */

@@ -1,5 +1,6 @@
 import type { Context } from 'cordis'
-import { BridgeError, withoutStack } from './errors.ts'
+import { withoutStack } from '@mcp-bridge/process'
+import { BridgeError } from './errors.ts'
 
 /**
  * serverNames in use, per `tools` service: the public names a serverName makes can only collide

@@ -1,14 +1,14 @@
 import { Client, SdkError, SdkErrorCode, SdkHttpError, SseError, type Transport } from '@modelcontextprotocol/client'
 import * as z from 'zod'
 import type { Config } from './config.ts'
-import { CallScope, withAbortScope } from './abort-scope.ts'
+import { CallScope } from './abort-scope.ts'
 import { askFailure } from './asks/ask-failure.ts'
 import { clientAsks, type ClientAsks } from './asks/client-asks.ts'
 import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { isLegacyRefusal, isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
-import { BridgeError, errorMessage, errorMessageWithCause, safeCause } from './errors.ts'
+import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
-import { quoteUntrusted, type Redact, stderrExcerpt, untilAborted, waitAtMost } from '@mcp-bridge/process'
+import { errorMessageWithCause, isWorthSaying, isWriteRefusal, quoteUntrusted, RepeatCounter, safeCause, type Redact, stderrExcerpt, untilAborted, waitAtMost, withAbortScope } from '@mcp-bridge/process'
 import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone, UndeliveredMessageError } from './request-failure.ts'
 import { checkListing, paramHeaders, type ParamHeader } from './param-headers.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
@@ -79,7 +79,7 @@ export class Session {
    */
   private streamFailure?: string
   /** How often each kind of repeated notice has come up: failed POSTs, dropped replies, invalid requests. */
-  private readonly repeats = new Map<string, number>()
+  private readonly repeats = new RepeatCounter()
   private learned?: Era
   /** Ends what the attempt's transports shared (transport.ts): set on the session `open` returns. */
   private endAccess = () => {}
@@ -196,7 +196,7 @@ export class Session {
     } catch (error) {
       // A server that exits at once fails the handshake as a broken pipe or a closed connection,
       // whichever the scheduler shows first: either way what happened is that it exited.
-      const exit = isConnectionLoss(error) || isProbeRefused(error) || /^Not (sent|connected)\b/.test(errorMessage(error)) ? handle.exitReason?.() : undefined
+      const exit = isConnectionLoss(error) || isProbeRefused(error) || isWriteRefusal(error) ? handle.exitReason?.() : undefined
       await session.close()
       const legacy = how === 'probe' || prior?.kind === 'legacy'
       if (legacy && !exit && !deadline.aborted && isModernRefusal(error)) throw new ModernRefusal()
@@ -455,7 +455,7 @@ export class Session {
   private undelivered(error: UndeliveredMessageError): void {
     if (this.closing) return
     if (error.dropped) {
-      if (this.count('dropped') === 1) this.hooks.onNotice(`${this.quote(error.message)}; the server sends requests faster than they can be answered: later replies that find the queue full are dropped too (counted, not logged)`)
+      if (this.repeats.count('dropped') === 1) this.hooks.onNotice(`${this.quote(error.message)}; the server sends requests faster than they can be answered: later replies that find the queue full are dropped too (counted, not logged)`)
       return
     }
     this.noticeRepeated('failed post', error.message, 'failures', '; the session is kept: a failed reply is not a lost server')
@@ -463,14 +463,8 @@ export class Session {
 
   /** Logs `message` the 1st, 10th, 100th, … time its kind comes up, with the count so far. */
   private noticeRepeated(kind: string, message: string, what: string, suffix = ''): void {
-    const count = this.count(kind)
-    if (/^10*$/.test(String(count))) this.hooks.onNotice(`${this.quote(message)}${count === 1 ? '' : ` (${count} such ${what} so far)`}${suffix}`)
-  }
-
-  private count(kind: string): number {
-    const count = (this.repeats.get(kind) ?? 0) + 1
-    this.repeats.set(kind, count)
-    return count
+    const count = this.repeats.count(kind)
+    if (isWorthSaying(count)) this.hooks.onNotice(`${this.quote(message)}${count === 1 ? '' : ` (${count} such ${what} so far)`}${suffix}`)
   }
 
   private reportLost(reason: string): void {

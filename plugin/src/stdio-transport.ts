@@ -1,13 +1,11 @@
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
-import type { Writable } from 'node:stream'
 import { ProtocolErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
-import { killGroup, parseJson, type Redact, settlesWithin, spawnGroup, StderrTail, stopGroup } from '@mcp-bridge/process'
-import { BridgeError, withoutStack } from './errors.ts'
-import { deserializeMessage, invalidRequest, malformedAnswer, refusedAnswer } from './json-rpc-message.ts'
+import { invalidRequest, killGroup, LineReader, oversizedRequestMethod, oversizedResponseId, parseJson, PipeWriter, type Redact, refusedAnswer, settlesWithin, spawnGroup, StderrTail, stopGroup, withoutStack } from '@mcp-bridge/process'
+import { BridgeError } from './errors.ts'
+import { deserializeMessage, malformedAnswer } from './json-rpc-message.ts'
 import { OVERSIZED_MARK } from './request-failure.ts'
-import { LineReader, oversizedRequestMethod, oversizedResponseId } from './line-reader.ts'
 
 export interface StdioChildOptions {
   command: string
@@ -32,7 +30,6 @@ export interface StdioChildOptions {
 const WATCHDOG_GRACE_MS = 500
 /** After SIGKILL, how long to wait for the exit to be reported (the kernel needs no grace). */
 const KILLED_WAIT_MS = 1000
-const STDIN_CLOSED = "the server's stdin is closed"
 /** After stdout ends, how long the rest of stderr may take before the connection counts as closed. */
 const STDERR_LAST_WORDS_MS = 200
 /** After the exit, how long stdout and stderr may take to deliver what is left in the pipes. */
@@ -44,12 +41,11 @@ const STREAMS_WAIT_MS = 500
  * script), with a watchdog that ends the group if the host dies first (on POSIX), keeps a
  * bounded tail of stderr for error messages, and uses a configurable grace period.
  *
- * Nothing it does waits on the child without a bound: a write waits for the pipe to drain only
- * while the child can still read it (a dead child, an errored or closed stdin end the wait); the
- * connection counts as closed as soon as stdout ends or the child exits, whichever is first (a
- * server that closes stdout and lives on can never answer again); and close() escalates on a
- * clock. A server that stops reading stdin cannot grow the host's memory: past
- * `maxPendingWriteBytes` waiting in the pipe, sends fail at once.
+ * Nothing it does waits on the child without a bound: writes go through @mcp-bridge/process's
+ * PipeWriter (a wait for 'drain' ends when the child cannot read; past `maxPendingWriteBytes`
+ * waiting in the pipe, sends fail at once); the connection counts as closed as soon as stdout ends
+ * or the child exits, whichever is first (a server that closes stdout and lives on can never
+ * answer again); and close() escalates on a clock.
  */
 export class StdioChildTransport implements Transport {
   onclose?: () => void
@@ -65,14 +61,9 @@ export class StdioChildTransport implements Transport {
   private streamsClosed?: Promise<void>
   /** Settles when the server and its watchdog have both exited. */
   private ended?: Promise<void>
-  /** Why nothing can be written any more, once that is so. */
-  private writeFailure?: Error
+  private readonly writer: PipeWriter
   /** How the server process ended (`the server process exited (code 3) before answering`), once it has. */
   exitReason?: string
-  /** One shared wait for 'drain', however many sends are blocked on it. */
-  private drained?: Promise<void>
-  /** Ends that wait when writing becomes impossible. */
-  private onWriteFailure?: () => void
   private closeReported = false
   private stopping?: Promise<void>
   private readonly outstanding = new Set<string | number>()
@@ -80,6 +71,7 @@ export class StdioChildTransport implements Transport {
   constructor(private readonly options: StdioChildOptions) {
     this.stderr = new StderrTail(options.redact)
     this.lines = new LineReader(options.maxMessageBytes)
+    this.writer = new PipeWriter(options.maxPendingWriteBytes, () => this.exited!)
   }
 
   get pid(): number | undefined {
@@ -99,7 +91,7 @@ export class StdioChildTransport implements Transport {
       this.exited = group.exited
       this.streamsClosed = new Promise((done) => child.once('close', () => done()))
       child.once('error', (error) => {
-        this.failWrites(error)
+        this.writer.fail(error)
         const explained = explainSpawnError(error, this.options)
         reject(explained)
         this.onerror?.(explained)
@@ -107,10 +99,7 @@ export class StdioChildTransport implements Transport {
       child.once('spawn', () => resolve())
       child.once('exit', (code, signal) => {
         this.exitReason = `the server process exited (${signal ? `signal ${signal}` : `code ${code}`}) before answering`
-        const exited = new Error(this.exitReason)
-        // A broken pipe is how an exit shows first; the exit is what happened, and outranks it.
-        if (this.writeFailure && isBrokenPipe(this.writeFailure)) this.writeFailure = exited
-        this.failWrites(exited)
+        this.writer.childExited(new Error(this.exitReason))
         // Whatever the server left in its group is an orphan now: nothing will ever ask it to stop.
         killGroup(child, 'SIGKILL')
       })
@@ -119,10 +108,10 @@ export class StdioChildTransport implements Transport {
       // closes both pipes at once: its last stderr lines (quoted in the error) get a moment.
       child.stdout?.once('end', () => void settlesWithin(this.streamsClosed!, STDERR_LAST_WORDS_MS).then(() => this.reportClose()))
       child.stdin?.on('error', (error) => {
-        this.failWrites(error)
+        this.writer.fail(error)
         this.onerror?.(error)
       })
-      child.stdin?.once('close', () => this.failWrites(new Error(STDIN_CLOSED)))
+      if (child.stdin) this.writer.watch(child.stdin)
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
       child.stderr?.on('data', (chunk: Buffer) => {
         for (const line of this.stderr.push(chunk)) this.options.onStderrLine?.(line)
@@ -132,14 +121,9 @@ export class StdioChildTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin
-    if (!stdin || stdin.destroyed) throw new Error('Not connected')
-    if (this.writeFailure) throw new Error(`Not connected: ${this.writeFailure.message}`)
-    const waiting = stdin.writableLength
-    if (waiting > this.options.maxPendingWriteBytes) {
-      throw new Error(`Not sent: the server is not reading its stdin (${waiting} bytes are waiting in the pipe)`)
-    }
+    this.writer.check(stdin)
     this.track(message)
-    if (!stdin.write(serializeMessage(message))) await this.whenWritable(stdin)
+    await this.writer.write(stdin, serializeMessage(message))
   }
 
   /** stdin EOF, then SIGTERM to the group, then SIGKILL, each after the grace period. */
@@ -151,44 +135,13 @@ export class StdioChildTransport implements Transport {
   }
 
   private async stop(child: ChildProcess): Promise<void> {
-    await stopGroup(child, { exited: this.exited!, closeInput: !this.writeFailure, graceMs: this.options.killGraceMs, killedWaitMs: KILLED_WAIT_MS })
+    await stopGroup(child, { exited: this.exited!, closeInput: !this.writer.failed, graceMs: this.options.killGraceMs, killedWaitMs: KILLED_WAIT_MS })
     // Grandchildren may outlive a leader that exited on its own, and hold its pipes open.
     killGroup(child, 'SIGKILL')
     await settlesWithin(this.streamsClosed!, STREAMS_WAIT_MS)
     // The watchdog too: it was released when the server exited, and leaves at once.
     await settlesWithin(this.ended!, STREAMS_WAIT_MS)
     this.reportClose()
-  }
-
-  /** Resolves when the pipe takes more; rejects as soon as it never will. */
-  private whenWritable(stdin: Writable): Promise<void> {
-    this.drained ??= new Promise<void>((resolve, reject) => {
-      const settle = () => {
-        stdin.off('drain', settle)
-        stdin.off('close', settle)
-        stdin.off('error', settle)
-        this.drained = undefined
-        const failure = this.writeFailure
-        if (!failure) return resolve()
-        if (!isBrokenPipe(failure)) return reject(new Error(`Not sent: ${failure.message}`))
-        // EPIPE arrives before the exit it stems from: a moment for the exit to be reported, so
-        // that the error says the server exited (and how), not only that a write failed.
-        void settlesWithin(this.exited!, KILLED_WAIT_MS).then(() => {
-          const now = this.writeFailure!
-          reject(new Error(`Not sent: ${isBrokenPipe(now) ? `the server closed its stdin without reading (${now.message})` : now.message}`))
-        })
-      }
-      stdin.on('drain', settle)
-      stdin.on('close', settle)
-      stdin.on('error', settle)
-      this.onWriteFailure = settle
-    })
-    return this.drained
-  }
-
-  private failWrites(error: Error): void {
-    this.writeFailure ??= error
-    this.onWriteFailure?.()
   }
 
   private reportClose(): void {
@@ -331,9 +284,4 @@ export function explainSpawnError(error: NodeJS.ErrnoException, options: Pick<St
   }
   if (error.code === 'EACCES') return config(`command "${command}" is not executable: check its permissions or point command at the right file.`)
   return error
-}
-
-/** A write that failed because the server's end of the pipe is gone: EPIPE, or the pipe already closed. */
-function isBrokenPipe(error: Error): boolean {
-  return (error as NodeJS.ErrnoException).code === 'EPIPE' || error.message === STDIN_CLOSED
 }

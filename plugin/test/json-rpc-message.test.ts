@@ -2,7 +2,8 @@ import { deserializeMessage as sdkDeserialize } from '@modelcontextprotocol/sdk/
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deserializeMessage, isMessage, isPlainResult, MALFORMED_MARK, malformedAnswer, refusedAnswer } from '../src/json-rpc-message.ts'
+import { refusedAnswer } from '@mcp-bridge/process'
+import { deserializeMessage, isMessage, isPlainResult, MALFORMED_MARK, malformedAnswer } from '../src/json-rpc-message.ts'
 
 /** Values shaped like JSON-RPC messages, near misses included: every key optional, odd values. */
 const odd = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.array(fc.jsonValue(), { maxLength: 2 }), fc.constant(2 ** 60))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LineReader, oversizedRequestMethod, oversizedResponseId } from '../src/line-reader.ts'
+import { LineReader, oversizedRequestMethod, oversizedResponseId } from '@mcp-bridge/process'
 
 describe('LineReader', () => {
   it('joins a line split across chunks and drops the CR of CRLF', () => {

@@ -2,7 +2,8 @@ import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError 
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { describe, expect, it } from 'vitest'
-import { BridgeError, errorMessageWithCause } from '../src/errors.ts'
+import { errorMessageWithCause } from '@mcp-bridge/process'
+import { BridgeError } from '../src/errors.ts'
 import { MALFORMED_MARK } from '../src/json-rpc-message.ts'
 import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isRefusedAnswer, isSdkTimeout, isServerGone, OVERSIZED_MARK, STREAM_ENDED_MARK } from '../src/request-failure.ts'
 // Registers the SDK's credential-refusal classes, as loading the OAuth modules does in the bridge.

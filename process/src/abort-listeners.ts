@@ -18,7 +18,8 @@ const fanouts = new WeakMap<AbortSignal, Fanout>()
  * none), and following it costs nothing: no listener is added, no callback kept.
  */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal
-const NOTHING_TO_RELEASE = (): void => {}
+/** A release with nothing to let go of. */
+export const NOTHING_TO_RELEASE = (): void => {}
 
 /**
  * Runs `callback` once when `signal` aborts (at once, synchronously, if it already has); returns
@@ -48,5 +49,21 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     // The last callback went: so does the one listener; a later caller adds a fresh one.
     fanouts.delete(signal)
     signal.removeEventListener('abort', own.listener)
+  }
+}
+
+/**
+ * `task` under a signal of its own that follows `parents` only until the task settles: a
+ * long-lived parent (a plugin's dispose signal, a caller's turn signal) holds one listener of ours
+ * however many tasks follow it at once, and none of the task's own (the MCP SDK adds one per
+ * request to the signal it is handed).
+ */
+export async function withAbortScope<T>(parents: AbortSignal[], task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController()
+  const links = parents.map((parent) => onAbort(parent, () => controller.abort(parent.reason)))
+  try {
+    return await task(controller.signal)
+  } finally {
+    for (const unlink of links) unlink()
   }
 }

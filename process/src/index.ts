@@ -10,6 +10,9 @@ export { argvErrorMessage, integerOption, nearestWord, usageErrorText, MAX_TIMER
 export { descendantsOf, groupMembers, killRecorded, processTable, stillRunning, type ProcessEntry } from './tree.ts'
 export { isTimeoutReason, startDeadline, withinDeadline, type Deadline } from './deadline.ts'
 export { LineReader, type LineEvent } from './line-reader.ts'
+export { oversizedRequestMethod, oversizedResponseId } from './oversized-line.ts'
+export { invalidRequest, refusedAnswer } from './json-rpc-problems.ts'
+export { isWriteRefusal, PipeWriter } from './pipe-writer.ts'
 // The untrusted-text rules: whatever a peer says passes through these before a log or report.
 export {
   configSecrets,
@@ -26,6 +29,7 @@ export {
   type Redact,
 } from './redact.ts'
 export { escapeControls, escapeControlsInJson } from './controls.ts'
+export { matchesGlob } from './glob.ts'
 export { collectingUnchecked, linearRegExp, toRe2Syntax, withinMatchBudget, MATCH_BUDGET } from './linear-regexp.ts'
 export { StderrTail, stderrExcerpt } from './stderr-tail.ts'
 // Low-level pieces the plugin, its reference host and the kit share: untrusted JSON Schemas and
@@ -45,8 +49,14 @@ export { jsonEqual } from './json-equal.ts'
 export { isPlainRecord, isRecord } from './records.ts'
 export { parseJson } from './parse-json.ts'
 export { decodeBase64, extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from './images.ts'
-export { NEVER_ABORTED, onAbort } from './abort-listeners.ts'
+export { NEVER_ABORTED, NOTHING_TO_RELEASE, onAbort, withAbortScope } from './abort-listeners.ts'
 export { settlesWithin, untilAborted, waitAtMost } from './wait.ts'
 export { systemClock, type Clock } from './clock.ts'
 export { Debouncer } from './debounce.ts'
-export { errorMessage } from './error-message.ts'
+export { Serial } from './serial.ts'
+export { isWorthSaying, RepeatCounter } from './repeats.ts'
+export { BoundedQueue } from './bounded-queue.ts'
+export { concatBytes } from './bytes.ts'
+export { limitStream, readBoundedText } from './bounded-body.ts'
+export { EventSizeScanner, sseField } from './sse.ts'
+export { errorMessage, errorMessageWithCause, safeCause, withoutStack, MAX_QUOTED_ERROR_CHARS } from './error-message.ts'

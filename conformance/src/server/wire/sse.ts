@@ -1,5 +1,7 @@
 /** Pure, incremental Server-Sent Events parser (the subset MCP uses: event, data, id, retry). */
 
+import { sseField } from '@mcp-bridge/process'
+
 export interface SseEvent {
   event: string
   data: string
@@ -95,11 +97,9 @@ export class SseParser {
       this.event = ''
       return event
     }
-    if (line.startsWith(':')) return undefined
-    const colon = line.indexOf(':')
-    const field = colon < 0 ? line : line.slice(0, colon)
-    let value = colon < 0 ? '' : line.slice(colon + 1)
-    if (value.startsWith(' ')) value = value.slice(1)
+    const parsed = sseField(line)
+    if (!parsed) return undefined
+    const { field, value } = parsed
     if (field === 'data') this.data.push(value)
     else if (field === 'event') this.event = value
     else if (field === 'id') this.id = value

@@ -1,9 +1,8 @@
 /**
- * The bridge's reading of its stdio servers' lines: the line rule itself (LineReader, bounded by
- * `maxLineBytes`) is @mcp-bridge/process's, shared with the conformance kit; what is the bridge's
- * own is telling whose answer or request an oversized line was, from its two ends.
+ * Pure: whose line an oversized JSON-RPC line was, read from the two ends LineReader keeps of it
+ * (the line itself is never held): the id it answers, or the method of a request or notification
+ * of the peer's.
  */
-export { LineReader, type LineEvent } from '@mcp-bridge/process'
 
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`
 const STRING = String.raw`"(?:[^"\\]|\\.)*"`
