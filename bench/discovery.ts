@@ -33,6 +33,11 @@ interface Trial {
   totalMs: number
   /** From the fixture receiving the first tools/list to all listed (raw) or registered (bridge). */
   listMs?: number
+  /**
+   * HTTP: this process's CPU time (user + system) over the trial, the in-process fixture's share
+   * included on both sides: on a loaded machine the wall time follows the neighbours, this less.
+   */
+  cpuMs?: number
   tools: number
 }
 
@@ -64,6 +69,8 @@ export const discovery: Bench = {
         const r = median(rawTrials.map((x) => x.totalMs))
         const bl = median(bridgeTrials.map((x) => x.listMs ?? Number.NaN))
         const rl = median(rawTrials.map((x) => x.listMs ?? Number.NaN))
+        const bc = median(bridgeTrials.map((x) => x.cpuMs ?? Number.NaN))
+        const rc = median(rawTrials.map((x) => x.cpuMs ?? Number.NaN))
         const total = ratio(b, r)
         const registered = Math.min(...bridgeTrials.map((x) => x.tools))
         const limit = size === MAX_TOOLS_DEFAULT ? TARGET_RATIO_10K : TARGET_RATIO
@@ -74,6 +81,8 @@ export const discovery: Bench = {
           rawMs: rawTrials.map((x) => round(x.totalMs, 1)),
           bridgeListPhaseMs: bridgeTrials.map((x) => round(x.listMs ?? Number.NaN, 1)),
           rawListPhaseMs: rawTrials.map((x) => round(x.listMs ?? Number.NaN, 1)),
+          bridgeCpuMs: bridgeTrials.map((x) => round(x.cpuMs ?? Number.NaN, 1)),
+          rawCpuMs: rawTrials.map((x) => round(x.cpuMs ?? Number.NaN, 1)),
           medianRatio: round(total),
           listPhaseRatio: round(ratio(bl, rl)),
           registered,
@@ -88,6 +97,7 @@ export const discovery: Bench = {
         rows.push(
           row(`http ${size} tools, start -> registered (median of ${HTTP_TRIALS})`, { bridge: formatMs(b), baseline: formatMs(r), ratio: formatRatio(total), target: `<= ${limit}x`, holds: verdict(holds) }),
           row(`http ${size} tools, list phase only`, { bridge: formatMs(bl), baseline: formatMs(rl), ratio: formatRatio(ratio(bl, rl)) }),
+          row(`http ${size} tools, process CPU, fixture included (median)`, { bridge: formatMs(bc), baseline: formatMs(rc), ratio: formatRatio(ratio(bc, rc)) }),
         )
         if (memory) {
           rows.push(
@@ -135,12 +145,17 @@ async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw', serve
     let firstList = Number.NaN
     void fixture.wire!.waitFor(wire.request('tools/list')).then(() => (firstList = performance.now()))
     const t0 = performance.now()
+    const cpu0 = process.cpuUsage()
+    const cpuMs = () => {
+      const used = process.cpuUsage(cpu0)
+      return (used.user + used.system) / 1000
+    }
     if (side === 'bridge') {
       const fiber = loadBridge(host, bridgeConfig(serverName, target, { failOnStartupError: true }))
       try {
         await fiber
         const end = performance.now()
-        return { totalMs: end - t0, listMs: end - firstList, tools: namesOf(host, serverName).length }
+        return { totalMs: end - t0, listMs: end - firstList, cpuMs: cpuMs(), tools: namesOf(host, serverName).length }
       } finally {
         await fiber.dispose()
       }
@@ -149,7 +164,7 @@ async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw', serve
     try {
       const tools = await listAllRaw(client)
       const end = performance.now()
-      return { totalMs: end - t0, listMs: end - firstList, tools: tools.length }
+      return { totalMs: end - t0, listMs: end - firstList, cpuMs: cpuMs(), tools: tools.length }
     } finally {
       await closeRaw(client)
     }
