@@ -74,7 +74,7 @@ export function planTools(
   const tools: BridgedTool[] = []
   const quarantined: Quarantined[] = []
   const rawNames = new Set<string>()
-  const publicNames = new Set<string>()
+  const publicNames = new Map<string, string>()
   for (const entry of listed) {
     const tool = isRecord(entry) ? entry : {}
     const rawName = tool.name
@@ -82,19 +82,17 @@ export function planTools(
       quarantined.push({ name: String(rawName).slice(0, 80), reason: `name must be a string of 1-${MAX_RAW_NAME_CHARS} characters` })
       continue
     }
-    // Added, then told apart by the size: one hash lookup per name instead of two; the holder of
-    // a public name is looked for only on the way to the error.
-    if (!addedNew(rawNames, rawName)) throw invalid(`server listed tool "${rawName}" more than once: invalid tool list`)
+    if (rawNames.has(rawName)) throw invalid(`server listed tool "${rawName}" more than once: invalid tool list`)
+    rawNames.add(rawName)
     const reason = rejectReason(tool, limits, tasks)
     if (reason) {
       quarantined.push({ name: rawName, reason })
       continue
     }
     const publicName = publicToolName(serverName, rawName)
-    if (!addedNew(publicNames, publicName)) {
-      const holder = tools.find((planned) => planned.publicName === publicName)!.rawName
-      throw invalid(`tools "${holder}" and "${rawName}" map to the same public name ${publicName}`)
-    }
+    const holder = publicNames.get(publicName)
+    if (holder !== undefined) throw invalid(`tools "${holder}" and "${rawName}" map to the same public name ${publicName}`)
+    publicNames.set(publicName, rawName)
     const description = boundDescription(tool.description, limits.maxDescriptionChars)
     const outputSchema = isRecord(tool.outputSchema) ? tool.outputSchema : undefined
     const asTask = callsAsTask(tool, tasks)
@@ -146,12 +144,6 @@ function callsAsTask(tool: Record<string, unknown>, tasks: TaskPolicy): true | u
 
 function taskSupport(tool: Record<string, unknown>): unknown {
   return isRecord(tool.execution) ? tool.execution.taskSupport : undefined
-}
-
-/** Adds `name`; false when it was there already. */
-function addedNew(names: Set<string>, name: string): boolean {
-  const size = names.size
-  return names.add(name).size > size
 }
 
 function boundDescription(description: unknown, max: number): string {
