@@ -41,12 +41,13 @@ export default [
   {
     test: { name: 'conformance', maxWorkers, include: ['conformance/test/**/*.test.ts'], exclude: ['conformance/test/under-load.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
   },
-  // The default run repeated with every core kept busy (conformance/test/under-load.test.ts): in a
-  // group of its own (vitest runs it before the others), alone, so its CPU burners slow no other test and
-  // no other test changes the load it measures under.
+  // The default run calm, then with every core kept busy (conformance/test/under-load.test.ts): in a
+  // group of its own (groupOrder 1: vitest runs it after the others), alone, so its CPU burners slow
+  // no other test and no other test changes the load it measures under.
   { test: { name: 'under-load', maxWorkers: 1, include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
-  // Node and Node 22 and 24 (test/package/package.test.ts): the install alone may take minutes when cold.
+  // Node and Node 22 and 24, the kit's whole default run under this Node only
+  // (test/package/package.test.ts): the install alone may take minutes when cold.
   { test: { name: 'package', maxWorkers, include: ['test/package/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 600_000, expect } },
   // The official conformance suite's client requirement sets against the plugin (test/official):
   // compat/official installed with npm ci, run with Node 22; about 4 minutes on 2 cores.
