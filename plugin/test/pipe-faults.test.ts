@@ -82,7 +82,11 @@ describe('pipe faults: every wait is bounded by its configured time', () => {
     // The call must complete, not beat a short timeout: with two mutation runs on the two cores, a
     // flooding child once took longer than 500 ms to answer.
     const toolCallTimeoutMs = 10_000
-    const fiber = await host.load({ ...load({ tools, stdio: { floodStderr: true } }), toolCallTimeoutMs })
+    // The same for the connect: the test proves it completes, and at 1.5 s a child flooding its
+    // stderr missed it while three other test files ran beside it on the two cores.
+    const connectTimeoutMs = 15_000
+    const fiber = await host.load({ ...load({ tools, stdio: { floodStderr: true } }), toolCallTimeoutMs, connectTimeoutMs })
+    expect(stateOf(fiber)?.kind).toBe('connected')
     const call = await timed(host.tools.execute('mcp__faulty__echo', { text: 'through the noise' }))
     expect(call.value).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"text":"through the noise"}' }] })
     expect(call.ms).toBeLessThan(toolCallTimeoutMs)
