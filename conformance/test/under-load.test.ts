@@ -23,11 +23,10 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunReport } from '../src/model.ts'
+import { WHOLE_DEFAULT_RUN_MS } from '../../test/support/default-run.ts'
 import { startBurners, type Burners } from './support/cpu-burners.ts'
 
 const BIN = resolve(import.meta.dirname, '../bin/mcp-conformance.js')
-/** One round (138 scenario runs and the server checks): 90-120 s idle, 3.5-5.5 min with every core busy, one run at a time. */
-const ROUND_TIMEOUT_MS = 15 * 60_000
 interface Round {
   name: string
   /** --jobs: undefined is the default, as a user runs it. */
@@ -42,7 +41,7 @@ const ROUNDS: Round[] = [
 
 function runDefault(reportDir: string, jobs: number | undefined): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, '--report-dir', reportDir, ...(jobs === undefined ? [] : ['--jobs', String(jobs)])], { timeout: ROUND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [BIN, '--report-dir', reportDir, ...(jobs === undefined ? [] : ['--jobs', String(jobs)])], { timeout: WHOLE_DEFAULT_RUN_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr })
     })
   })
@@ -88,6 +87,6 @@ describe('the default run under CPU load', () => {
       first ??= verdicts
       expect(verdicts).toEqual(first)
     },
-    ROUND_TIMEOUT_MS + 60_000,
+    WHOLE_DEFAULT_RUN_MS + 60_000,
   )
 })

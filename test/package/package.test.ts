@@ -19,6 +19,7 @@ import { delimiter, dirname, join, relative, sep } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WHOLE_DEFAULT_RUN_MS } from '../support/default-run.ts'
 import { childEnv, explain, expectExit, isInside, killGroup, REPO, run, running, tail, type RunResult } from '../support/processes.ts'
 
 const PROJECT_FILES = fileURLToPath(new URL('./project/', import.meta.url))
@@ -481,7 +482,7 @@ describe.each(VARIANTS)('under $label', (variant) => {
   if (variant === VARIANTS[0]) it('npx mcp-conformance (the default main job) passes with the bundled baseline and writes the reports', async () => {
     const node = realpathSync(variant.binary())
     const dir = reportDir('default')
-    const job = step('npx mcp-conformance (default main job)', await run('npx', ['--no-install', 'mcp-conformance', '--report-dir', dir], { cwd: state.project, env: env(), timeoutMs: 480_000 }))
+    const job = step('npx mcp-conformance (default main job)', await run('npx', ['--no-install', 'mcp-conformance', '--report-dir', dir], { cwd: state.project, env: env(), timeoutMs: WHOLE_DEFAULT_RUN_MS }))
     expectExit(job, [0], failuresIn(dir))
     const results = readReports(dir)
     expect(results.exitCode).toBe(0)
@@ -497,7 +498,7 @@ describe.each(VARIANTS)('under $label', (variant) => {
     expect(realpathSync(server[0]!.target.split(' ')[0]!), `the server suite's target ${server[0]!.target}`).toBe(node)
     expect(server[0]!.target).toContain(state.everything)
     expect(server[0]!.checks.length).toBeGreaterThan(10)
-  })
+  }, WHOLE_DEFAULT_RUN_MS + 60_000)
 
   it('npx mcp-conformance list, client --scenario dotted-names, and server -- node <server-everything>', async () => {
     const list = step('npx mcp-conformance list', await run('npx', ['--no-install', 'mcp-conformance', 'list'], { cwd: state.project, env: env(), timeoutMs: 60_000 }))
