@@ -29,6 +29,7 @@ import type { ReportWithRevisions } from '../src/report/revisions.ts'
 import { areasOf, tally, TONES } from '../src/report/overview.ts'
 import { writeReports } from '../src/report/write.ts'
 import { launchChromium, type LaunchedChromium } from '../../test/support/chromium.ts'
+import { WHOLE_DEFAULT_RUN_MS } from '../../test/support/default-run.ts'
 import { naiveClient } from './support/naive-client.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -58,7 +59,8 @@ beforeAll(async () => {
   failing = JSON.parse(await readFile(join(dir, 'naive', 'results.json'), 'utf8')) as RunReport
   chromium = await launchChromium()
   browser = chromium.browser
-}, 300_000)
+  // The default run's own bound, and a minute for the browser's start.
+}, WHOLE_DEFAULT_RUN_MS + 60_000)
 
 afterAll(async () => {
   try {
@@ -70,7 +72,7 @@ afterAll(async () => {
 
 function defaultRun(out: string): Promise<number> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [BIN, '--report-dir', out], { cwd: ROOT, timeout: 240_000 }, (error) => {
+    execFile(process.execPath, [BIN, '--report-dir', out], { cwd: ROOT, timeout: WHOLE_DEFAULT_RUN_MS }, (error) => {
       const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0
       if (code === -1) fail(error)
       else done(code)

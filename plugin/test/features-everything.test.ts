@@ -17,6 +17,9 @@ describe('the mcpServers service against server-everything', () => {
     const changes: ListChangedEvent[] = []
     host.ctx.on('mcp/list-changed', (event) => void changes.push(event))
     await host.load(everythingStdio('everything', { features: { resources: true, prompts: true, completions: true, instructions: true, logLevel: 'debug' } }))
+    // The instance enters mcpServers from a sub-plugin that loads its module on demand
+    // (features/attach.ts), which may end after the load resolves: on a loaded machine it did.
+    await expect.poll(() => host.ctx.mcpServers.get('everything')).toBeDefined()
     const server = host.ctx.mcpServers.get('everything')!
 
     const resources = await server.listResources()

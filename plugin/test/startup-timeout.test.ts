@@ -42,7 +42,10 @@ describe('connectTimeoutMs bounds initialize and discovery', () => {
       serverName: 'mute',
       command: process.execPath,
       args: ['-e', script],
-      connectTimeoutMs: 400,
+      // One bound for initialize and discovery: it must outlast the child's start and initialize
+      // (at 400 ms, a loaded machine with four test files side by side started the child too late
+      // and the attempt failed at initialize), so that only the unanswered tools/list can end it.
+      connectTimeoutMs: 15_000,
       reconnect: { enabled: false },
     })
     expect(host.tools.list()).toEqual([])
