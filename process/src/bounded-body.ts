@@ -16,7 +16,7 @@ export async function readBoundedText(body: ReadableStream<Uint8Array>, maxBytes
   try {
     for (;;) {
       const { done, value } = await reader.read()
-      if (done) break
+      if (done) return { text: text + decoder.decode(), abandoned: false }
       bytes += value.byteLength
       text += decoder.decode(value, { stream: true })
       if (bytes > maxBytes) return { text, abandoned: true }

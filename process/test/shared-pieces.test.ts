@@ -44,6 +44,14 @@ describe('readBoundedText and limitStream', () => {
     expect(await readBoundedText(streamOf('ab', 'cd', 'ef'), 3)).toEqual({ text: 'abcd', abandoned: true })
   })
 
+  it('keeps a character split across chunks, and shows a body that ends inside one', async () => {
+    const bytes = (...values: number[]) => new Uint8Array(values)
+    const body = (...chunks: Uint8Array[]) => new ReadableStream<Uint8Array>({ start: (c) => { chunks.forEach((chunk) => c.enqueue(chunk)); c.close() } })
+    // "é" is C3 A9: split, it is still one character; cut after C3, the reader says so (U+FFFD) instead of dropping it.
+    expect((await readBoundedText(body(bytes(0x61, 0xc3), bytes(0xa9)), 10)).text).toBe('aé')
+    expect((await readBoundedText(body(bytes(0x61, 0xc3)), 10)).text).toBe('a\uFFFD')
+  })
+
   it('passes a stream through under the bound, errors past it, and releases once either way', async () => {
     let releases = 0
     const whole = await new Response(limitStream(streamOf('ab', 'cd'), 4, () => new Error('too large'), () => releases++)).text()
