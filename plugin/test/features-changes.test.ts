@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { ListChangedEvent, ResourceUpdate } from '../src/features/service.ts'
 import { afterTest } from './support/cleanup.ts'
 import type { TestHost } from './support/host.ts'
-import { hostWithService } from './support/features-host.ts'
+import { hostWithService, servedAs } from './support/features-host.ts'
 
 /**
  * What the `mcpServers` service follows over time, against the real fixture over stdio and
@@ -58,7 +58,7 @@ describe.each(cases)('list_changed of resources and prompts over %s', (_label, _
     const seen = changes(host)
     const { config } = await target(changing(false, era))
     await host.load({ serverName: 'notes', ...config, features: { resources: true, prompts: true } })
-    const server = host.ctx.mcpServers.get('notes')!
+    const server = await servedAs(host, 'notes')
     expect((await server.listResources()).map((r) => r.uri)).toEqual([A, B])
     expect((await server.listPrompts()).map((p) => p.name)).toEqual(['old'])
     // The first read (and the first get) makes the fixture change its list and say so.
@@ -76,7 +76,7 @@ describe.each(cases)('list_changed of resources and prompts over %s', (_label, _
     const seen = changes(host)
     const { config } = await target(changing(true, era))
     await host.load({ serverName: 'notes', ...config, features: { resources: true, prompts: true } })
-    const server = host.ctx.mcpServers.get('notes')!
+    const server = await servedAs(host, 'notes')
     expect((await server.listResources()).map((r) => r.uri)).toEqual([A, B])
     await server.readResource(A)
     await expect.poll(() => host.logs.filter((line) => /re-listing the resources of server "notes" after list_changed failed; the previous list stays/.test(line)).length).toBe(1)
@@ -90,7 +90,7 @@ describe.each(cases)('resource subscriptions over %s', (_label, name, era, targe
     const host = await hostWithService()
     const { config, methods } = await target(subscribing(era))
     await host.load({ serverName: 'subs', ...config, features: { resources: true } })
-    const server = host.ctx.mcpServers.get('subs')!
+    const server = await servedAs(host, 'subs')
     const toA: ResourceUpdate[] = []
     const toB: ResourceUpdate[] = []
     const endA = await server.subscribe(A, (update) => void toA.push(update))
@@ -112,7 +112,7 @@ describe.each(cases)('resource subscriptions over %s', (_label, name, era, targe
     const host = await hostWithService()
     const { config, methods } = await target(subscribing(era))
     await host.load({ serverName: 'subs', ...config, features: { resources: true, maxSubscriptions: 1 } })
-    const server = host.ctx.mcpServers.get('subs')!
+    const server = await servedAs(host, 'subs')
     await server.subscribe(A, () => {})
     await expect(server.subscribe(B, () => {})).rejects.toMatchObject({ code: 'INVALID_ARGS', message: expect.stringMatching(/already has features\.maxSubscriptions \(1\) subscribed URIs/) })
     // A second listener of a URI already subscribed is no new URI.
@@ -121,14 +121,14 @@ describe.each(cases)('resource subscriptions over %s', (_label, name, era, targe
 
     const { config: plain } = await target({ ...changing(false, era), resources: { items: [note(A, 'one')] } })
     await host.load({ serverName: 'plain', ...plain, features: { resources: true } })
-    await expect(host.ctx.mcpServers.get('plain')!.subscribe(A, () => {})).rejects.toMatchObject({ code: 'NOT_OFFERED', message: expect.stringMatching(/does not declare resources\.subscribe/) })
+    await expect((await servedAs(host, 'plain')).subscribe(A, () => {})).rejects.toMatchObject({ code: 'NOT_OFFERED', message: expect.stringMatching(/does not declare resources\.subscribe/) })
   })
 
   it('are subscribed again on the new session after a reconnect', async () => {
     const host = await hostWithService()
     const { config, methods } = await target(subscribing(era))
     await host.load({ serverName: 'subs', ...config, features: { resources: true } })
-    const server = host.ctx.mcpServers.get('subs')!
+    const server = await servedAs(host, 'subs')
     const toB: ResourceUpdate[] = []
     await server.subscribe(B, (update) => void toB.push(update))
     await expect.poll(() => toB.length).toBe(1)
@@ -149,7 +149,7 @@ describe('2026-07-28 cache hints', () => {
       prompts: { items: [{ name: 'old', text: 'old' }], ttlMs: 0 },
     })
     await host.load({ serverName: 'hints', ...config, features: { resources: true, prompts: true } })
-    const server = host.ctx.mcpServers.get('hints')!
+    const server = await servedAs(host, 'hints')
     for (let i = 0; i < 3; i++) {
       expect((await server.listResources()).map((r) => r.uri)).toEqual([A])
       expect((await server.listPrompts()).map((p) => p.name)).toEqual(['old'])

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { McpServers, type ListChangedEvent, type ResourceUpdate } from '../src/features/service.ts'
 import { afterTest } from './support/cleanup.ts'
+import { servedAs } from './support/features-host.ts'
 import { everythingStdio, startHost } from './support/host.ts'
 
 /**
@@ -19,8 +20,7 @@ describe('the mcpServers service against server-everything', () => {
     await host.load(everythingStdio('everything', { features: { resources: true, prompts: true, completions: true, instructions: true, logLevel: 'debug' } }))
     // The instance enters mcpServers from a sub-plugin that loads its module on demand
     // (features/attach.ts), which may end after the load resolves: on a loaded machine it did.
-    await expect.poll(() => host.ctx.mcpServers.get('everything')).toBeDefined()
-    const server = host.ctx.mcpServers.get('everything')!
+    const server = await servedAs(host, 'everything')
 
     const resources = await server.listResources()
     expect(resources.map((r) => r.uri)).toContain('demo://resource/static/document/architecture.md')

@@ -7,7 +7,7 @@ import { McpServer } from '../src/features/handle.ts'
 import { ReadCache } from '../src/features/read-cache.ts'
 import type { ResourceUpdate } from '../src/features/service.ts'
 import { afterTest } from './support/cleanup.ts'
-import { hostWithService } from './support/features-host.ts'
+import { hostWithService, servedAs } from './support/features-host.ts'
 
 /**
  * `resources/read` results held by a 2026-07-28 server's cache hint (server/utilities/caching
@@ -49,7 +49,7 @@ async function serve(resources: BehaviourInput['resources'], era: 'legacy' | 'mo
   const reads = () => fixture.wire!.entries.filter((entry) => entry.dir === 'recv' && (entry.msg as { method?: string }).method === 'resources/read').length
   const host = await hostWithService()
   await host.load({ serverName: 'reads', transport: 'streamable-http', url: fixture.url, features: { resources: true } })
-  return { server: host.ctx.mcpServers.get('reads')!, reads }
+  return { server: await servedAs(host, 'reads'), reads }
 }
 
 const notes = [

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ConnectionStatus } from '@mcp-bridge/host'
 import { afterTest } from './support/cleanup.ts'
 import { isAlive, startHost, type TestHost } from './support/host.ts'
-import { hostWithService } from './support/features-host.ts'
+import { hostWithService, servedAs } from './support/features-host.ts'
 
 /**
  * The `mcpServers` service and the features beyond tools, against the real fixture server over
@@ -48,7 +48,7 @@ describe.each(Object.entries(transports))('the features beyond tools over %s', (
   it('lists every page of resources and templates, reads text and blobs whole, and refuses what is not there', async () => {
     const host = await hostWithService()
     await host.load({ serverName: 'notes', ...(await target()), features: ALL_FEATURES })
-    const server = host.ctx.mcpServers.get('notes')!
+    const server = await servedAs(host, 'notes')
     expect((await server.listResources()).map((r) => r.uri)).toEqual(['fixture://notes/1', 'fixture://notes/2', 'fixture://notes/3', 'fixture://bin/0', 'fixture://notes/5'])
     expect((await server.listResourceTemplates()).map((t) => t.uriTemplate)).toEqual(['fixture://notes/{id}'])
     expect(await server.readResource('fixture://notes/3')).toEqual({ contents: [{ uri: 'fixture://notes/3', text: 'third' }] })
@@ -63,7 +63,7 @@ describe.each(Object.entries(transports))('the features beyond tools over %s', (
   it('gets a prompt with its arguments, and refuses missing, unknown or non-string ones before sending', async () => {
     const host = await hostWithService()
     await host.load({ serverName: 'asks', ...(await target()), features: ALL_FEATURES })
-    const server = host.ctx.mcpServers.get('asks')!
+    const server = await servedAs(host, 'asks')
     expect((await server.listPrompts()).map((p) => p.name)).toEqual(['weather'])
     expect(await server.getPrompt('weather', { city: 'Paris' })).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Paris?' } }] })
     await expect(server.getPrompt('weather', {})).rejects.toMatchObject({ code: 'INVALID_ARGS', message: 'invalid arguments for prompt "weather": missing required argument "city"' })
@@ -75,7 +75,7 @@ describe.each(Object.entries(transports))('the features beyond tools over %s', (
   it('completes arguments and gives the instructions bounded and redacted', async () => {
     const host = await hostWithService()
     await host.load({ serverName: 'helps', ...(await target()), features: ALL_FEATURES, limits: { maxDescriptionChars: 40 } })
-    const server = host.ctx.mcpServers.get('helps')!
+    const server = await servedAs(host, 'helps')
     expect(await server.complete({ type: 'ref/prompt', name: 'weather' }, { name: 'city', value: 'P' })).toMatchObject({ values: ['Paris', 'Perth'] })
     const instructions = server.instructions()!
     expect(instructions).toMatch(/^Use the notes\./)
@@ -90,7 +90,7 @@ describe('the mcpServers service', () => {
     const fixture = await startHttpFixture({ tools: [{ name: 'echo', result: { content: [{ type: 'echo' }] } }], prompts: BEHAVIOUR.prompts }, { memoryWire: true })
     afterTest(fixture, (f) => f.close())
     await host.load({ serverName: 'plain', transport: 'streamable-http', url: fixture.url, features: { resources: true } })
-    const server = host.ctx.mcpServers.get('plain')!
+    const server = await servedAs(host, 'plain')
     await expect(server.listPrompts()).rejects.toMatchObject({ code: 'NOT_OFFERED', message: 'features.prompts is off for server "plain": set it to true in the instance\'s configuration to offer it' })
     await expect(server.listResources()).rejects.toMatchObject({ code: 'NOT_OFFERED', message: expect.stringMatching(/does not declare the resources capability/) })
     expect(() => server.instructions()).toThrow(/features\.instructions is off/)
@@ -102,7 +102,7 @@ describe('the mcpServers service', () => {
     const host = await hostWithService()
     const { command, args } = fixtureCommand({ tools: [{ name: 'echo', result: { content: [{ type: 'echo' }] } }] })
     await host.load({ serverName: 'svc', transport: 'stdio', command, args, killGraceMs: 200 })
-    const server = host.ctx.mcpServers.get('svc')!
+    const server = await servedAs(host, 'svc')
     expect(server.status.kind).toBe('connected')
     const first = pidOf(host, 'svc')
     await server.disconnect()
@@ -128,6 +128,7 @@ describe('the mcpServers service', () => {
     const host = await hostWithService()
     const { command, args } = fixtureCommand({ tools: [] })
     const fiber = await host.load({ serverName: 'brief', transport: 'stdio', command, args })
+    await servedAs(host, 'brief')
     expect(host.ctx.mcpServers.list().map((server) => server.serverName)).toEqual(['brief'])
     await fiber.dispose()
     expect(host.ctx.mcpServers.get('brief')).toBeUndefined()
