@@ -7,7 +7,8 @@
 import { isObject } from '../check.ts'
 import type { ToolCall } from '../probe/tools.ts'
 import type { ModernRevision } from '../spec.ts'
-import { HttpWire } from '../wire/http.ts'
+import type { HttpWire } from '../wire/http.ts'
+import type { ServerWire } from '../wire/server-wire.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { invalidArguments, type InvalidCall, type ToolCallMade } from './calls.ts'
 import { paramHeaders } from './param-headers.ts'
@@ -27,7 +28,8 @@ function listedTools(outcome: RpcOutcome | undefined): Record<string, unknown>[]
 }
 
 /** `toolList`: the run's tools/list answer, whose entries the verdicts judge the calls against. */
-export async function makeCalls(wire: Wire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[], toolList: RpcOutcome | undefined, send: Send) {
+export async function makeCalls(wire: ServerWire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[], toolList: RpcOutcome | undefined, send: Send) {
+  const { http } = wire
   const listed = listedTools(toolList)
   const called: Labelled[] = []
   const made: ToolCallMade[] = []
@@ -37,18 +39,18 @@ export async function makeCalls(wire: Wire, revision: ModernRevision, timeoutMs:
     const tool = listed.find((t) => t.name === call.name)
     // The client behavior of the revision: an Mcp-Param header for each annotated parameter the arguments give.
     const { headers, omitted, integers } = paramHeaders(tool?.inputSchema, call.arguments)
-    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': call.name, ...headers }, timeoutMs) : wire
+    const via = http ? variant(http, revision, { 'mcp-name': call.name, ...headers }, timeoutMs) : wire
     const label = `tools/call of ${call.name}`
     const outcome = await send(label, 'tools/call', { name: call.name, arguments: call.arguments, _meta: meta(revision) }, via)
     called.push({ label, outcome })
-    if (wire instanceof HttpWire && tool) params.push({ name: call.name, arguments: call.arguments, headers, omitted, integers, outcome })
+    if (http && tool) params.push({ name: call.name, arguments: call.arguments, headers, omitted, integers, outcome })
     if (!tool) continue
     made.push({ name: call.name, tool, outcome })
     const bad = invalid || (isObject(tool.execution) && tool.execution.taskSupport === 'required') ? undefined : invalidArguments(tool)
     if (bad) invalid = { name: call.name, tool, why: bad.why, outcome: await send(`tools/call of ${call.name} with arguments that ${bad.why}`, 'tools/call', { name: call.name, arguments: bad.args, _meta: meta(revision) }, via) }
   }
-  const paramProbe = wire instanceof HttpWire ? await probeInvalidParam(wire, revision, timeoutMs, params, send) : undefined
-  const numericProbe = wire instanceof HttpWire ? await probeNumericParam(wire, revision, timeoutMs, params, send) : undefined
+  const paramProbe = http ? await probeInvalidParam(http, revision, timeoutMs, params, send) : undefined
+  const numericProbe = http ? await probeNumericParam(http, revision, timeoutMs, params, send) : undefined
   return { called, made, invalid, params, paramProbe, numericProbe }
 }
 

@@ -7,7 +7,7 @@ import type { CheckResult } from '../../model.ts'
 import { INVALID_URI } from '../invalid-uri.ts'
 import { isObject } from '../check.ts'
 import type { ModernRevision } from '../spec.ts'
-import { HttpWire } from '../wire/http.ts'
+import type { ServerWire } from '../wire/server-wire.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { judgeCapabilityDeclared, judgeResourceRead, judgeStandardErrors, judgeToolList, type BadInput } from './probes.ts'
 import { judgeNameHeader } from './name-header.ts'
@@ -27,7 +27,7 @@ const HEADER_SAFE = /^[\x21-\x7e]{1,2000}$/
 export type Send = (label: string, method: string, params: Record<string, unknown>, via?: Wire) => Promise<RpcOutcome>
 
 export interface ProbeContext {
-  wire: Wire
+  wire: ServerWire
   revision: ModernRevision
   timeoutMs: number
   capabilities: Record<string, unknown>
@@ -40,7 +40,7 @@ export interface ProbeContext {
 
 /** Over HTTP, Mcp-Name mirrors the name or URI a request carries (2026-07-28 streamable-http, custom headers). */
 function named(ctx: ProbeContext, name: string): Wire {
-  return ctx.wire instanceof HttpWire ? variant(ctx.wire, ctx.revision, { 'mcp-name': name }, ctx.timeoutMs) : ctx.wire
+  return ctx.wire.http ? variant(ctx.wire.http, ctx.revision, { 'mcp-name': name }, ctx.timeoutMs) : ctx.wire
 }
 
 const entries = (outcome: RpcOutcome | undefined, member: string): Record<string, unknown>[] => {
@@ -62,7 +62,7 @@ function withoutRequiredArguments(prompts: Record<string, unknown>[], http: bool
 
 async function getPrompts(ctx: ProbeContext, listed: RpcOutcome | undefined): Promise<Labelled[]> {
   const gets: Labelled[] = []
-  for (const name of withoutRequiredArguments(entries(listed, 'prompts'), ctx.wire instanceof HttpWire)) {
+  for (const name of withoutRequiredArguments(entries(listed, 'prompts'), ctx.wire.http !== undefined)) {
     const label = `prompts/get of ${name}`
     gets.push({ label, outcome: await ctx.send(label, 'prompts/get', { name, _meta: meta(ctx.revision) }, named(ctx, name)) })
   }
@@ -111,7 +111,7 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
   const resources = listOf('resources')
   if (resources?.kind === 'result') {
     // Over HTTP the URI goes in Mcp-Name too: one of plain visible ASCII needs no encoding.
-    const uri = entries(resources, 'resources').map((r) => r.uri).find((u): u is string => typeof u === 'string' && (!(ctx.wire instanceof HttpWire) || HEADER_SAFE.test(u)))
+    const uri = entries(resources, 'resources').map((r) => r.uri).find((u): u is string => typeof u === 'string' && (!ctx.wire.http || HEADER_SAFE.test(u)))
     if (uri !== undefined) {
       const label = `resources/read of ${uri}`
       read = { label, outcome: await send(label, 'resources/read', { uri, _meta: meta(revision) }, named(ctx, uri)) }
@@ -124,7 +124,7 @@ export async function runProbes(ctx: ProbeContext): Promise<CheckResult[]> {
   const chains = await followPages(ctx.lists, revision, send)
   const prompts = isObject(ctx.capabilities.prompts) ? await getPrompts(ctx, listOf('prompts')) : []
 
-  const nameProbes = ctx.wire instanceof HttpWire ? await probeNameHeader(ctx.wire, revision, ctx.timeoutMs, { resources, prompts: listOf('prompts') }, send) : undefined
+  const nameProbes = ctx.wire.http ? await probeNameHeader(ctx.wire.http, revision, ctx.timeoutMs, { resources, prompts: listOf('prompts') }, send) : undefined
 
   return [judgeStandardErrors(probes), judgeCapabilityDeclared(ctx.undeclared, completion), judgeToolList(tools, again), judgeResourceRead(resources, read, templates, invalid), judgeNameHeader(nameProbes, ctx.wire.transport), judgePromptContent(prompts, isObject(ctx.capabilities.prompts)), judgePages(chains)]
 }

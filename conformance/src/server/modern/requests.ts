@@ -7,7 +7,8 @@ import type { CheckResult } from '../../model.ts'
 import { isObject } from '../check.ts'
 import type { ToolCall } from '../probe/tools.ts'
 import type { ModernRevision } from '../spec.ts'
-import { HttpWire } from '../wire/http.ts'
+import type { HttpWire } from '../wire/http.ts'
+import type { ServerWire } from '../wire/server-wire.ts'
 import type { RpcOutcome, Wire } from '../wire/types.ts'
 import { isModernVersion } from './detect.ts'
 import { makeCalls } from './call-run.ts'
@@ -40,7 +41,7 @@ function declared(discover: RpcOutcome): Record<string, unknown> {
 }
 
 /** The checks of rules.ts, given the run's DiscoverResult (`discover`) and its unsupported-version probe (`refused`). */
-export async function runRequests(wire: Wire, revision: ModernRevision, discover: RpcOutcome, refused: RpcOutcome, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<CheckResult[]> {
+export async function runRequests(wire: ServerWire, revision: ModernRevision, discover: RpcOutcome, refused: RpcOutcome, timeoutMs: number, calls: readonly ToolCall[] = []): Promise<CheckResult[]> {
   const exchanges: Labelled[] = [
     { label: 'server/discover', outcome: discover },
     { label: 'server/discover for an unsupported version', outcome: refused },
@@ -52,9 +53,9 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   }
   const capabilities = declared(discover)
   // The unsupported-version probe left its made-up revision in the wire's header.
-  if (wire instanceof HttpWire) {
-    wire.protocolVersion = revision
-    wire.methodHeader = true
+  if (wire.http) {
+    wire.http.protocolVersion = revision
+    wire.http.methodHeader = true
   }
 
   const metaMissing = await send('server/discover without clientCapabilities', 'server/discover', { _meta: meta(revision, CLIENT_CAPABILITIES) })
@@ -80,7 +81,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
   let missingResource: RpcOutcome | undefined
   if (isObject(capabilities.resources)) {
     // Mcp-Name mirrors params.uri for resources/read over HTTP.
-    const via = wire instanceof HttpWire ? variant(wire, revision, { 'mcp-name': MISSING_URI }, timeoutMs) : wire
+    const via = wire.http ? variant(wire.http, revision, { 'mcp-name': MISSING_URI }, timeoutMs) : wire
     missingResource = await send(`resources/read of ${MISSING_URI}`, 'resources/read', { uri: MISSING_URI, _meta: meta(revision) }, via)
   }
 
@@ -91,7 +92,7 @@ export async function runRequests(wire: Wire, revision: ModernRevision, discover
 
   const versions = discover.kind === 'result' && isObject(discover.result) && Array.isArray(discover.result.supportedVersions) ? discover.result.supportedVersions : []
   const modernOnly = versions.length > 0 && versions.every((v) => typeof v === 'string' && isModernVersion(v))
-  const http = wire instanceof HttpWire ? await httpExchanges(wire, revision, timeoutMs, send, modernOnly) : undefined
+  const http = wire.http ? await httpExchanges(wire.http, revision, timeoutMs, send, modernOnly) : undefined
 
   const tools = lists.find((l) => l.feature === 'tools')?.outcome
   return [

@@ -7,9 +7,8 @@ import type { CheckResult } from '../../model.ts'
 import { CLIENT_INFO } from '../client-info.ts'
 import type { ToolCall } from '../probe/tools.ts'
 import { UNSUPPORTED_REVISION, type ModernRevision } from '../spec.ts'
-import { HttpWire } from '../wire/http.ts'
-import { StdioWire } from '../wire/stdio.ts'
-import type { NotifyOutcome, RpcOutcome, Wire } from '../wire/types.ts'
+import type { ServerWire } from '../wire/server-wire.ts'
+import type { NotifyOutcome, RpcOutcome } from '../wire/types.ts'
 import { eraOf, modernSignal, type Era } from './detect.ts'
 import { isObject } from '../check.ts'
 import { judgeCancelIgnored, judgeModernEnvelope, type CancelProbe } from './envelope.ts'
@@ -31,10 +30,10 @@ export function modernMeta(protocolVersion: string): Record<string, unknown> {
 }
 
 /** server/discover the modern way: the version in _meta, and over HTTP in MCP-Protocol-Version, with Mcp-Method. */
-export async function discover(wire: Wire, protocolVersion: string, timeoutMs: number): Promise<RpcOutcome> {
-  if (wire instanceof HttpWire) {
-    wire.protocolVersion = protocolVersion
-    wire.methodHeader = true
+export async function discover(wire: ServerWire, protocolVersion: string, timeoutMs: number): Promise<RpcOutcome> {
+  if (wire.http) {
+    wire.http.protocolVersion = protocolVersion
+    wire.http.methodHeader = true
   }
   return wire.request('server/discover', { _meta: modernMeta(protocolVersion) }, timeoutMs)
 }
@@ -42,7 +41,7 @@ export async function discover(wire: Wire, protocolVersion: string, timeoutMs: n
 export interface Detection {
   era: Era
   /** The wire that answered the probe: the run's own, or a fresh one when the server had closed it. */
-  wire: Wire
+  wire: ServerWire
   discover?: RpcOutcome
 }
 
@@ -51,7 +50,7 @@ export interface Detection {
  * revision. A stdio server may have exited after refusing (no rule keeps it alive): the probe is
  * then sent on a fresh connection, which `reopen` opens (and the caller shuts down).
  */
-export async function detectEra(wire: Wire, initialize: RpcOutcome, revision: string, timeoutMs: number, reopen: () => Promise<Wire | undefined>): Promise<Detection> {
+export async function detectEra(wire: ServerWire, initialize: RpcOutcome, revision: string, timeoutMs: number, reopen: () => Promise<ServerWire | undefined>): Promise<Detection> {
   let probed = wire
   let outcome = await discover(wire, revision, timeoutMs)
   if (outcome.kind === 'closed' && wire.transport === 'stdio') {
@@ -73,7 +72,7 @@ const NEVER_SENT = 'mcp-conformance-never-sent'
  * that the rule that a notification gets no response is put to the test too; then a request that
  * must still be answered.
  */
-async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number, discovered: RpcOutcome): Promise<CheckResult[]> {
+async function envelope(wire: ServerWire, revision: ModernRevision, timeoutMs: number, discovered: RpcOutcome): Promise<CheckResult[]> {
   const notified: { method: string; outcome: NotifyOutcome }[] = []
   const cancel = async (params: Record<string, unknown>) => {
     notified.push({ method: 'notifications/cancelled', outcome: await wire.notify('notifications/cancelled', { ...params, reason: 'conformance probe', _meta: modernMeta(revision) }) })
@@ -89,11 +88,11 @@ async function envelope(wire: Wire, revision: ModernRevision, timeoutMs: number,
   probe.sent.push('malformed')
   // Over stdio a reply to them has no POST to come back on; a server answering in order sends it before the answer to the next request.
   probe.after = await discover(wire, revision, timeoutMs)
-  const ledger = wire instanceof StdioWire || wire instanceof HttpWire ? wire.ledger : undefined
+  const { ledger, http } = wire
   const capabilities = discovered.kind === 'result' && isObject(discovered.result) && isObject(discovered.result.capabilities) ? discovered.result.capabilities : {}
-  if (wire instanceof HttpWire) await wire.streamsEnded()
-  const posts = wire instanceof HttpWire ? [judgePosts(wire.posts, notified, revision), ...judgeModernSse(wire.posts, revision, timeoutMs)] : []
-  return [...(ledger ? [...judgeModernEnvelope(ledger, wire.transport, revision), judgeUnaskedNotifications(ledger, capabilities, revision)] : []), judgeCancelIgnored(probe, revision), ...posts]
+  if (http) await http.streamsEnded()
+  const posts = http ? [judgePosts(http.posts, notified, revision), ...judgeModernSse(http.posts, revision, timeoutMs)] : []
+  return [...judgeModernEnvelope(ledger, wire.transport, revision), judgeUnaskedNotifications(ledger, capabilities, revision), judgeCancelIgnored(probe, revision), ...posts]
 }
 
 /** The checks of a server that speaks only modern revisions, after its legacy initialize was refused. */
@@ -120,7 +119,7 @@ export async function runModern(detection: Detection & { era: Extract<Era, { era
  * modern or dual-era one) is judged by the revision's checks; any other answer marks a server that
  * does not speak it, which is then judged by nothing of it.
  */
-export async function runPinnedModern(wire: Wire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[] = [], reopen?: Reopen): Promise<{ checks: CheckResult[]; spoken: boolean }> {
+export async function runPinnedModern(wire: ServerWire, revision: ModernRevision, timeoutMs: number, calls: readonly ToolCall[] = [], reopen?: Reopen): Promise<{ checks: CheckResult[]; spoken: boolean }> {
   const answer = await discover(wire, revision, timeoutMs)
   const spoken = answer.kind === 'result' && (modernSignal(answer) ?? []).includes(revision)
   if (!spoken) return { checks: [revisionNotSpoken(revision, answer)], spoken }

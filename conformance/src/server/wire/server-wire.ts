@@ -1,7 +1,7 @@
 /**
- * What the server runner (run.ts) asks of a connection beyond requests and notifications. Each
- * transport answers for itself, so the runner never asks which class it holds: a capability a
- * transport lacks is simply absent.
+ * What the server runners (run.ts and modern/) ask of a connection beyond requests and
+ * notifications. Each transport answers for itself, so no runner asks which class it holds: a
+ * capability a transport lacks is simply absent.
  *
  * StdioWire and HttpWire satisfy this structurally (checked where run.ts opens them) rather than
  * by `implements`, which would tie this module and theirs into an import circle.
