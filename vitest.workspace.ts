@@ -13,12 +13,15 @@ const expect = { poll: { timeout: 15_000 } }
  * finished 18 slow files in 0.48x the time. The bounds that four files side by side broke on a
  * loaded 2-core machine were preconditions set far below what a loaded machine needs (a connect of
  * 1.5 s, the default run's 240 s); they now follow from what each test proves. Every
- * project but under-load shares this figure: vitest runs projects of one `groupOrder` in one pool,
+ * project but `alone` shares this figure: vitest runs projects of one `groupOrder` in one pool,
  * which needs one `maxWorkers`.
  */
 const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || 4
 // A test's own bound (60 s where a file starts children) only catches a hang: four files side by
 // side on a loaded machine took a CLI test past 30 s. What a test proves keeps its own bounds.
+
+/** The files that run after all others, one at a time (the `alone` project below). */
+const ALONE = ['conformance/test/under-load.test.ts', 'conformance/test/client-catches-bugs.test.ts']
 
 export default [
   // Rules over the repository itself (the import graph).
@@ -39,12 +42,13 @@ export default [
     },
   },
   {
-    test: { name: 'conformance', maxWorkers, include: ['conformance/test/**/*.test.ts'], exclude: ['conformance/test/under-load.test.ts'], testTimeout: 120_000, hookTimeout: 60_000, expect },
+    test: { name: 'conformance', maxWorkers, include: ['conformance/test/**/*.test.ts'], exclude: ALONE, testTimeout: 120_000, hookTimeout: 60_000, expect },
   },
-  // The default run calm, then with every core kept busy (conformance/test/under-load.test.ts): in a
-  // group of its own (groupOrder 1: vitest runs it after the others), alone, so its CPU burners slow
-  // no other test and no other test changes the load it measures under.
-  { test: { name: 'under-load', maxWorkers: 1, include: ['conformance/test/under-load.test.ts'], testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
+  // Last, one file at a time (groupOrder 1: vitest runs this group after the others): the default
+  // run calm, then with every core kept busy (under-load), so its CPU burners slow no other test;
+  // and the buggy-client tests, whose bugs show as time (a busy poll, a retry inside the settle
+  // window): three other files beside them slowed the buggy clients until they looked sound.
+  { test: { name: 'alone', maxWorkers: 1, include: ALONE, testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 and 24, the kit's whole default run under this Node only
   // (test/package/package.test.ts): the install alone may take minutes when cold.

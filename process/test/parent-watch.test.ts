@@ -65,8 +65,9 @@ describe('watchParent', () => {
     launcher.kill('SIGKILL')
 
     expect(await survivorsAfter(tree, BOUND_MS)).toEqual([])
-    // The registered stop ran (the SIGTERM path), not merely the exit hook or a watchdog.
-    expect(stdout()).toContain('stopped\n')
+    // The registered stop ran (the SIGTERM path), not merely the exit hook or a watchdog. Its line
+    // may still be in the pipe when the last process is gone: read it as it arrives.
+    await expect.poll(stdout).toContain('stopped\n')
     expect(existsSync(tempDir)).toBe(false)
   })
 
@@ -79,7 +80,7 @@ describe('watchParent', () => {
     launcher.kill('SIGKILL')
 
     expect(await survivorsAfter(tree, BOUND_MS)).toEqual([])
-    expect(stdout()).toContain('stopped\n')
+    await expect.poll(stdout).toContain('stopped\n')
   })
 
   it('does nothing while the parent lives', async () => {
