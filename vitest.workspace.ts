@@ -21,7 +21,7 @@ const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || 4
 // side on a loaded machine took a CLI test past 30 s. What a test proves keeps its own bounds.
 
 /** The files that run after all others, one at a time (the `alone` project below). */
-const ALONE = ['conformance/test/under-load.test.ts', 'conformance/test/client-catches-bugs.test.ts']
+const ALONE = ['conformance/test/under-load.test.ts', 'conformance/test/client-catches-timing-bugs.test.ts']
 
 export default [
   // Rules over the repository itself (the import graph).
@@ -46,8 +46,8 @@ export default [
   },
   // Last, one file at a time (groupOrder 1: vitest runs this group after the others): the default
   // run calm, then with every core kept busy (under-load), so its CPU burners slow no other test;
-  // and the buggy-client tests, whose bugs show as time (a busy poll, a retry inside the settle
-  // window): three other files beside them slowed the buggy clients until they looked sound.
+  // and the buggy clients whose bugs show as time alone (a busy poll, a retry inside the settle
+  // window): three other files beside them slowed those clients until they looked sound.
   { test: { name: 'alone', maxWorkers: 1, include: ALONE, testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 and 24, the kit's whole default run under this Node only
