@@ -30,6 +30,9 @@ export function declareRule(feature: AskFeature, revision: string): SpecRef {
 
 export const ROOT_URI = page('roots', '2024-11-05', 'root', 'Root', 'MUST', 'uri: Unique identifier for the root. This MUST be a file:// URI in the current specification.')
 
+/** Stated from 2024-11-05 to 2025-11-25; 2026-07-28 removed the notification (its changelog, SEP-2575) and roots.listChanged with it. */
+export const ROOTS_LIST_CHANGED = page('roots', '2024-11-05', 'root-list-changes', 'Root List Changes', 'MUST', 'When roots change, clients that support listChanged MUST send a notification')
+
 export const ROOTS_ERRORS = page('roots', '2024-11-05', 'error-handling', 'Error Handling', 'SHOULD', 'Clients SHOULD return standard JSON-RPC errors for common failure cases: Client does not support roots: -32601 (Method not found)')
 
 export const ELICITATION_MODE = page('elicitation', '2025-11-25', 'error-handling', 'Error Handling', 'MUST', 'Clients MUST return standard JSON-RPC errors for common failure cases: Server sends an elicitation/create request with a mode not declared in client capabilities: -32602 (Invalid params)')

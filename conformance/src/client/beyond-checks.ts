@@ -18,9 +18,10 @@ export interface BeyondExpect {
 
 /**
  * The MCP method each verb sends, and the server capability it needs (basic/lifecycle §Operation);
- * `updates` and `instructions` ask the client what it holds and send nothing.
+ * `updates` and `instructions` ask the client what it holds and send nothing; `setRoots` sends a
+ * notification, judged by its own step (run/steps/set-roots.ts).
  */
-export const VERB_WIRE: Record<Exclude<BeyondAsk['op'], 'updates' | 'instructions'>, { method: string; capability: string }> = {
+export const VERB_WIRE: Record<Exclude<BeyondAsk['op'], 'updates' | 'instructions' | 'setRoots'>, { method: string; capability: string }> = {
   resources: { method: 'resources/list', capability: 'resources' },
   templates: { method: 'resources/templates/list', capability: 'resources' },
   read: { method: 'resources/read', capability: 'resources' },

@@ -6,6 +6,7 @@ import { AttachmentStore, attachConsoleLogger, ModelCatalog, ToolRegistry } from
 import { Context, type Fiber } from 'cordis'
 import type { CallOutcome, ClientAdapter, ClientSession } from './adapter.ts'
 import { askBridge, BRIDGE_BEYOND_CONFIG, BRIDGE_BEYOND_FEATURES } from './bridge-ask.ts'
+import { setRootsThroughConfig } from './bridge-roots.ts'
 import { offerScenarioAsks } from './host-asks.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 import { provideSignIn } from './sign-in.ts'
@@ -55,7 +56,7 @@ export const bridgeAdapter: ClientAdapter = {
       // The plugin redacts its own logs; this line is the adapter's, so it redacts it too.
       logs.push(`[error] load failed: ${createRedactor(configSecrets(resolved))(String(error))}`)
     }
-    return session(ctx, fiber, serverName, connection, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
+    return session(ctx, fiber, resolved, serverName, connection, logs, attachments, () => Promise.all(services.map((s) => s.dispose())))
   },
   async registerForeign(session, publicName) {
     const { ctx } = session as BridgeSession
@@ -79,6 +80,7 @@ interface BridgeSession extends ClientSession {
 function session(
   ctx: Context,
   fiber: Fiber,
+  config: Record<string, unknown>,
   serverName: string,
   connection: { state: string; pid?: number },
   logs: string[],
@@ -102,7 +104,12 @@ function session(
     call: async (publicName, args, options) => toOutcome(await registry()!.execute(publicName, args, options)),
     state: () => connection.state,
     features: () => BRIDGE_BEYOND_FEATURES,
-    ask: (request) => askBridge((ctx.get('mcpServers') as McpServers | undefined)?.get(serverName), request),
+    ask: async (request) => {
+      if (request.op !== 'setRoots') return askBridge((ctx.get('mcpServers') as McpServers | undefined)?.get(serverName), request)
+      const { outcome, config: next } = await setRootsThroughConfig(fiber, config, request.roots)
+      config = next
+      return outcome
+    },
     logs: () => logs,
     pids: () => (connection.pid === undefined ? [] : [connection.pid]),
     attachmentCount: () => (afterDispose ? 0 : readdirSync(attachments.path).length),

@@ -47,5 +47,8 @@ async function answer(server: McpServer, request: BeyondAsk): Promise<Record<str
       const instructions = server.instructions()
       return instructions === undefined ? {} : { instructions }
     }
+    case 'setRoots':
+      // A configuration change, not a call of the mcpServers service: bridge-roots.ts.
+      throw new Error('roots change through a configuration update of the instance (bridge-roots.ts)')
   }
 }

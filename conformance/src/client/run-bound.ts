@@ -94,6 +94,8 @@ function stepMs(step: Scenario['steps'][number], { settings, driver, close, clie
     return quiet + wait.timeoutMs
   }
   if ('dispose' in step) return close
+  // The client's answer (a driven one's is bounded like a call), then the wait for its notification.
+  if ('setRoots' in step) return (driver ? driver.callMs : MOMENT_MS) + step.setRoots.timeoutMs
   return MOMENT_MS
 }
 

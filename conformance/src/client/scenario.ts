@@ -141,6 +141,17 @@ const Step = z.union([
   z.strictObject({ squat: z.string(), ...took }),
   z.strictObject({ dispose: z.literal(true), ...took }),
   ...BeyondSteps,
+  /**
+   * Change the client's configured roots while it runs (the driver's `setRoots`), then wait up to
+   * `timeoutMs` for the fixture to receive notifications/roots/list_changed (run/steps/set-roots.ts).
+   */
+  z.strictObject({
+    setRoots: z.strictObject({
+      roots: z.array(z.strictObject({ uri: z.string().min(1), name: z.string().optional() })).min(1).max(64),
+      timeoutMs: z.int().min(1).max(60_000).default(10_000),
+    }),
+    ...took,
+  }),
 ])
 
 /** How often something may happen: at least / at most. */

@@ -76,6 +76,7 @@ export function stepLabel(step: ScenarioStep): string {
   if ('expectTools' in step) return `expect tools [${step.expectTools.join(', ')}]`
   if ('squat' in step) return `another plugin registers ${step.squat}`
   if ('dispose' in step) return 'dispose the client'
+  if ('setRoots' in step) return `change the client's roots to ${step.setRoots.roots.map((root) => root.uri).join(', ')}`
   const { ask } = beyondAsk(step)
   return `ask the client: ${ask.op}${'uri' in ask ? ` ${ask.uri}` : 'name' in ask ? ` ${ask.name}` : ''}`
 }

@@ -41,10 +41,12 @@ export type BeyondRequest =
   | { id: number; op: 'updates' }
   /** The server's `instructions` as the client hands them on (to its host or model): `{ instructions?: string }`. */
   | { id: number; op: 'instructions' }
+  /** Change the roots the client offers to these, as its user would while it runs; answered once changed (and announced, if the client announces). */
+  | { id: number; op: 'setRoots'; roots: Array<{ uri: string; name?: string }> }
 
 /** What each beyond verb answers in `value`: the client's result as its user gets it (MCP shapes). */
 export type BeyondOp = BeyondRequest['op']
-export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'subscribe', 'unsubscribe', 'updates', 'instructions']
+export const BEYOND_OPS: readonly BeyondOp[] = ['resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'subscribe', 'unsubscribe', 'updates', 'instructions', 'setRoots']
 
 /** Client settings the scenario asks for, in words every client has (each optional to honour). */
 export interface DriverOptions {

@@ -18,7 +18,7 @@ const READ_URI = { ref: 'MCP 2025-11-25 schema.ts ReadResourceRequestParams.uri:
 export async function runBeyond(run: RunState, step: BeyondStep, stepNumber: number): Promise<void> {
   const { ask, expect } = beyondAsk(step)
   // `updates` and `instructions` ask the client what it holds: they send nothing to judge on the wire.
-  const wireOf = ask.op === 'updates' || ask.op === 'instructions' ? undefined : VERB_WIRE[ask.op]
+  const wireOf = ask.op === 'updates' || ask.op === 'instructions' || ask.op === 'setRoots' ? undefined : VERB_WIRE[ask.op]
   const title = `Step ${stepNumber}: ${ask.op}`
   const spec = run.scenario.spec[0]
   if (!run.session!.ask) {

@@ -6,6 +6,7 @@ import { runDispose } from './dispose.ts'
 import { runExpectTools } from './expect-tools.ts'
 import { runKill } from './kill.ts'
 import { runRestart } from './restart.ts'
+import { runSetRoots } from './set-roots.ts'
 import { runSquat } from './squat.ts'
 import { runWait } from './wait.ts'
 
@@ -18,5 +19,6 @@ export async function runStep(run: RunState, step: Scenario['steps'][number], st
   else if ('expectTools' in step) runExpectTools(run, step.expectTools, stepIndex + 1)
   else if ('squat' in step) await runSquat(run, step.squat)
   else if ('dispose' in step) await runDispose(run)
+  else if ('setRoots' in step) await runSetRoots(run, step.setRoots, stepIndex + 1)
   else await runBeyond(run, step, stepIndex + 1)
 }
