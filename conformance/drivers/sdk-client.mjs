@@ -135,6 +135,7 @@ function askCapabilities(asks = {}) {
   }
 }
 function answerAsks(asks = {}) {
+  // Read at each ask: `setRoots` changes them while the client runs.
   if (asks.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: asks.roots }))
   if (asks.elicitation) client.setRequestHandler(ElicitRequestSchema, () => asks.elicitation.answer)
   // The SDK leaves it to the handler: without sampling.tools declared, a tool-enabled request is an error.
@@ -155,6 +156,13 @@ const ops = {
   subscribe: async ({ uri }) => (needs('resources'), await client.subscribeResource({ uri }), {}),
   unsubscribe: async ({ uri }) => (needs('resources'), await client.unsubscribeResource({ uri }), {}),
   updates: async () => ({ value: { updated: [...updated] } }),
+  // The roots the handler answers change, and the server is told, as roots.listChanged promises.
+  async setRoots({ roots }) {
+    if (!options.asks?.roots) throw new Error('no roots configured: the client declared no roots capability')
+    options.asks.roots = roots
+    await client.sendRootsListChanged()
+    return {}
+  },
   async connect({ server, options: given }) {
     options = given
     client = new Client({ name: 'sdk-client-driver', version: '1.0.0' }, {

@@ -41,6 +41,14 @@ const ops = {
   prompts: async () => ({ value: await client.listPrompts() }),
   prompt: async ({ name, args }) => ({ value: await client.getPrompt({ name, arguments: args }) }),
   complete: async ({ ref, argument }) => ({ value: await client.complete({ ref, argument }) }),
+  // The roots the handler answers change, and the server is told (the SDK's own notification,
+  // which 2026-07-28 no longer has: the kit judges it only where the client initialized).
+  async setRoots({ roots }) {
+    if (!options.asks?.roots) throw new Error('no roots configured: the client declared no roots capability')
+    options.asks.roots = roots
+    await client.sendRootsListChanged()
+    return {}
+  },
   async connect({ server, options: given }) {
     options = given
     // What the server may ask (O.asks): each capability declared only with an answer to give; the
@@ -52,6 +60,7 @@ const ops = {
       ...(asks.sampling ? { sampling: {} } : {}),
     }
     client = new Client({ name: 'sdk-v2-client-driver', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities })
+    // Read at each ask: `setRoots` changes them while the client runs.
     if (asks.roots) client.setRequestHandler('roots/list', () => ({ roots: asks.roots }))
     if (asks.elicitation) client.setRequestHandler('elicitation/create', () => asks.elicitation.answer)
     // The SDK leaves it to the handler: without sampling.tools declared, a tool-enabled request is an error.

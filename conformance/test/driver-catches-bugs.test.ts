@@ -42,6 +42,10 @@ const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; 
   // Answering an ask of a capability never declared: "Clients that support elicitation MUST declare the elicitation capability".
   { bug: 'answer-undeclared', scenario: 'elicitation-without-capability', transport: 'stdio', check: 'asks/elicitation-undeclared' },
   { bug: 'non-file-root', scenario: 'roots-listed-when-configured', transport: 'http', check: 'asks/roots-file-uri' },
+  // "When roots change, clients that support listChanged MUST send a notification" (2025-11-25 client/roots).
+  { bug: 'unannounced-roots-change', scenario: 'roots-change-announced', transport: 'stdio', check: 'expect/setRoots-2' },
+  // Without listChanged declared the client promised no notification: information, never a failure.
+  { bug: 'roots-without-list-changed', scenario: 'roots-change-announced', transport: 'http', check: 'expect/setRoots-2', status: 'skip' },
   // "Clients SHOULD validate all responses against the provided schema": a warning.
   { bug: 'invalid-form-content', scenario: 'elicitation-form-accepted', transport: 'stdio', check: 'asks/elicitation-content-valid', status: 'warn' },
   { bug: 'is-error-as-success', scenario: 'is-error-result', transport: 'http', check: 'expect/call-1', status: 'warn' },

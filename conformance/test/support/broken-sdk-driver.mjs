@@ -44,7 +44,8 @@ async function listAll() {
 function answerAsks(asks) {
   client.registerCapabilities({
     ...(asks.elicitation && !has('answer-undeclared') ? { elicitation: Object.fromEntries((asks.elicitation.modes ?? ['form']).map((mode) => [mode, {}])) } : {}),
-    ...(asks.roots ? { roots: {} } : {}),
+    // roots-without-list-changed: declares roots but not listChanged, so it promises no announcement.
+    ...(asks.roots ? { roots: has('roots-without-list-changed') ? {} : { listChanged: true } } : {}),
   })
   // answer-undeclared: answers elicitation with content though it never declared the capability
   // (past the SDK's own guard, which would refuse the ask for it).
@@ -86,6 +87,14 @@ const ops = {
     // no-session-header: forgets the Mcp-Session-Id the server assigned.
     if (has('no-session-header')) transport._sessionId = undefined
     return { features: ['listChanged', 'roots', 'elicitation'] }
+  },
+  // The roots listed change (the handler reads asks.roots at each ask) and the server is told.
+  // unannounced-roots-change: declared roots.listChanged, changes its roots, never tells the server.
+  // roots-without-list-changed: does not tell either, bound by nothing it declared.
+  async setRoots({ roots }) {
+    options.asks.roots = roots
+    if (!has('unannounced-roots-change') && !has('roots-without-list-changed')) await client.sendRootsListChanged()
+    return {}
   },
   // list-nothing: offers no tools at all (a connect that failed quietly).
   list: async () => ({ tools: has('list-nothing') ? [] : await listAll() }),
