@@ -1,6 +1,7 @@
 import { configSecrets, createRedactor } from '@mcp-bridge/process'
 import * as bridge from '@mcp-bridge/plugin'
 import type { CallOutcome, ClientAdapter, ClientSession, ModelRoute } from './adapter.ts'
+import { setRootsThroughConfig } from './bridge-roots.ts'
 import { pluginConfig, secondInstanceRejected } from './plugin-instance.ts'
 import { offerScenarioAsks } from './host-asks.ts'
 import { provideSignIn } from './sign-in.ts'
@@ -34,9 +35,10 @@ export type DshResult =
   | { isError: true; error: { message: string; info?: { name: string; code: string } }; content: DshBlock[] }
 export type DshBlock = { type: 'text'; text: string } | { type: 'image'; attachment: { mediaType: string; bytes: number } } | { type: string }
 
-/** A Cordis fiber as `ctx.plugin()` returns it: awaitable, disposable. */
+/** A Cordis fiber as `ctx.plugin()` returns it: awaitable, disposable, and its config updatable (public Cordis API). */
 export interface DshFiber extends PromiseLike<unknown> {
   dispose(): Promise<unknown> | unknown
+  update?(config: Record<string, unknown>): unknown
 }
 
 /** The parts of a harness root (an `@deepseek-ai/cordis` Context) the adapter touches. */
@@ -96,7 +98,7 @@ export function createDshAdapter(host: DshHost): ClientAdapter {
       } catch (error) {
         root.logs.push(`[error] load failed: ${createRedactor(configSecrets(resolved as never))(String(error))}`)
       }
-      return session(host, root, fiber, serverName, connection)
+      return session(host, root, fiber, resolved, serverName, connection)
     },
     async registerForeign(current, publicName) {
       const { root } = current as DshSession
@@ -129,7 +131,7 @@ interface Connection {
   pid?: number
 }
 
-function session(host: DshHost, root: DshRoot, fiber: DshFiber, serverName: string, connection: Connection): DshSession {
+function session(host: DshHost, root: DshRoot, fiber: DshFiber, config: Record<string, unknown>, serverName: string, connection: Connection): DshSession {
   const runtime = () => root.ctx.get('tools') as DshToolRuntime | undefined
   // Only this instance's tools: other plugins of the host (a squatter) are not the client's.
   const ownTools = () =>
@@ -158,6 +160,14 @@ function session(host: DshHost, root: DshRoot, fiber: DshFiber, serverName: stri
       return toOutcome(result)
     },
     state: () => connection.state,
+    // Of the verbs beyond tools only setRoots, a configuration update as the reference host makes
+    // it; the mcpServers verbs are checked here by hosts/dsh/beyond-host.mjs instead.
+    ask: async (request) => {
+      if (request.op !== 'setRoots' || !fiber.update) return { ok: false, unsupported: true, error: `this host's adapter offers only setRoots beyond tools, not "${request.op}"` }
+      const { outcome, config: next } = await setRootsThroughConfig(fiber as { update(config: Record<string, unknown>): unknown }, config, request.roots)
+      config = next
+      return outcome
+    },
     logs: () => root.logs,
     pids: () => (connection.pid === undefined ? [] : [connection.pid]),
     attachmentCount: () => (afterDispose ? 0 : root.attachmentCount()),
