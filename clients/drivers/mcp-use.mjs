@@ -10,6 +10,8 @@
 // (MCP_USE_ANONYMIZED_TELEMETRY=false): the harness has no internet, and it changes no MCP traffic.
 // Asks (O.asks): the client always declares roots (empty until session.setRoots), and declares
 // sampling and elicitation (form and URL) when given onSampling / onElicitation callbacks.
+// session.setRoots is also its way to change roots at run time: it sends
+// notifications/roots/list_changed itself (its connector declares roots.listChanged).
 import { send, serve } from './serve.mjs'
 
 process.env.MCP_USE_ANONYMIZED_TELEMETRY = 'false'
@@ -49,5 +51,6 @@ serve({
   prompts: () => session.listPrompts(),
   prompt: (name, args) => session.getPrompt(name, args),
   complete: (ref, argument) => session.complete({ ref, argument }),
+  setRoots: (roots) => session.setRoots(roots),
   close: () => client?.closeAllSessions(),
 })

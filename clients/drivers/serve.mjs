@@ -36,7 +36,8 @@ const BEYOND = { resources: 'resources', templates: 'resources', read: 'resource
 /**
  * ops: { connect(server, options) -> features?, list() -> tools, call(name, args, signal) -> result, close() },
  * and optionally the verbs beyond tools the client offers, each answering the MCP result:
- * resources(), templates(), read(uri), prompts(), prompt(name, args), complete(ref, argument).
+ * resources(), templates(), read(uri), prompts(), prompt(name, args), complete(ref, argument);
+ * and setRoots(roots), where the client can change its roots while it runs (and announce it).
  * Their features are declared from the verbs given; a verb not given is answered as unsupported.
  * A call's AbortController is kept by request id, so that `abort` reaches it.
  */
@@ -51,6 +52,7 @@ export function serve(ops) {
     prompts: async () => ({ value: await ops.prompts() }),
     prompt: async ({ name, args }) => ({ value: await ops.prompt(name, args) }),
     complete: async ({ ref, argument }) => ({ value: await ops.complete(ref, argument) }),
+    setRoots: async ({ roots }) => (await ops.setRoots(roots), {}),
     list: async () => ({ tools: await ops.list() }),
     async call({ id, name, args }) {
       const controller = new AbortController()
@@ -66,7 +68,7 @@ export function serve(ops) {
   }
   createInterface({ input: process.stdin }).on('line', async (line) => {
     const request = JSON.parse(line)
-    if (!handlers[request.op] || (BEYOND[request.op] && !ops[request.op])) return send({ id: request.id, ok: false, unsupported: true, error: `this client offers no "${request.op}"` })
+    if (!handlers[request.op] || ((BEYOND[request.op] || request.op === 'setRoots') && !ops[request.op])) return send({ id: request.id, ok: false, unsupported: true, error: `this client offers no "${request.op}"` })
     try {
       send({ id: request.id, ok: true, ...(await handlers[request.op](request)) })
     } catch (error) {
