@@ -46,7 +46,7 @@ function produces(scenario: Scenario, check: string): boolean {
   if ((m = /^timing\/step-(\d+)$/.exec(check))) return steps[Number(m[1]) - 1]?.took !== undefined
   if ((m = /^expect\/tools-at-step-(\d+)$/.exec(check))) return steps[Number(m[1]) - 1] !== undefined && 'expectTools' in steps[Number(m[1]) - 1]!
   // A step beyond tools: its expectation, and the wire checks its verb has (beyond.ts).
-  if ((m = /^(expect|wire)\/([a-z-]+)-(\d+)$/.exec(check)) && m[2] !== 'call') return beyondProduces(steps[Number(m[3]) - 1], m[1]!, m[2]!)
+  if ((m = /^(expect|wire)\/([a-zA-Z-]+)-(\d+)$/.exec(check)) && m[2] !== 'call') return beyondProduces(steps[Number(m[3]) - 1], m[1]!, m[2]!)
   if (check === 'timing/start' || check === 'timing/total' || check === 'timing/dispose') return scenario.timing?.[check.slice(7) as 'start' | 'total' | 'dispose'] !== undefined
   if (check === 'expect/settled') return scenario.settle !== undefined
   if ((m = /^expect\/received\/(.+)$/.exec(check))) return scenario.expect.received[m[1]!] !== undefined
@@ -83,6 +83,8 @@ const BEYOND_VERBS: Record<string, { op: string; wire: string[] }> = {
 }
 
 function beyondProduces(step: object | undefined, kind: string, name: string): boolean {
+  // setRoots judges its announcement with or without an expectation (run/steps/set-roots.ts).
+  if (step !== undefined && 'setRoots' in step) return kind === 'expect' && name === 'setRoots'
   const key = Object.keys(BEYOND_VERBS).find((verb) => step !== undefined && verb in step)
   if (!key) return false
   const verb = BEYOND_VERBS[key]!
