@@ -433,8 +433,9 @@ export class FixtureEngine {
       if (asking) return asking as ServerResult
       if (!modern) await askDuringCall(tool.asks, extra, this.behaviour.askTimeoutMs)
     }
-    // 2026-07-28 has no notifications/elicitation/complete: a modern call sends none.
-    if (tool.elicitationComplete && !modern) await completeElicitations(tool.elicitationComplete, extra)
+    // 2026-07-28 has no notifications/elicitation/complete: a modern call sends none. Nor does a
+    // client that declared no URL-mode elicitation get one (the SDK's server refuses to send it).
+    if (tool.elicitationComplete && !modern && server.getClientCapabilities()?.elicitation?.url) await completeElicitations(tool.elicitationComplete, extra)
     if (tool.exit !== undefined) {
       this.exit(tool.exit === true ? (this.behaviour.crash?.exitCode ?? 1) : tool.exit, false)
       return never()
