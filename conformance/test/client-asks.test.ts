@@ -1,6 +1,7 @@
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
 import { describe, expect, it } from 'vitest'
 import { checkAsks, formProblems } from '../src/client/asks.ts'
+import { checkElicitationComplete } from '../src/client/elicitation-complete.ts'
 
 // The wire of a client answering the fixture's asks, as the fixture logs it (asks.ts judges it).
 const entry = (dir: 'recv' | 'send', msg: object): WireEntry => ({ dir, msg: { jsonrpc: '2.0', ...msg } as WireEntry['msg'] })
@@ -60,5 +61,26 @@ describe('asks: capabilities a client uses', () => {
     const asked = [initialize({ sampling: {} }), negotiated, ask('s1', 'sampling/createMessage', { messages: [], maxTokens: 5, tools: [{ name: 't', inputSchema: { type: 'object' } }] })]
     expect(status([...asked, answer('s1', { result: { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' } })], 'asks/sampling-tools-undeclared')).toBe('fail')
     expect(status([...asked, answer('s1', { error: { code: -32602, message: 'no tools' } })], 'asks/sampling-tools-undeclared')).toBe('pass')
+  })
+})
+
+describe('asks: notifications/elicitation/complete for unknown or already-completed ids', () => {
+  const urlAsk = ask('s1', 'elicitation/create', { mode: 'url', message: 'go', url: 'https://example.com/', elicitationId: 'e1' })
+  const complete = (elicitationId: string) => entry('send', { method: 'notifications/elicitation/complete', params: { elicitationId } })
+  const asked = [initialize({ elicitation: { url: {} } }), negotiated, urlAsk, answer('s1', { result: { action: 'accept' } })]
+  const judged = (wire: WireEntry[], revision = '2025-11-25') => checkElicitationComplete(wire, revision)[0]?.status
+
+  it('passes a client that sends nothing back, and judges nothing for a known id or at another revision', () => {
+    expect(judged([...asked, complete('e1'), complete('nope'), complete('e1')])).toBe('pass')
+    expect(judged([...asked, complete('e1')])).toBeUndefined()
+    expect(judged([...asked, complete('nope'), answer('x', { result: {} })], '2026-07-28')).toBeUndefined()
+  })
+
+  it('fails a client that answers one, an unknown id or one completed already', () => {
+    expect(judged([...asked, complete('nope'), entry('recv', { id: null, error: { code: -32602, message: 'unknown elicitation' } })])).toBe('fail')
+    expect(judged([...asked, complete('e1'), complete('e1'), entry('recv', { id: null, result: {} })])).toBe('fail')
+    // An id a -32042 error named is known: its completion is the client's to act on (MAY).
+    const required = entry('send', { id: 'c9', error: { code: -32042, message: 'sign in', data: { elicitations: [{ mode: 'url', elicitationId: 'r1', url: 'https://example.com/', message: 'in' }] } } })
+    expect(judged([...asked, required, complete('r1')])).toBeUndefined()
   })
 })

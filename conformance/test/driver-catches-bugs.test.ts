@@ -48,6 +48,9 @@ const bugs: Array<{ bug: string; scenario: string; transport: 'stdio' | 'http'; 
   { bug: 'roots-without-list-changed', scenario: 'roots-change-announced', transport: 'http', check: 'expect/setRoots-2', status: 'skip' },
   // "Clients SHOULD validate all responses against the provided schema": a warning.
   { bug: 'invalid-form-content', scenario: 'elicitation-form-accepted', transport: 'stdio', check: 'asks/elicitation-content-valid', status: 'warn' },
+  // "Clients: MUST ignore notifications referencing unknown or already-completed IDs." (2025-11-25 client/elicitation)
+  { bug: 'answer-completion', scenario: 'elicitation-complete-unknown-ignored', transport: 'stdio', check: 'asks/elicitation-complete-ignored' },
+  { bug: 'close-on-unknown-completion', scenario: 'elicitation-complete-unknown-ignored', transport: 'http', check: 'expect/call-2' },
   { bug: 'is-error-as-success', scenario: 'is-error-result', transport: 'http', check: 'expect/call-1', status: 'warn' },
 ]
 

@@ -24,6 +24,15 @@ export const AsksShape = {
    * follows either way.
    */
   asks: z.array(AskSchema).min(1).optional(),
+  /**
+   * Legacy only: once the asks are answered, a `notifications/elicitation/complete` for each of
+   * these `elicitationId`s in order, related to the call (MCP 2025-11-25 client/elicitation,
+   * "Completion Notifications for URL Mode Elicitation"): one the call's URL-mode ask named, one
+   * the client never saw, or one repeated. Only to a client that declared URL-mode elicitation
+   * (the SDK's server sends it to no other). 2026-07-28 has no such notification (its schema lists
+   * none and reserves -32042 as "2025-11-25 only"), so a modern call sends none.
+   */
+  elicitationComplete: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),
 }
 
 export const EarlyAsksShape = {

@@ -34,6 +34,11 @@ export async function askDuringCall(asks: readonly AskSpec[], extra: Extra, time
   await Promise.allSettled(requests)
 }
 
+/** Legacy: `notifications/elicitation/complete` for each id in order, related to the call (over HTTP on its stream). */
+export async function completeElicitations(ids: readonly string[], extra: Extra): Promise<void> {
+  for (const elicitationId of ids) await extra.sendNotification({ method: 'notifications/elicitation/complete', params: { elicitationId } } as ServerNotification)
+}
+
 /** Legacy: the asks sent before the client's notifications/initialized. */
 export function askEarly(server: Server, asks: readonly AskSpec[], timeoutMs: number | undefined, failed: (error: Error) => void): void {
   for (const request of expand(asks)) {

@@ -18,7 +18,7 @@ import {
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { answersAsks, askDuringCall, askEarly, inputRequired } from './asks.ts'
+import { answersAsks, askDuringCall, askEarly, completeElicitations, inputRequired } from './asks.ts'
 import { beyondCapabilities, floodLogs, serveBeyond } from './beyond.ts'
 import { admit, META, modernResult, supportedVersions, type Refusal } from './era.ts'
 import { renderResult, type CancellationRecord, type FixtureStatus } from './content.ts'
@@ -425,14 +425,17 @@ export class FixtureEngine {
         return this.tasks.create(tool, name, args, request.params.task, origin) as ServerResult
       }
     }
+    const session = [...this.sessions].find((candidate) => candidate.server === server)
+    const modern = session?.modern.has(extra.requestId) === true
     if (tool.asks) {
       // At 2026-07-28 the asks travel in an input_required result; before, as requests of their own.
-      const session = [...this.sessions].find((candidate) => candidate.server === server)
-      const modern = session?.modern.has(extra.requestId) === true
       const asking = modern && !session?.answers.has(extra.requestId) ? inputRequired(tool.asks) : undefined
       if (asking) return asking as ServerResult
       if (!modern) await askDuringCall(tool.asks, extra, this.behaviour.askTimeoutMs)
     }
+    // 2026-07-28 has no notifications/elicitation/complete: a modern call sends none. Nor does a
+    // client that declared no URL-mode elicitation get one (the SDK's server refuses to send it).
+    if (tool.elicitationComplete && !modern && server.getClientCapabilities()?.elicitation?.url) await completeElicitations(tool.elicitationComplete, extra)
     if (tool.exit !== undefined) {
       this.exit(tool.exit === true ? (this.behaviour.crash?.exitCode ?? 1) : tool.exit, false)
       return never()

@@ -37,6 +37,9 @@ export const ROOTS_ERRORS = page('roots', '2024-11-05', 'error-handling', 'Error
 
 export const ELICITATION_MODE = page('elicitation', '2025-11-25', 'error-handling', 'Error Handling', 'MUST', 'Clients MUST return standard JSON-RPC errors for common failure cases: Server sends an elicitation/create request with a mode not declared in client capabilities: -32602 (Invalid params)')
 
+/** URL mode's completion notification, 2025-11-25 only: 2026-07-28 has no notifications/elicitation/complete. */
+export const ELICITATION_COMPLETE_IGNORED: ClientRule = { ...page('elicitation', '2025-11-25', 'completion-notifications-for-url-mode-elicitation', 'Completion Notifications for URL Mode Elicitation', 'MUST', 'Clients: MUST ignore notifications referencing unknown or already-completed IDs.'), until: '2025-11-25' }
+
 export const ELICITATION_VALIDATE = page('elicitation', '2025-11-25', 'form-mode-security', 'Form Mode Security', 'SHOULD', 'Clients SHOULD validate all responses against the provided schema')
 
 /** schema.ts (2025-06-18 on) ElicitResult: the shape every answer must have. */

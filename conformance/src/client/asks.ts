@@ -15,6 +15,7 @@ import {
   samplingToolsRule,
   type AskFeature,
 } from './asks-rules.ts'
+import { checkElicitationComplete } from './elicitation-complete.ts'
 import { citeRule, clientSpec, runRevision } from './rules.ts'
 
 /**
@@ -79,7 +80,7 @@ export function collectAsks(wire: WireEntry[]): Ask[] {
 
 export function checkAsks(wire: WireEntry[], revision: string = runRevision(wire)): CheckResult[] {
   const asks = collectAsks(wire)
-  const checks: CheckResult[] = [...rootsListChanged(wire, revision)]
+  const checks: CheckResult[] = [...rootsListChanged(wire, revision), ...checkElicitationComplete(wire, revision)]
   if (!asks.length) return checks
   for (const feature of ['roots', 'sampling', 'elicitation'] as const) {
     const mine = asks.filter((ask) => FEATURES[ask.method] === feature)

@@ -2,7 +2,7 @@
  * What a scenario's client is set up to answer when its server asks (`client.roots`,
  * `client.elicitation`, `client.sampling`), in the driver protocol's words (FORMAT.md
  * §Driver protocol, `asks`). `roots` is also the bridge's own config field; the other two are the
- * host's: for the bridge, an `mcpElicitation` service (bridge-adapter.ts), and no sampling at all.
+ * host's: for the bridge, an `mcpElicitation` and an `mcpSampling` service (host-asks.ts).
  * Pure.
  */
 export interface DriverAsks {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema, ListRootsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, ListRootsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 
 // One bug, or several joined by '+' (a client with more than one fault at once).
 const bugs = new Set((process.argv[2] ?? 'none').split('+'))
@@ -17,6 +17,8 @@ const calls = new Map()
 let client
 let stdioTransport
 let options = {}
+// The elicitationIds of the URL-mode asks answered so far.
+const askedIds = new Set()
 
 async function listAll() {
   const tools = []
@@ -54,7 +56,12 @@ function answerAsks(asks) {
     Protocol.prototype.setRequestHandler.call(client, ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }))
   }
   // invalid-form-content: accepts with a value the requested schema does not allow.
-  else if (asks.elicitation) client.setRequestHandler(ElicitRequestSchema, () => (has('invalid-form-content') ? { action: 'accept', content: { name: 42 } } : asks.elicitation.answer))
+  else if (asks.elicitation) client.setRequestHandler(ElicitRequestSchema, (request) => (askedIds.add(request.params.elicitationId), has('invalid-form-content') ? { action: 'accept', content: { name: 42 } } : asks.elicitation.answer))
+  // answer-completion: answers notifications/elicitation/complete as if it were a request (an
+  // error with a null id: "unknown elicitation"), where a client MUST ignore an unknown id.
+  if (has('answer-completion')) client.setNotificationHandler(ElicitationCompleteNotificationSchema, () => client.transport?.send({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'unknown elicitation' } }))
+  // close-on-unknown-completion: takes a completion for an id it never saw as a broken server and closes the session.
+  if (has('close-on-unknown-completion')) client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => (askedIds.has(notification.params.elicitationId) ? undefined : void client.close()))
   // non-file-root: lists a root that is not a file:// URI.
   if (asks.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: has('non-file-root') ? [{ uri: 'https://example.com/project' }] : asks.roots }))
 }

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, expect } from 'vitest'
 import { z } from 'zod'
 import {
@@ -60,11 +61,13 @@ export interface OpenOptions {
   /** Skip the handshake (for fixtures that die or hang before it). */
   connect?: boolean
   timeout?: number
+  /** The client's capabilities (absent: none). */
+  capabilities?: ClientCapabilities
 }
 
 /** A fixture of either kind with a real SDK client, wire log on. */
 export async function open(kind: Kind, source: string | BehaviourInput, options: OpenOptions = {}): Promise<Opened> {
-  const client = new Client({ name: 'fixture-test', version: '1.0.0' })
+  const client = new Client({ name: 'fixture-test', version: '1.0.0' }, options.capabilities && { capabilities: options.capabilities })
   const stderr: string[] = []
   const connectOptions: RequestOptions = { timeout: options.timeout ?? 10_000 }
   if (kind === 'http') {
