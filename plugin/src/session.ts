@@ -1,5 +1,4 @@
 import { Client, SdkError, SdkErrorCode, SdkHttpError, SseError, type Transport } from '@modelcontextprotocol/client'
-import * as z from 'zod'
 import type { Config } from './config.ts'
 import { CallScope } from './abort-scope.ts'
 import { askFailure } from './asks/ask-failure.ts'
@@ -8,7 +7,7 @@ import { declaresToolTasks, drainToolPages } from './discovery.ts'
 import { isLegacyRefusal, isModernRefusal, MODERN_REVISION, probeWaitMs, type Era } from './era.ts'
 import { BridgeError, errorMessage } from './errors.ts'
 import type { ToolExecution } from './host-contract.ts'
-import { errorMessageWithCause, isWorthSaying, isWriteRefusal, quoteUntrusted, RepeatCounter, safeCause, type Redact, stderrExcerpt, untilAborted, waitAtMost, withAbortScope } from '@mcp-bridge/process'
+import { ANY_OBJECT, errorMessageWithCause, isWorthSaying, isWriteRefusal, quoteUntrusted, RepeatCounter, safeCause, type Redact, stderrExcerpt, untilAborted, waitAtMost, withAbortScope } from '@mcp-bridge/process'
 import { classifyFailure, isAuthFailure, isConnectionLoss, isCredentialRefusal, isSdkTimeout, isServerGone, UndeliveredMessageError } from './request-failure.ts'
 import { checkListing, paramHeaders, type ParamHeader } from './param-headers.ts'
 import { InvalidRequestError, OversizedLineError } from './stdio-transport.ts'
@@ -58,9 +57,6 @@ export interface SessionHooks {
 /** The notifications the features beyond tools follow: list changes and resource updates. */
 export const FEATURE_NOTIFICATIONS = ['notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/updated'] as const
 export type FeatureNotification = (typeof FEATURE_NOTIFICATIONS)[number]
-
-/** Results are validated by the bridge itself, so the SDK only checks they are objects. */
-const AnyObject = z.object({}).passthrough()
 
 /**
  * One connection generation: an SDK client bound to one transport for its whole life (the SDK
@@ -293,7 +289,7 @@ export class Session {
         drainToolPages(
           (cursor) =>
             withAbortScope([deadline], (signal) =>
-              this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AnyObject, {
+              this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ANY_OBJECT, {
                 signal,
                 timeout: this.config.connectTimeoutMs,
               }),
@@ -333,7 +329,7 @@ export class Session {
 
   /** One request of a feature beyond tools (features/), under toolCallTimeoutMs and the caller's signal. */
   request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    return this.featureRequest(method, signal, (options) => this.client.request({ method, params } as never, AnyObject, options))
+    return this.featureRequest(method, signal, (options) => this.client.request({ method, params } as never, ANY_OBJECT, options))
   }
 
   /** Its failures are told apart as a call's are, `method` standing for the tool's name. */
@@ -367,7 +363,7 @@ export class Session {
     // SEP-2243: the x-mcp-header parameters mirrored into Mcp-Param-* headers (param-headers.ts).
     const mirrored = this.paramHeaders.get(rawName)
     try {
-      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, AnyObject, {
+      return await this.client.request({ method: 'tools/call', params: { name: rawName, arguments: args } }, ANY_OBJECT, {
         signal: scope.signal,
         timeout: toolCallTimeoutMs,
         resetTimeoutOnProgress: true,

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client'
 import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js'
-import * as z from 'zod'
-import { onAbort, withAbortScope } from '@mcp-bridge/process'
+import { ANY_OBJECT, onAbort, withAbortScope } from '@mcp-bridge/process'
 import { BridgeError, errorMessage } from './errors.ts'
 import { isSdkTimeout } from './request-failure.ts'
 
@@ -30,7 +29,6 @@ export interface TaskCallOptions {
 const TERMINAL = new Set(['completed', 'failed', 'cancelled'])
 const DEFAULT_POLL_MS = 1_000
 const CANCEL_WAIT_MS = 2_000
-const AnyObject = z.object({}).passthrough()
 
 export async function callToolAsTask(client: Client, rawName: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<unknown> {
   const { toolCallTimeoutMs, maxTotalTimeoutMs } = options
@@ -61,7 +59,7 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     const id = taskId
     // tasks/result blocks until the task is terminal: for input_required, that is the ceiling's to bound.
     return await withAbortScope([scope.signal], (signal) =>
-      client.request({ method: 'tasks/result', params: { taskId: id } }, AnyObject, {
+      client.request({ method: 'tasks/result', params: { taskId: id } }, ANY_OBJECT, {
         signal,
         timeout: task.status === 'input_required' ? maxTotalTimeoutMs : toolCallTimeoutMs,
       }),
@@ -101,7 +99,7 @@ function isUnknownTask(error: unknown): boolean {
 /** Best effort: a server that does not answer in time is not waited for. */
 async function cancelTask(client: Client, taskId: string): Promise<void> {
   try {
-    await client.request({ method: 'tasks/cancel', params: { taskId } }, AnyObject, { timeout: CANCEL_WAIT_MS })
+    await client.request({ method: 'tasks/cancel', params: { taskId } }, ANY_OBJECT, { timeout: CANCEL_WAIT_MS })
   } catch {
     // Already terminal (-32602), gone, or unreachable: the call fails the same way.
   }

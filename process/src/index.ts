@@ -47,6 +47,7 @@ export {
 export { jsonByteLength, jsonFitsInBytes, jsonTextLength } from './json-size.ts'
 export { jsonEqual } from './json-equal.ts'
 export { isPlainRecord, isRecord } from './records.ts'
+export { ANY_OBJECT, type AnyObjectSchema } from './any-object.ts'
 export { parseJson } from './parse-json.ts'
 export { decodeBase64, extensionOf, IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from './images.ts'
 export { NEVER_ABORTED, NOTHING_TO_RELEASE, onAbort, withAbortScope } from './abort-listeners.ts'
