@@ -151,3 +151,24 @@ describe('what scenarios record for clients matches the keyword of the sentence 
     expect(judged).toBeGreaterThan(10)
   })
 })
+
+describe('a check a scenario lists under applies.unsteady', () => {
+  const scenario = ScenarioSchema.parse({ ...SCENARIO, applies: { unsteady: { 'invariant/handshake': 'the fixture may not have started' } } }) as Scenario
+  const spec: SpecRef = { ref: 'MCP 2025-11-25 §basic/lifecycle: "The initialization phase MUST be the first interaction between client and server."', keyword: 'MUST', quote: 'The initialization phase MUST be the first interaction between client and server.' }
+  const judge = (kind: 'bridge' | 'client', status: CheckResult['status'], message: string) =>
+    verdictsFor(scenario, kind, [{ id: 'invariant/handshake', title: 'handshake', status, message, spec }])[0]!
+
+  it('reads the same whether its evidence arrived or not: a pass and a skip are one skip with the reason', () => {
+    for (const kind of ['bridge', 'client'] as const) {
+      const seen = judge(kind, 'pass', '1 handshakes, each in order')
+      const unseen = judge(kind, 'skip', 'nothing to judge: the server received no request')
+      expect(seen).toEqual(unseen)
+      expect(seen).toMatchObject({ status: 'skip', message: 'not judged in this scenario: the fixture may not have started' })
+    }
+  })
+
+  it('still fails what was seen to be wrong', () => {
+    expect(judge('client', 'fail', 'tools/list was sent before initialize').status).toBe('fail')
+    expect(judge('bridge', 'fail', 'tools/list was sent before initialize').status).toBe('fail')
+  })
+})

@@ -252,6 +252,13 @@ const Applies = z.strictObject({
    * part of a call, a note on its verdict) that quotes it; a bridge is still judged.
    */
   info: z.record(z.string(), z.string()).default({}),
+  /**
+   * Check ids whose evidence in this scenario follows the scheduler (a stdio fixture's start-up
+   * against a short bound decides whether it read anything before the client gave up), each with
+   * the reason. Their pass or skip is reported as one skip that gives it, so a sound client's
+   * verdict does not follow the machine's load; a fail or a warn stands, as what was seen.
+   */
+  unsteady: z.record(z.string(), z.string()).default({}),
 })
 
 const ScenarioBase = z.strictObject({
@@ -284,7 +291,7 @@ const ScenarioBase = z.strictObject({
    * end state is judged) and on the teardown's dispose (when no step disposed the client).
    */
   timing: z.strictObject({ start: Took.optional(), total: Took.optional(), dispose: Took.optional() }).optional(),
-  applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {}, info: {} }),
+  applies: Applies.default({ to: 'every-client', bridgeOnly: {}, should: {}, info: {}, unsteady: {} }),
   /** Parts of the transcript that are not deterministic for this scenario, with the reason. */
   transcript: z.strictObject({ wire: z.boolean().default(true), reason: z.string().optional() }).default({ wire: true }),
 })

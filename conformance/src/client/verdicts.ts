@@ -25,6 +25,8 @@ export const INFORMATION = 'Information (no requirement for clients): '
 export function verdictsFor(scenario: Scenario | undefined, kind: ClientKind, checks: CheckResult[], revision: string = LATEST_REVISION): CheckResult[] {
   return checks.map((check) => {
     if (check.status === 'error') return check
+    const unsteady = scenario?.applies.unsteady[check.id]
+    if (unsteady && (check.status === 'pass' || check.status === 'skip')) return { ...check, status: 'skip' as const, message: `not judged in this scenario: ${unsteady}` }
     const reason = scenario ? checkNotApplicable(scenario, kind, check.id) : kind === 'bridge' ? undefined : BRIDGE_ONLY_CHECKS[check.id]
     if (reason) return { ...check, status: 'skip' as const, message: `not applicable: ${reason}` }
     if (kind === 'bridge') return bridgeVerdict(check)
