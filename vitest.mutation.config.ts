@@ -22,7 +22,7 @@ class CheapTestsFirst extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const stats = (spec: TestSpecification) => this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)
     const rank = (spec: TestSpecification) => [
-      spec.moduleId.endsWith('client-scenarios.test.ts') ? 1 : 0,
+      /client-scenarios-[a-z]+\.test\.ts$/.test(spec.moduleId) ? 1 : 0,
       stats(spec)?.failed ? 0 : 1,
       stats(spec)?.duration ?? Number.MAX_SAFE_INTEGER,
     ]
@@ -41,7 +41,7 @@ class CheapTestsFirst extends BaseSequencer {
 const selection = process.env.MUTATION_TESTS
 const narrow = selection !== undefined && selection !== ''
 const include = !narrow
-  ? ['plugin/test/**/*.test.ts', 'conformance/test/client-scenarios.test.ts']
+  ? ['plugin/test/**/*.test.ts', 'conformance/test/client-scenarios-*.test.ts']
   : selection === 'plugin'
     ? ['plugin/test/**/*.test.ts']
     : selection.split(',').map((entry) => entry.trim())

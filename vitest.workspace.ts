@@ -46,8 +46,9 @@ export default [
   },
   // Last, one file at a time (groupOrder 1: vitest runs this group after the others): the default
   // run calm, then with every core kept busy (under-load), so its CPU burners slow no other test;
-  // and the buggy clients whose bugs show as time alone (a busy poll, a retry inside the settle
-  // window): three other files beside them slowed those clients until they looked sound.
+  // and the buggy clients whose bugs show as an outcome too soon (a busy poll, a retry inside the
+  // settle window): three other files beside them slowed those clients until they looked sound.
+  // The bugs that show as an outcome too late run with the other files: load only makes them later.
   { test: { name: 'alone', maxWorkers: 1, include: ALONE, testTimeout: 1_000_000, hookTimeout: 60_000, sequence: { groupOrder: 1 }, expect } },
   // Packs the workspaces, installs the tarballs into a fresh temp project and runs them under this
   // Node and Node 22 and 24, the kit's whole default run under this Node only
