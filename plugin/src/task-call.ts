@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client'
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client'
 import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js'
-import { ANY_OBJECT, onAbort, withAbortScope } from '@mcp-bridge/process'
+import { ANY_OBJECT, onAbort, untilAborted, withAbortScope } from '@mcp-bridge/process'
 import { BridgeError, errorMessage } from './errors.ts'
 import { isSdkTimeout } from './request-failure.ts'
 
@@ -29,6 +29,8 @@ export interface TaskCallOptions {
 const TERMINAL = new Set(['completed', 'failed', 'cancelled'])
 const DEFAULT_POLL_MS = 1_000
 const CANCEL_WAIT_MS = 2_000
+/** The SDK's timer's maximum: a task's creation is never ended by the SDK (callToolAsTask says why). */
+const UNTIL_ANSWERED_MS = 2_147_483_647
 
 export async function callToolAsTask(client: Client, rawName: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<unknown> {
   const { toolCallTimeoutMs, maxTotalTimeoutMs } = options
@@ -39,13 +41,16 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
   let taskId: string | undefined
   let status = 'working'
   try {
-    // Not under the caller's signal: aborting a task-augmented request is tasks/cancel's job ("the
-    // tasks/cancel request MUST be used instead of the notifications/cancelled notification"), and
-    // that needs the task's id. The creation is bounded by toolCallTimeoutMs (should that fire,
-    // the SDK still sends notifications/cancelled: there is no task to cancel yet).
+    // Neither the caller's signal nor the SDK's timeout may end the request: both send
+    // notifications/cancelled, and "the tasks/cancel request MUST be used instead" for a
+    // task-augmented one. So it is bounded (toolCallTimeoutMs, the ceiling, the caller) by waiting
+    // less, and a task created after the bridge gave up is sent tasks/cancel once its id comes.
     // The task should outlive the bridge's interest in it, and no longer.
-    const created = await client.request({ method: 'tools/call', params: { name: rawName, arguments: args, task: { ttl: maxTotalTimeoutMs } } }, CreateTaskResultSchema, {
-      timeout: toolCallTimeoutMs,
+    const creating = client.request({ method: 'tools/call', params: { name: rawName, arguments: args, task: { ttl: maxTotalTimeoutMs } } }, CreateTaskResultSchema, { timeout: UNTIL_ANSWERED_MS })
+    const gaveUp = AbortSignal.any([scope.signal, AbortSignal.timeout(toolCallTimeoutMs)])
+    const created = await untilAborted(creating, gaveUp, () => scope.signal.reason ?? new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: toolCallTimeoutMs })).catch((error: unknown) => {
+      creating.then((late) => cancelTask(client, checkedTaskId(late.task.taskId, rawName))).catch(() => undefined)
+      throw error
     })
     taskId = checkedTaskId(created.task.taskId, rawName)
     let task: { status: string; pollInterval?: number } = created.task

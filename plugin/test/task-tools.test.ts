@@ -205,6 +205,21 @@ describe('task-augmented calls', () => {
     expect(server.received.filter((m) => m.method === 'notifications/cancelled')).toEqual([])
   })
 
+  it('a creation answered after toolCallTimeoutMs ends the call then, and its late task gets tasks/cancel, never notifications/cancelled', async () => {
+    let release = () => {}
+    const scripted = taskServer({ pollInterval: 5, never: true, holdCreate: new Promise<void>((resolve) => (release = resolve)) })
+    const server = await serveHttp(scripted.factory)
+    const host = await startHost()
+    await host.load(http(server.url, { toolCallTimeoutMs: 300 }))
+    const outcome = await host.tools.execute('mcp__tasks__research', {})
+    expect(outcome).toMatchObject({ isError: true, error: { code: 'TOOL_TIMEOUT', message: expect.stringMatching(/its task was never created\) did not answer a request in time/) } })
+    release()
+    await expect.poll(() => scripted.log).toContain('tasks/cancel t1')
+    expect(scripted.log.filter((line) => line.startsWith('tasks/get'))).toEqual([])
+    // "For task-augmented requests, the tasks/cancel request MUST be used instead of the notifications/cancelled notification."
+    expect(server.received.filter((m) => m.method === 'notifications/cancelled')).toEqual([])
+  })
+
   it('a task that never finishes ends at maxTotalTimeoutMs with tasks/cancel, whatever pollInterval the server asks for', async () => {
     const scripted = taskServer({ pollInterval: 3_600_000, never: true })
     const server = await serveHttp(scripted.factory)
