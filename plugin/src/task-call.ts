@@ -29,8 +29,6 @@ export interface TaskCallOptions {
 const TERMINAL = new Set(['completed', 'failed', 'cancelled'])
 const DEFAULT_POLL_MS = 1_000
 const CANCEL_WAIT_MS = 2_000
-/** The SDK's timer's maximum: a task's creation is never ended by the SDK (callToolAsTask says why). */
-const UNTIL_ANSWERED_MS = 2_147_483_647
 
 export async function callToolAsTask(client: Client, rawName: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<unknown> {
   const { toolCallTimeoutMs, maxTotalTimeoutMs } = options
@@ -45,8 +43,9 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     // notifications/cancelled, and "the tasks/cancel request MUST be used instead" for a
     // task-augmented one. So it is bounded (toolCallTimeoutMs, the ceiling, the caller) by waiting
     // less, and a task created after the bridge gave up is sent tasks/cancel once its id comes.
-    // The task should outlive the bridge's interest in it, and no longer.
-    const creating = client.request({ method: 'tools/call', params: { name: rawName, arguments: args, task: { ttl: maxTotalTimeoutMs } } }, CreateTaskResultSchema, { timeout: UNTIL_ANSWERED_MS })
+    // The task should outlive the bridge's interest in it, and no longer. The SDK's timeout, at the
+    // ceiling, only frees a request that a broken server never answers.
+    const creating = client.request({ method: 'tools/call', params: { name: rawName, arguments: args, task: { ttl: maxTotalTimeoutMs } } }, CreateTaskResultSchema, { timeout: maxTotalTimeoutMs })
     const gaveUp = AbortSignal.any([scope.signal, AbortSignal.timeout(toolCallTimeoutMs)])
     const created = await untilAborted(creating, gaveUp, () => scope.signal.reason ?? new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: toolCallTimeoutMs })).catch((error: unknown) => {
       creating.then((late) => cancelTask(client, checkedTaskId(late.task.taskId, rawName))).catch(() => undefined)
