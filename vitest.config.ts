@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config'
 import LongestFirst from './test/support/sequencer.ts'
 import projects from './vitest.workspace.ts'
 
-// Tests run the packages' sources: the `mcp-bridge-source` export condition maps each package to its
-// src/ (the published `types`/`default` conditions point at the build). Child processes the tests
-// spawn (fixtures, CLIs) run the build, which `pretest` refreshes.
+// The `mcp-bridge-source` export condition maps each package to its src/ (the published
+// `types`/`default` conditions point at the build). Only projects that extend this config read it
+// (the fast tier, vitest.unit.config.ts); the projects of `npm test` import the other packages from
+// the build, as a user does, which `pretest` refreshes, and so do the child processes they spawn.
 const conditions = ['mcp-bridge-source', ...defaultServerConditions]
 
 export default defineConfig({
