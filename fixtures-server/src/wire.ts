@@ -22,6 +22,14 @@ export interface WireEntry {
    * JSON object (as sent, unchecked), `{}` otherwise; `raw` is the text when it was no JSON object.
    */
   invalid?: { reason: string; raw?: string }
+  /**
+   * When the fixture sent it, for what it sends of its own (a notification or request, never an
+   * answer): ms on a clock shared by the fixture processes of one run (`performance.timeOrigin +
+   * performance.now()`). The gaps of a burst are evidence: a kit bound that follows how spread out
+   * a loaded machine made it reads them. Everything else stays clock-free, so a conversation's log
+   * is the same across runs. Absent in logs written before it.
+   */
+  at?: number
 }
 
 /**
@@ -111,7 +119,7 @@ export class WireLog {
   }
 
   record(dir: WireEntry['dir'], msg: JSONRPCMessage): void {
-    this.add({ dir, msg })
+    this.add(dir === 'send' && 'method' in msg ? { dir, msg, at: recordedAt() } : { dir, msg })
   }
 
   /**
@@ -142,6 +150,11 @@ export class WireLog {
     if (seen) return Promise.resolve(seen)
     return new Promise((resolve) => this.waiters.add({ predicate, resolve }))
   }
+}
+
+/** Monotonic within a process, and near enough across the processes of one run (a stdio restart). */
+function recordedAt(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 10) / 10
 }
 
 /** How much of a line that is no JSON object the log keeps. */

@@ -49,6 +49,11 @@ export const bridgeAdapter: ClientAdapter = {
       connection.state = event.state.kind
       connection.pid = event.pid
     })
+    // A held listing replaced after list_changed (the service's public `mcp/list-changed` event), as
+    // a log line: a scenario waits on it instead of a quiet wire, whose length the machine decides.
+    ctx.on('mcp/list-changed', (event) => {
+      if (event.serverName === serverName) logs.push(`[info] mcp/list-changed ${event.kind}: ${event.items.length} items`)
+    })
     const fiber = ctx.plugin(bridge, resolved)
     try {
       await fiber

@@ -1,6 +1,7 @@
 import type { HttpEntry, WireEntry } from '@mcp-bridge/fixtures-server'
 import type { CheckResult, SpecRef } from '../model.ts'
 import type { CallOutcome, ToolView } from './adapter.ts'
+import { gapAllowance } from './gap-bound.ts'
 import { BRIDGE_RULES } from './rules.ts'
 import type { CallExpectation, Scenario } from './scenario.ts'
 
@@ -109,16 +110,20 @@ function checkLogs(scenario: Scenario, end: EndState, add: Add): void {
 /** Pure: bounds on the messages the server received and the HTTP statuses it answered. */
 function checkCounts(scenario: Scenario, end: EndState, options: CountOptions, add: Add, checks: CheckResult[]): void {
   const { expect } = scenario
-  for (const [method, bounds] of Object.entries(expect.received)) {
+  for (const [method, stated] of Object.entries(expect.received)) {
+    // A max that follows the burst the fixture sent (gap-bound.ts), stated in the message either way.
+    const derived = stated.perGap && stated.max !== undefined ? gapAllowance(end.wire, stated.max, stated.perGap, scenario.client) : undefined
+    const bounds = { min: stated.min, max: derived?.max ?? stated.max }
+    const why = derived ? ` (${derived.said})` : ''
     if (options.perDiscovery?.includes(method)) {
       const walks = discoveries(end.wire, method)
       const said = `${walks.length} ${walks.length === 1 ? 'discovery' : 'discoveries'} of ${walks.join(', ') || 0} requests`
-      const problems = (walks.length ? walks : [0]).flatMap((count, i) => outOfBounds(`discovery ${i + 1} sent ${count} ${method}`, count, bounds))
-      add(`expect/received/${method}`, `Each discovery sends ${method} a bounded number of times`, problems, said)
+      const problems = (walks.length ? walks : [0]).flatMap((count, i) => outOfBounds(`discovery ${i + 1} sent ${count} ${method}`, count, bounds).map((p) => p + why))
+      add(`expect/received/${method}`, `Each discovery sends ${method} a bounded number of times`, problems, said + why)
       continue
     }
     const count = end.wire.filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === method).length
-    add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, outOfBounds(`received ${count}`, count, bounds), `received ${count}`)
+    add(`expect/received/${method}`, `The server receives ${method} a bounded number of times`, outOfBounds(`received ${count}`, count, bounds).map((p) => p + why), `received ${count}${why}`)
   }
   for (const [key, bounds] of Object.entries(expect.httpStatus)) {
     const [status, method] = [key.slice(0, 3), key.length > 3 ? key.slice(4) : undefined]

@@ -157,6 +157,16 @@ const Step = z.union([
 /** How often something may happen: at least / at most. */
 const Bounds = z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })
 
+/**
+ * A count bound that follows what the fixture sent: `max` grows by one for each gap longer than
+ * `longerThan` between consecutive `of` messages the fixture sent (its wire log's times). A client
+ * that debounces a burst re-lists once per stretch of it, and a loaded machine decides how many
+ * stretches there were; the bound is derived from that, never fixed.
+ */
+const PerGap = z.strictObject({ of: z.string().min(1), longerThan: Duration })
+
+const ReceivedBounds = z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional(), perGap: PerGap.optional() }).refine((b) => b.perGap === undefined || b.max !== undefined, { message: 'perGap raises max: give max too', path: ['perGap'] })
+
 const Expectations = z.strictObject({
   /** The client's tools at the end, by raw name (before disposal). */
   tools: z.array(z.string()).optional(),
@@ -174,7 +184,7 @@ const Expectations = z.strictObject({
   /** The client's connection state at the end. */
   state: z.enum(['connecting', 'connected', 'reconnecting', 'stopped']).optional(),
   /** Bounds on how often the fixture received each method. */
-  received: z.record(z.string(), z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })).default({}),
+  received: z.record(z.string(), ReceivedBounds).default({}),
   /**
    * HTTP: bounds on how many requests the fixture answered with each status (a 401 is refused
    * before any JSON-RPC is read, so only the HTTP log shows a retry with the same credentials).
@@ -306,6 +316,9 @@ export function scenarioDurations(scenario: z.output<typeof ScenarioBase>): Arra
   for (const [index, step] of scenario.steps.entries()) {
     took(['steps', index, 'took'], step.took)
     if ('wait' in step && step.wait.quiet !== undefined) found.push({ path: ['steps', index, 'wait', 'quiet'], value: step.wait.quiet })
+  }
+  for (const [method, bounds] of Object.entries(scenario.expect.received)) {
+    if (bounds.perGap) found.push({ path: ['expect', 'received', method, 'perGap', 'longerThan'], value: bounds.perGap.longerThan })
   }
   if (scenario.settle !== undefined) found.push({ path: ['settle'], value: scenario.settle })
   took(['timing', 'start'], scenario.timing?.start)
