@@ -85,6 +85,23 @@ describe.each(cases)('list_changed of resources and prompts over %s', (_label, _
   })
 })
 
+// Legacy only: there the notice travels before the read's answer (stdio's one stream, or the read's
+// own HTTP response stream); a modern server tells it on its subscriptions/listen stream.
+describe.each(Object.entries(targets))('a list asked after the notice over %s (legacy)', (_name, target) => {
+  it('is asked anew, not served from the stale listing, before the debounced re-sync has run', async () => {
+    const host = await hostWithService()
+    const seen = changes(host)
+    const { config } = await target(changing(false, 'legacy'))
+    // A debounce no test outlives: only the stale mark can make the second list the new one.
+    await host.load({ serverName: 'notes', ...config, features: { resources: true }, listChanged: { debounceMs: 60_000, maxWaitMs: 600_000 } })
+    const server = await servedAs(host, 'notes')
+    expect((await server.listResources()).map((r) => r.uri)).toEqual([A, B])
+    await server.readResource(A)
+    expect((await server.listResources()).map((r) => r.uri)).toEqual([B, 'fixture://notes/3'])
+    expect(seen).toEqual([])
+  })
+})
+
 describe.each(cases)('resource subscriptions over %s', (_label, name, era, target) => {
   it('deliver updates of subscribed URIs only, and none after the subscription ends', async () => {
     const host = await hostWithService()

@@ -220,11 +220,14 @@ export class McpServer {
     return completionResult(await session.request('completion/complete', params, signalOf(options)))
   }
 
-  /** A fresh cached listing when there is one (freshness.ts), else the whole list, asked anew. */
+  /**
+   * A fresh cached listing when there is one (freshness.ts), else the whole list, asked anew. One a
+   * list_changed made stale is never served, even before the debounced re-sync replaces it.
+   */
   private async list(feature: keyof typeof NEEDS, kind: ListKind, options: FeatureCallOptions): Promise<Record<string, unknown>[]> {
     const session = this.session(feature)
     const held = this.listings.get(session)?.get(kind)
-    if (held && held.freshUntil > this.connection.clock.now()) return held.items
+    if (held && held.freshUntil > this.connection.clock.now() && !this.stale.has(kind)) return held.items
     return this.fetch(session, kind, signalOf(options))
   }
 
