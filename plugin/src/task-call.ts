@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client'
 import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js'
-import { ANY_OBJECT, onAbort, untilAborted, withAbortScope } from '@mcp-bridge/process'
+import { ANY_OBJECT, onAbort, startDeadline, untilAborted, withAbortScope } from '@mcp-bridge/process'
 import { BridgeError, errorMessage } from './errors.ts'
 import { isSdkTimeout } from './request-failure.ts'
 
@@ -46,11 +46,13 @@ export async function callToolAsTask(client: Client, rawName: string, args: Reco
     // The task should outlive the bridge's interest in it, and no longer. The SDK's timeout, at the
     // ceiling, only frees a request that a broken server never answers.
     const creating = client.request({ method: 'tools/call', params: { name: rawName, arguments: args, task: { ttl: maxTotalTimeoutMs } } }, CreateTaskResultSchema, { timeout: maxTotalTimeoutMs })
-    const gaveUp = AbortSignal.any([scope.signal, AbortSignal.timeout(toolCallTimeoutMs)])
-    const created = await untilAborted(creating, gaveUp, () => scope.signal.reason ?? new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: toolCallTimeoutMs })).catch((error: unknown) => {
-      creating.then((late) => cancelTask(client, checkedTaskId(late.task.taskId, rawName))).catch(() => undefined)
-      throw error
-    })
+    const gaveUp = startDeadline(toolCallTimeoutMs, [scope.signal])
+    const created = await untilAborted(creating, gaveUp.signal, () => scope.signal.reason ?? new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: toolCallTimeoutMs }))
+      .catch((error: unknown) => {
+        creating.then((late) => cancelTask(client, checkedTaskId(late.task.taskId, rawName))).catch(() => undefined)
+        throw error
+      })
+      .finally(() => gaveUp.clear())
     taskId = checkedTaskId(created.task.taskId, rawName)
     let task: { status: string; pollInterval?: number } = created.task
     status = task.status
