@@ -5,6 +5,7 @@ import { citeRule, clientSpec, runRevision } from '../../rules.ts'
 import type { Scenario } from '../../scenario.ts'
 import { INFORMATION } from '../../verdicts.ts'
 import type { RunState } from '../state.ts'
+import { pollUntil } from './wait.ts'
 
 type SetRoots = Extract<Scenario['steps'][number], { setRoots: unknown }>['setRoots']
 
@@ -54,13 +55,7 @@ export function declaredListChanged(wire: readonly WireEntry[]): boolean | undef
 
 /** Until the fixture has received the notification since `from` (a wire index), or the timeout passed. */
 async function waitForNotification(run: RunState, from: number, timeoutMs: number): Promise<boolean> {
-  const heard = () => run.fixture.wire().slice(from).some(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === METHOD)
-  const deadline = Date.now() + timeoutMs
-  while (!heard()) {
-    if (Date.now() > deadline) return false
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return true
+  return pollUntil(() => run.fixture.wire().slice(from).some(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === METHOD), timeoutMs)
 }
 
 function verdict(id: string, title: string, heard: boolean, timeoutMs: number, spec: CheckResult['spec']): CheckResult {

@@ -40,13 +40,21 @@ async function waitFor(session: ClientSession, fixture: FixtureHandle, wait: Wai
     if (wait.received && fixture.wire().filter(({ dir, msg }) => dir === 'recv' && (msg as { method?: string }).method === wait.received).length < wait.count) return false
     return true
   }
-  const deadline = Date.now() + wait.timeoutMs
-  // Tool changes are evented; states, logs and the wire are polled at a short interval.
+  if (!(await pollUntil(holds, wait.timeoutMs))) {
+    const { timeoutMs, count: _count, ...condition } = wait
+    throw new StepFailed(`waited ${timeoutMs} ms for ${JSON.stringify(condition)}; tools ${JSON.stringify(session.tools().map((t) => t.rawName))}, state ${session.state()}`)
+  }
+}
+
+/**
+ * True once `holds()` does, false when `timeoutMs` passed first. Tool changes are evented; states,
+ * logs and the wire are polled at a short interval.
+ */
+export async function pollUntil(holds: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
   while (!holds()) {
-    if (Date.now() > deadline) {
-      const { timeoutMs, count: _count, ...condition } = wait
-      throw new StepFailed(`waited ${timeoutMs} ms for ${JSON.stringify(condition)}; tools ${JSON.stringify(session.tools().map((t) => t.rawName))}, state ${session.state()}`)
-    }
+    if (Date.now() > deadline) return false
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
+  return true
 }
