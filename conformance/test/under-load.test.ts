@@ -3,12 +3,15 @@
  * (`mcp-conformance` with no arguments, through the bin as a user runs it: every client scenario
  * over both transports, then the server checks against server-everything) runs twice; each round
  * must exit 0 with no failure or error beyond the default baseline's expected ones:
- * - the calm round: no busy loops of ours, the scenarios one at a time (--jobs 1);
- * - the loaded round: every core kept busy by busy loops this test starts and stops (2 per core),
- *   the scenarios side by side as a user gets them (--jobs by default: one per core), so runs press
- *   on each other as well as on the busy loops.
- * Both rounds must give the same verdicts, suite by suite and check by check, in the same order:
- * neither load nor parallel runs change a verdict, and the reports do not depend on --jobs.
+ * - the calm round: no busy loops of ours;
+ * - the loaded round: every core kept busy by busy loops this test starts and stops (2 per core).
+ * Both run the scenarios side by side as a user gets them (--jobs by default: one per core), so in
+ * the loaded round runs press on each other as well as on the busy loops. Both rounds must give the
+ * same verdicts, suite by suite and check by check, in the same order: load does not change a
+ * verdict. (The calm round ran one scenario at a time until the suite had to be halved: 108 s of a
+ * 13-minute suite, alone. That a serial run gives the verdicts and reports of a parallel one is
+ * proven on a slice per test run (client-jobs.test.ts) and on a quarter of the scenarios, suite by
+ * suite, by `npm run bench` (bench/kit.ts), whose target it is.)
  * (A third round, which repeated the loaded one, proved nothing the second did not; two loaded
  * rounds also compared load with load only.)
  * A scenario whose snapshot counts what the scheduler decides (progress ticks before a ceiling),
@@ -29,19 +32,18 @@ import { startBurners, type Burners } from './support/cpu-burners.ts'
 const BIN = resolve(import.meta.dirname, '../bin/mcp-conformance.js')
 interface Round {
   name: string
-  /** --jobs: undefined is the default, as a user runs it. */
-  jobs: number | undefined
   /** Whether the busy loops run during the round. */
   loaded: boolean
 }
 const ROUNDS: Round[] = [
-  { name: 'calm', jobs: 1, loaded: false },
-  { name: 'loaded', jobs: undefined, loaded: true },
+  { name: 'calm', loaded: false },
+  { name: 'loaded', loaded: true },
 ]
 
-function runDefault(reportDir: string, jobs: number | undefined): Promise<{ code: number; stderr: string }> {
+/** The default run as a user runs it: no arguments but where the reports go. */
+function runDefault(reportDir: string): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, '--report-dir', reportDir, ...(jobs === undefined ? [] : ['--jobs', String(jobs)])], { timeout: WHOLE_DEFAULT_RUN_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [BIN, '--report-dir', reportDir], { timeout: WHOLE_DEFAULT_RUN_MS, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr })
     })
   })
@@ -60,20 +62,20 @@ describe('the default run under CPU load', () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  it.each(ROUNDS.map((round) => [round.name, round.jobs === undefined ? 'default' : String(round.jobs), round.loaded ? 'while 2 busy loops per core run' : 'with no busy loops'] as const))(
-    'the %s round (--jobs %s): the default run passes %s, with the same verdicts',
+  it.each(ROUNDS.map((round) => [round.name, round.loaded ? 'while 2 busy loops per core run' : 'with no busy loops'] as const))(
+    'the %s round: the default run passes %s, with the same verdicts',
     async (name) => {
-      const { jobs, loaded } = ROUNDS.find((round) => round.name === name)!
+      const { loaded } = ROUNDS.find((round) => round.name === name)!
       if (loaded) burners = startBurners(2)
       const started = performance.now()
       const reportDir = join(dir, `round-${name}`)
-      const { code, stderr } = await runDefault(reportDir, jobs)
+      const { code, stderr } = await runDefault(reportDir)
       const report = JSON.parse(await readFile(join(reportDir, 'results.json'), 'utf8')) as RunReport
       const failures = report.suites.flatMap((suite) =>
         suite.checks.filter((check) => (check.status === 'fail' || check.status === 'error') && !check.expected).map((check) => `${suite.id} [${suite.transport}] ${check.id}: ${check.message.split('\n').slice(0, 3).join(' | ')}`),
       )
       // The figures a reader needs to trust the round: how long, how loaded, how much was run.
-      console.log(`${name} round (--jobs ${jobs ?? 'default'}): ${report.suites.length} runs in ${Math.round((performance.now() - started) / 1000)} s, 1-min load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
+      console.log(`${name} round: ${report.suites.length} runs in ${Math.round((performance.now() - started) / 1000)} s, 1-min load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
       if (loaded) {
         expect(burners!.allRunning(), 'a load that stopped halfway proves nothing').toBe(true)
         await burners!.stop()
