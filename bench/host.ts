@@ -5,6 +5,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client'
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
 import * as bridge from '@mcp-bridge/plugin'
 import { attachConsoleLogger, ConnectionStatus, ToolRegistry } from '@mcp-bridge/host'
 import { Context, type Fiber } from 'cordis'
@@ -56,6 +58,20 @@ export async function connectRaw(target: ServerTarget, name = 'bench-raw'): Prom
   return client
 }
 
+/**
+ * The same with the SDK's v2 client (`@modelcontextprotocol/client`), the one the plugin is built on
+ * and the only one that speaks the 2026-07-28 revision: the per-call baseline.
+ */
+export async function connectRawV2(target: ServerTarget, name = 'bench-raw-v2'): Promise<ClientV2> {
+  const client = new ClientV2({ name, version: '1.0.0' }, { capabilities: {} })
+  const transport =
+    target.transport === 'stdio'
+      ? new StdioClientTransportV2({ command: target.command, args: target.args, stderr: 'ignore' })
+      : new StreamableHTTPClientTransportV2(new URL(target.url))
+  await client.connect(transport)
+  return client
+}
+
 /** Follows tools/list pagination to the end with the SDK's listTools (bounded page count). */
 export async function listAllRaw(client: Client, maxPages = 10_000): Promise<unknown[]> {
   const tools: unknown[] = []
@@ -70,7 +86,7 @@ export async function listAllRaw(client: Client, maxPages = 10_000): Promise<unk
 }
 
 /** Closes a raw client, bounded: a stuck close must not hang the run. */
-export async function closeRaw(client: Client): Promise<void> {
+export async function closeRaw(client: Client | ClientV2): Promise<void> {
   await Promise.race([client.close().catch(() => {}), sleep(5_000)])
 }
 

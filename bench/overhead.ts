@@ -1,7 +1,10 @@
 /**
  * Per-call overhead: `ctx.tools.execute('mcp__x__echo', args)` through the plugin vs the raw SDK
  * client's `callTool` against the same fixture behaviour, over stdio (one child each, same argv)
- * and in-process Streamable HTTP (one fixture, two sessions). Calls are sequential and timed one
+ * and in-process Streamable HTTP (one fixture, one session per client). The raw baseline is the
+ * SDK's v2 client (`@modelcontextprotocol/client`): the plugin is built on it, and it is the SDK
+ * client that speaks every revision the plugin does (1.x has no 2026-07-28). The 1.x client
+ * (`raw1`) is timed beside it for information: its protocol layer checks less per message. Calls are sequential and timed one
  * by one; after a long warm-up, the variants take turns in batches whose order rotates
  * (rounds.ts), so drift hits all of them. The variants split the overhead:
  *  - `definition`: the plugin's tool definition called directly (`ctx.tools.get(name).execute`):
@@ -20,11 +23,12 @@
  */
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import type { Client as ClientV2 } from '@modelcontextprotocol/client'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Service, type Context } from 'cordis'
 import { fixtureCommand, startHttpFixture, type HttpFixture } from '@mcp-bridge/fixtures-server'
 import { ECHO_AND_LARGE, LARGE_RESULT_CHARS } from './behaviours.ts'
-import { bridge, bridgeConfig, closeRaw, connectRaw, loadBridge, startHost, type Host, type ServerTarget } from './host.ts'
+import { bridge, bridgeConfig, closeRaw, connectRaw, connectRawV2, loadBridge, startHost, type Host, type ServerTarget } from './host.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { pinnableCpu, runPinned } from './pinned.ts'
 import { interleavedRounds, type RoundsPlan, type RoundsSamples } from './rounds.ts'
@@ -54,10 +58,10 @@ const FLOOR_TARGET = 1.1
 const THIS_FILE = fileURLToPath(import.meta.url)
 
 type Transport = 'stdio' | 'http'
-type Variant = 'bridge' | 'handle' | 'definition' | 'floor' | 'raw'
-const VARIANTS: Variant[] = ['bridge', 'handle', 'definition', 'floor', 'raw']
-type LargeVariant = 'bridge' | 'definition' | 'raw'
-const LARGE_VARIANTS: LargeVariant[] = ['bridge', 'definition', 'raw']
+type Variant = 'bridge' | 'handle' | 'definition' | 'floor' | 'raw' | 'raw1'
+const VARIANTS: Variant[] = ['bridge', 'handle', 'definition', 'floor', 'raw', 'raw1']
+type LargeVariant = 'bridge' | 'definition' | 'raw' | 'raw1'
+const LARGE_VARIANTS: LargeVariant[] = ['bridge', 'definition', 'raw', 'raw1']
 
 export interface Samples {
   echo: RoundsSamples<Variant>
@@ -98,7 +102,7 @@ export const overhead: Bench = {
       const label = `${transport}${pinned ? ', one CPU' : ', not pinned'}`
       const where = pinned ? ' (pinned to one CPU)' : ''
       const { echo, large } = samples
-      const [b, h, d, f, r] = VARIANTS.map((variant) => summarize(echo.wall[variant])) as [Summary, Summary, Summary, Summary, Summary]
+      const [b, h, d, f, r, r1] = VARIANTS.map((variant) => summarize(echo.wall[variant])) as [Summary, Summary, Summary, Summary, Summary, Summary]
       const figure: Record<string, unknown> = {
         pinned,
         warmupRounds: echo.warmupRounds,
@@ -107,9 +111,11 @@ export const overhead: Bench = {
         definitionDirect: roundSummary(d),
         floor: roundSummary(f),
         raw: roundSummary(r),
+        rawV1: roundSummary(r1),
         p50Ratio: round(ratio(b.p50, r.p50)),
         p99Ratio: round(ratio(b.p99, r.p99)),
         definitionP50Ratio: round(ratio(d.p50, r.p50)),
+        definitionP50RatioV1: round(ratio(d.p50, r1.p50)),
         floorP50Ratio: round(ratio(b.p50, f.p50)),
         pluginShareP50Ms: round(d.p50 - r.p50, 4),
         registryShareP50Ms: round(b.p50 - d.p50, 4),
@@ -125,6 +131,7 @@ export const overhead: Bench = {
           ratio: formatRatio(ratio(d.p50, r.p50)),
           ...judge(ratioTarget(`overhead.${transport}.definition`, `${transport}: plugin definition p50 / raw p50${where}`, ratio(d.p50, r.p50), DEFINITION_TARGET)),
         }),
+        row(`${label}: p50, plugin definition vs the SDK's 1.x client`, { bridge: formatMs(d.p50), baseline: `${formatMs(r1.p50)} (raw 1.x)`, ratio: formatRatio(ratio(d.p50, r1.p50)) }),
         row(`${label}: p50, ctx.tools.execute vs the host's floor (raw + one ctx service call)`, {
           bridge: formatMs(b.p50),
           baseline: `${formatMs(f.p50)} (floor)`,
@@ -136,15 +143,15 @@ export const overhead: Bench = {
         row(`${label}: p99, ctx.tools.execute vs raw`, { bridge: formatMs(b.p99), baseline: `${formatMs(r.p99)} (raw)`, ratio: formatRatio(ratio(b.p99, r.p99)) }),
         row(`${label}: client CPU per call (ctx.tools / handle / definition / floor)`, {
           bridge: (['bridge', 'handle', 'definition', 'floor'] as const).map((v) => `${Math.round(echo.cpuPerCallUs[v])}`).join(' / ') + ' µs',
-          baseline: `${Math.round(echo.cpuPerCallUs.raw)} µs (raw)`,
+          baseline: `${Math.round(echo.cpuPerCallUs.raw)} µs (raw; 1.x ${Math.round(echo.cpuPerCallUs.raw1)} µs)`,
           ratio: formatRatio(ratio(echo.cpuPerCallUs.definition, echo.cpuPerCallUs.raw)),
         }),
       )
       if (echo.warmupRounds < echoPlan.warmup) notes.push(`${label}: warmed up for ${echo.warmupRounds} of ${echoPlan.warmup} rounds in its ${echoPlan.warmupLimitMs / 1000} s`)
       if (echo.stoppedEarly) notes.push(`${label}: timed ${b.n} of ${echoPlan.calls} calls per variant in its ${echoPlan.timedLimitMs / 1000} s`)
       if (large) {
-        const [lb, ld, lr] = LARGE_VARIANTS.map((variant) => summarize(large.wall[variant])) as [Summary, Summary, Summary]
-        figure.large = { warmupRounds: large.warmupRounds, bridge: roundSummary(lb), definitionDirect: roundSummary(ld), raw: roundSummary(lr), stoppedEarly: large.stoppedEarly }
+        const [lb, ld, lr, lr1] = LARGE_VARIANTS.map((variant) => summarize(large.wall[variant])) as [Summary, Summary, Summary, Summary]
+        figure.large = { warmupRounds: large.warmupRounds, bridge: roundSummary(lb), definitionDirect: roundSummary(ld), raw: roundSummary(lr), rawV1: roundSummary(lr1), stoppedEarly: large.stoppedEarly }
         rows.push(
           row(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result, p50, plugin definition (n=${ld.n} each)`, {
             bridge: formatMs(ld.p50),
@@ -152,6 +159,7 @@ export const overhead: Bench = {
             ratio: formatRatio(ratio(ld.p50, lr.p50)),
             ...judge(ratioTarget(`overhead.${transport}.large`, `${transport}: ${LARGE_RESULT_CHARS / 1000} KB result, plugin definition p50 / raw p50${where}`, ratio(ld.p50, lr.p50), DEFINITION_TARGET)),
           }),
+          row(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result, p50, plugin definition vs the SDK's 1.x client`, { bridge: formatMs(ld.p50), baseline: `${formatMs(lr1.p50)} (raw 1.x)`, ratio: formatRatio(ratio(ld.p50, lr1.p50)) }),
           row(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result, p50, ctx.tools.execute vs raw`, { bridge: formatMs(lb.p50), baseline: `${formatMs(lr.p50)} (raw)`, ratio: formatRatio(ratio(lb.p50, lr.p50)) }),
         )
         if (large.warmupRounds < LARGE_PLAN.warmup) notes.push(`${label}: ${LARGE_RESULT_CHARS / 1000} KB result warmed up for ${large.warmupRounds} of ${LARGE_PLAN.warmup} rounds`)
@@ -185,7 +193,8 @@ function roundSummary(s: Summary): Record<string, number | null> {
 export async function measure(transport: Transport): Promise<Samples> {
   let fixture: HttpFixture | undefined
   let host: Host | undefined
-  let client: Client | undefined
+  let client: ClientV2 | undefined
+  let clientV1: Client | undefined
   let fiber: ReturnType<typeof loadBridge> | undefined
   try {
     let target: ServerTarget
@@ -198,11 +207,15 @@ export async function measure(transport: Transport): Promise<Samples> {
     await host.ctx.plugin(FloorService)
     fiber = loadBridge(host, bridgeConfig('x', target, { failOnStartupError: true }))
     await fiber
-    client = await connectRaw(target)
-    await client.listTools() // as a real client would, and as the plugin did
+    client = await connectRawV2(target)
+    clientV1 = await connectRaw(target)
+    // As a real client would, and as the plugin did.
+    await client.listTools()
+    await clientV1.listTools()
     const { ctx } = host
     const floorCtx = ctx as unknown as { benchFloor: FloorService }
     const raw = client
+    const raw1 = clientV1
     const handle = ctx.tools
     const idle = new AbortController().signal
     const definitionOf = (rawName: string) => {
@@ -237,6 +250,10 @@ export async function measure(transport: Transport): Promise<Samples> {
         const result = await raw.callTool({ name: 'echo', arguments: { text: 'hello', n: n++ } })
         if (result.isError) throw new Error('raw call failed')
       },
+      raw1: async () => {
+        const result = await raw1.callTool({ name: 'echo', arguments: { text: 'hello', n: n++ } })
+        if (result.isError) throw new Error('raw 1.x call failed')
+      },
     }
     const echoSamples = await interleavedRounds(VARIANTS, calls, ECHO_PLANS[transport])
     if (transport !== 'stdio') return { echo: echoSamples }
@@ -254,10 +271,15 @@ export async function measure(transport: Transport): Promise<Samples> {
         const result = await raw.callTool({ name: 'large', arguments: {} })
         if (result.isError) throw new Error('raw call failed')
       },
+      raw1: async () => {
+        const result = await raw1.callTool({ name: 'large', arguments: {} })
+        if (result.isError) throw new Error('raw 1.x call failed')
+      },
     }
     return { echo: echoSamples, large: await interleavedRounds(LARGE_VARIANTS, largeCalls, LARGE_PLAN) }
   } finally {
     if (client) await closeRaw(client)
+    if (clientV1) await closeRaw(clientV1)
     await fiber?.dispose()
     await host?.dispose()
     await fixture?.close()

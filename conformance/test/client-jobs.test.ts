@@ -170,9 +170,9 @@ describe('--jobs on the command line', () => {
     expect(parse('server', '--jobs', '2', '--url', 'http://127.0.0.1:1/mcp')).toEqual({ ok: false, error: '--jobs is not an option of "server"' })
   })
 
-  it('is on the client help page with its default, which is the number of cores, at most 4', () => {
-    expect(helpText('client')).toMatch(/--jobs N +scenario runs at once, 1 to 32 \(default: the number of cores, at most\s+4\)/)
-    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultJobs(cores))).toEqual([1, 2, 3, 4, 4, 4])
+  it('is on the client help page with its default, which is two per core, at most 4', () => {
+    expect(helpText('client')).toMatch(/--jobs N +scenario runs at once, 1 to 32 \(default: two per core, at most\s+4\)/)
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultJobs(cores))).toEqual([2, 4, 4, 4, 4, 4])
   })
 })
 

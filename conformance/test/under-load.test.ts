@@ -5,7 +5,7 @@
  * must exit 0 with no failure or error beyond the default baseline's expected ones:
  * - the calm round: no busy loops of ours;
  * - the loaded round: every core kept busy by busy loops this test starts and stops (2 per core).
- * Both run the scenarios side by side as a user gets them (--jobs by default: one per core), so in
+ * Both run the scenarios side by side as a user gets them (--jobs by default: two per core), so in
  * the loaded round runs press on each other as well as on the busy loops. Both rounds must give the
  * same verdicts, suite by suite and check by check, in the same order: load does not change a
  * verdict. (The calm round ran one scenario at a time until the suite had to be halved: 108 s of a

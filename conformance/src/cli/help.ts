@@ -64,7 +64,7 @@ const CLIENT_OPTIONS = `Client options (the default run, client):
   --scenario ID           client: run only this scenario (repeatable)
   --update-snapshots      client: rewrite the transcript snapshots (refused when CI=true)
   --shard I/N             client: run the I-th of N slices of the scenarios (1-based)
-  --jobs N                scenario runs at once, 1 to ${MAX_JOBS} (default: the number of cores, at most
+  --jobs N                scenario runs at once, 1 to ${MAX_JOBS} (default: two per core, at most
                           ${DEFAULT_JOBS_CAP}); 1 runs them one after another. Verdicts and the reports' order
                           do not depend on N; a scenario that sets hostEnv always runs alone
   --driver COMMAND        client: judge the MCP client behind this driver program (JSON lines on its

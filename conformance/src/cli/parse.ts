@@ -241,7 +241,7 @@ function parseClient(values: Values, common: RunOptions): ParseResult {
   return { ok: true, command: { kind: 'client', options, ...common } }
 }
 
-/** --jobs: scenario runs at once; absent, the runner's default (the number of cores, capped). */
+/** --jobs: scenario runs at once; absent, the runner's default (two per core, capped). */
 function parseJobs(values: Values): number | undefined | string {
   return values.jobs === undefined ? undefined : integerOption('jobs', values.jobs, 1, MAX_JOBS)
 }
