@@ -1,7 +1,8 @@
 /**
  * Discovery at scale: one fixture lists 1,000 or 10,000 tools in pages of 500. Bridge: from
  * `ctx.plugin(bridge, config)` until the awaited fiber resolves (every tool registered). Raw: a
- * new SDK client's connect, then `listTools` over every page. Both include connect (initialize);
+ * new SDK client's connect, then `listTools` over every page: the v2 client the plugin is built on
+ * (as in overhead.ts); over HTTP the 1.x client's listing is timed too, for information. Both include connect (initialize);
  * over in-process HTTP the list phase alone is also reported, from the fixture receiving the first
  * `tools/list` to the end. Memory: heapUsed after a full GC, before and after, per tool, for the
  * plugin (everything it keeps per registered tool) and for the raw loop (the listed objects kept).
@@ -11,13 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureCommand, startHttpFixture, wire, type HttpFixture } from '@mcp-bridge/fixtures-server'
 import { discoveryBehaviour } from './behaviours.ts'
-import { bridgeConfig, closeRaw, collectGarbage, connectRaw, listAllRaw, loadBridge, namesOf, sleep, startHost, type Host, type ServerTarget } from './host.ts'
+import { bridgeConfig, closeRaw, collectGarbage, connectRaw, connectRawV2, listAllRaw, loadBridge, namesOf, sleep, startHost, type Host, type ServerTarget } from './host.ts'
 import { row, verdict, type Bench, type Row, type Target } from './model.ts'
 import { formatBytes, formatMs, formatRatio, median, ratio, round } from './stats.ts'
 
 const PAGE_SIZE = 500
 const HTTP_SIZES = [1_000, 10_000]
-const HTTP_TRIALS = 3
+const HTTP_TRIALS = 5
 const STDIO_SIZE = 1_000
 const STDIO_TRIALS = 2
 /** 1,000 tools (HTTP, stdio): the first run's target. */
@@ -56,17 +57,20 @@ export const discovery: Bench = {
         log(`discovery: http, ${size} tools, ${HTTP_TRIALS} trials per side`)
         const bridgeTrials: Trial[] = []
         const rawTrials: Trial[] = []
+        const raw1Trials: Trial[] = []
+        const sides = ['bridge', 'raw', 'raw1'] as const
         for (let t = 0; t < HTTP_TRIALS; t++) {
-          // Alternate who goes first.
-          for (const side of t % 2 === 0 ? (['bridge', 'raw'] as const) : (['raw', 'bridge'] as const)) {
+          // Rotate who goes first.
+          for (const side of [...sides.slice(t % 3), ...sides.slice(0, t % 3)]) {
             if (side === 'bridge') bridgeTrials.push(await httpTrial(host, size, 'bridge', `d${size}t${t}`))
-            else rawTrials.push(await httpTrial(host, size, 'raw'))
+            else (side === 'raw' ? rawTrials : raw1Trials).push(await httpTrial(host, size, side))
           }
         }
         // Heap only where it is a target: the 1,000-tool figure cost 8 listings and judged nothing.
         const memory = size === MAX_TOOLS_DEFAULT ? await measureMemory(host, size, log) : undefined
         const b = median(bridgeTrials.map((x) => x.totalMs))
         const r = median(rawTrials.map((x) => x.totalMs))
+        const r1 = median(raw1Trials.map((x) => x.totalMs))
         const bl = median(bridgeTrials.map((x) => x.listMs ?? Number.NaN))
         const rl = median(rawTrials.map((x) => x.listMs ?? Number.NaN))
         const bc = median(bridgeTrials.map((x) => x.cpuMs ?? Number.NaN))
@@ -79,6 +83,7 @@ export const discovery: Bench = {
         figures[`http${size}`] = {
           bridgeMs: bridgeTrials.map((x) => round(x.totalMs, 1)),
           rawMs: rawTrials.map((x) => round(x.totalMs, 1)),
+          raw1Ms: raw1Trials.map((x) => round(x.totalMs, 1)),
           bridgeListPhaseMs: bridgeTrials.map((x) => round(x.listMs ?? Number.NaN, 1)),
           rawListPhaseMs: rawTrials.map((x) => round(x.listMs ?? Number.NaN, 1)),
           bridgeCpuMs: bridgeTrials.map((x) => round(x.cpuMs ?? Number.NaN, 1)),
@@ -96,6 +101,7 @@ export const discovery: Bench = {
         }
         rows.push(
           row(`http ${size} tools, start -> registered (median of ${HTTP_TRIALS})`, { bridge: formatMs(b), baseline: formatMs(r), ratio: formatRatio(total), target: `<= ${limit}x`, holds: verdict(holds) }),
+          row(`http ${size} tools, start -> registered vs the SDK's 1.x client`, { bridge: formatMs(b), baseline: `${formatMs(r1)} (raw 1.x)`, ratio: formatRatio(ratio(b, r1)) }),
           row(`http ${size} tools, list phase only`, { bridge: formatMs(bl), baseline: formatMs(rl), ratio: formatRatio(ratio(bl, rl)) }),
           row(`http ${size} tools, process CPU, fixture included (median)`, { bridge: formatMs(bc), baseline: formatMs(rc), ratio: formatRatio(ratio(bc, rc)) }),
         )
@@ -134,7 +140,7 @@ export const discovery: Bench = {
   },
 }
 
-async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw', serverName = 'raw'): Promise<Trial> {
+async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw' | 'raw1', serverName = 'raw'): Promise<Trial> {
   const fixture = await startHttpFixture(discoveryBehaviour(size, PAGE_SIZE), { memoryWire: true })
   // Each trial starts from a collected heap: a 10,000-tool trial leaves tens of MB of garbage, and
   // without this the next trial, of either side, paid for collecting it (trials of one side then
@@ -160,7 +166,7 @@ async function httpTrial(host: Host, size: number, side: 'bridge' | 'raw', serve
         await fiber.dispose()
       }
     }
-    const client = await connectRaw(target)
+    const client = side === 'raw' ? await connectRawV2(target) : await connectRaw(target)
     try {
       const tools = await listAllRaw(client)
       const end = performance.now()
@@ -237,7 +243,7 @@ async function bridgeHeap(host: Host, target: ServerTarget, size: number, server
 /** The raw SDK's listed tool objects, kept alive, with the client connected. */
 async function rawHeap(target: ServerTarget, size: number): Promise<number> {
   const before = await settledHeap()
-  const client = await connectRaw(target)
+  const client = await connectRawV2(target)
   try {
     const tools = await listAllRaw(client)
     const bytes = (await settledHeap()) - before
@@ -270,7 +276,7 @@ async function stdioTrials(host: Host): Promise<{ bridge: Trial[]; raw: Trial[] 
             await fiber.dispose()
           }
         } else {
-          const client = await connectRaw(target)
+          const client = await connectRawV2(target)
           try {
             const tools = await listAllRaw(client)
             rawTrials.push({ totalMs: performance.now() - t0, tools: tools.length })

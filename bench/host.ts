@@ -73,7 +73,7 @@ export async function connectRawV2(target: ServerTarget, name = 'bench-raw-v2'):
 }
 
 /** Follows tools/list pagination to the end with the SDK's listTools (bounded page count). */
-export async function listAllRaw(client: Client, maxPages = 10_000): Promise<unknown[]> {
+export async function listAllRaw(client: Client | ClientV2, maxPages = 10_000): Promise<unknown[]> {
   const tools: unknown[] = []
   let cursor: string | undefined
   for (let page = 0; page < maxPages; page++) {

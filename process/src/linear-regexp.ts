@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js'
+import { createRequire } from 'node:module'
+import type { RE2JS } from 're2js'
 
 /**
  * Pure: JSON Schema `pattern`s run in linear time, for every Ajv that validates what an untrusted
@@ -61,11 +62,19 @@ class MatchBudgetExceeded extends Error {
   }
 }
 
+/**
+ * re2js, loaded where a pattern is first compiled, as Ajv is (json-schema.ts): a host whose servers'
+ * schemas have no pattern never needs it, and importing it was a third of this package's import.
+ * It ships CommonJS too, so `require` loads it synchronously inside Ajv's synchronous compile.
+ */
+let engine: typeof RE2JS | undefined
+const re2 = () => (engine ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS)
+
 function re2Of(pattern: string): RE2JS | undefined {
   const source = toRe2Syntax(pattern)
   if (source === undefined) return undefined
   try {
-    return RE2JS.compile(source)
+    return re2().compile(source)
   } catch {
     // Valid ECMA-262 that RE2 refuses: a repeat count over 1,000, an unknown property name, …
     return undefined
