@@ -2,10 +2,11 @@
  * Discovery at scale: one fixture lists 1,000 or 10,000 tools in pages of 500. Bridge: from
  * `ctx.plugin(bridge, config)` until the awaited fiber resolves (every tool registered). Raw: a
  * new SDK client's connect, then `listTools` over every page: the v2 client the plugin is built on
- * (as in overhead.ts); over HTTP the 1.x client's listing is timed too, for information. Both include connect (initialize);
- * over in-process HTTP the list phase alone is also reported, from the fixture receiving the first
- * `tools/list` to the end. Memory: heapUsed after a full GC, before and after, per tool, for the
- * plugin (everything it keeps per registered tool) and for the raw loop (the listed objects kept).
+ * (as in overhead.ts); over HTTP the 1.x client's listing is timed too, for information. Both
+ * include connect (initialize); over in-process HTTP the list phase alone is also reported, from
+ * the fixture receiving the first `tools/list` to the end. Memory: heapUsed after a full GC, before
+ * and after, per tool, for the plugin (everything it keeps per registered tool) and for the raw
+ * loop (the listed objects kept).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -61,7 +62,7 @@ export const discovery: Bench = {
         const sides = ['bridge', 'raw', 'raw1'] as const
         for (let t = 0; t < HTTP_TRIALS; t++) {
           // Rotate who goes first.
-          for (const side of [...sides.slice(t % 3), ...sides.slice(0, t % 3)]) {
+          for (const side of [...sides.slice(t % sides.length), ...sides.slice(0, t % sides.length)]) {
             if (side === 'bridge') bridgeTrials.push(await httpTrial(host, size, 'bridge', `d${size}t${t}`))
             else (side === 'raw' ? rawTrials : raw1Trials).push(await httpTrial(host, size, side))
           }

@@ -59,8 +59,8 @@ export async function connectRaw(target: ServerTarget, name = 'bench-raw'): Prom
 }
 
 /**
- * The same with the SDK's v2 client (`@modelcontextprotocol/client`), the one the plugin is built on
- * and the only one that speaks the 2026-07-28 revision: the per-call baseline.
+ * The same with the SDK's v2 client (`@modelcontextprotocol/client`), the one the plugin is built
+ * on and the only one that speaks the 2026-07-28 revision: the per-call and discovery baseline.
  */
 export async function connectRawV2(target: ServerTarget, name = 'bench-raw-v2'): Promise<ClientV2> {
   const client = new ClientV2({ name, version: '1.0.0' }, { capabilities: {} })

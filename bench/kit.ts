@@ -6,8 +6,9 @@
  * Targets: the default run takes at most TARGET_JOBS_RATIO of the serial one's wall time, with the
  * same verdicts, suite by suite and check by check. A slice, not every scenario: the whole client
  * run one at a time takes about 2 minutes on a quiet 2-core machine and several on a loaded one,
- * with `npm run bench` bounded at 5 minutes in all. Each run is a child process with its own report directory (a temp folder,
- * removed afterwards), bounded in time; on timeout its whole process group is killed.
+ * with `npm run bench` bounded at 5 minutes in all. Each run is a child process with its own
+ * report directory (a temp folder, removed afterwards), bounded in time; on timeout its whole
+ * process group is killed.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'

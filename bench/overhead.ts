@@ -4,9 +4,9 @@
  * and in-process Streamable HTTP (one fixture, one session per client). The raw baseline is the
  * SDK's v2 client (`@modelcontextprotocol/client`): the plugin is built on it, and it is the SDK
  * client that speaks every revision the plugin does (1.x has no 2026-07-28). The 1.x client
- * (`raw1`) is timed beside it for information: its protocol layer checks less per message. Calls are sequential and timed one
- * by one; after a long warm-up, the variants take turns in batches whose order rotates
- * (rounds.ts), so drift hits all of them. The variants split the overhead:
+ * (`raw1`) is timed beside it for information: its protocol layer checks less per message. Calls
+ * are sequential and timed one by one; after a long warm-up, the variants take turns in batches
+ * whose order rotates (rounds.ts), so drift hits all of them. The variants split the overhead:
  *  - `definition`: the plugin's tool definition called directly (`ctx.tools.get(name).execute`):
  *    the plugin's own cost, judged against the raw call;
  *  - `floor`: the raw call plus one trivial call of a service through the context

@@ -216,8 +216,8 @@ async function uptimeRun(durationMs: number, log: (line: string) => void): Promi
     calls = 0
     recoveries.length = 0
     // Both samples wait out fetch's keep-alive first: which idle pooled sockets are still open at an
-    // instant depends on timing (one more at the end than after the warm-up, in one run of two), and
-    // a leak shows as what stays open, growing with the events.
+    // instant depends on timing (one more at the end than after the warm-up, in two runs of four),
+    // and a leak shows as what stays open, growing with the events.
     await sleep(KEEP_ALIVE_MS + 1_000)
     const before = await snapshot()
     const grantsBefore = grantsIn(wire)

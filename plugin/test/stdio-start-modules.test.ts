@@ -9,7 +9,7 @@ const PROBE = new URL('./support/module-probe.mjs', import.meta.url).href
 /**
  * In a fresh process, from the built package as a host loads it, with module hooks that see every
  * import: a stdio-only instance registers its first tool without loading the HTTP, legacy SSE and
- * OAuth modules, the SDK's auth modules or Ajv (issue 40: they were most of the start). Then an
+ * OAuth modules, the SDK's auth modules, Ajv or re2js (issue 40: they were most of the start). Then an
  * HTTP instance loads them, so the probe is shown to see them.
  */
 const CHILD = `
@@ -22,7 +22,7 @@ port1.on('message', (m) => (typeof m === 'string' ? loaded.add(m) : flushed()))
 register('${PROBE}', import.meta.url, { data: { port: port2 }, transferList: [port2] })
 const settle = () => { port1.postMessage('flush'); return new Promise((resolve) => (flushed = resolve)) }
 const require = createRequire(import.meta.url)
-const HEAVY = [/\\/dist\\/(http-transport|response-limits|auth|auth-fetch|auth-renewal)\\.js$/, /\\/dist\\/oauth\\/(?!host-auth|memory-store)/, /@modelcontextprotocol\\/sdk\\/dist\\/esm\\/(client|server|shared)\\/auth/, /[\\\\/]node_modules[\\\\/]ajv[\\\\/]/]
+const HEAVY = [/\\/dist\\/(http-transport|response-limits|auth|auth-fetch|auth-renewal)\\.js$/, /\\/dist\\/oauth\\/(?!host-auth|memory-store)/, /@modelcontextprotocol\\/sdk\\/dist\\/esm\\/(client|server|shared)\\/auth/, /[\\\\/]node_modules[\\\\/](ajv|re2js)[\\\\/]/]
 const heavy = () => [...loaded, ...Object.keys(require.cache)].filter((url) => HEAVY.some((re) => re.test(url))).map((url) => url.replace(/^.*node_modules\\//, '').replace(/^.*\\/dist\\//, 'dist/')).sort()
 const { Context } = await import('cordis')
 const bridge = await import('${DIST}index.js')
@@ -46,7 +46,7 @@ await stdio.dispose()
 process.exit(0)
 `
 
-describe('a stdio-only start loads no HTTP, OAuth or Ajv module', () => {
+describe('a stdio-only start loads no HTTP, OAuth, Ajv or re2js module', () => {
   it('registers its first tool without them; an HTTP instance loads them on first need', () => {
     const fixture = fixtureCommand({ tools: [{ name: 'echo' }] })
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD], {

@@ -1,13 +1,9 @@
 import type { WireEntry } from '@mcp-bridge/fixtures-server'
-import { describeDuration, evaluateDuration, type Duration } from './durations.ts'
+import { describeDuration, evaluateDuration } from './durations.ts'
+import type { Scenario } from './scenario.ts'
 
-/** A `received` bound whose `max` follows how spread out a burst the fixture sent was. */
-export interface PerGap {
-  /** The method whose sent messages make the burst (a notification, say). */
-  of: string
-  /** A gap longer than this between two consecutive ones adds one to `max`. */
-  longerThan: Duration
-}
+/** A `received` bound's `perGap` (scenario.ts): its `max` follows how spread out a sent burst was. */
+type PerGap = NonNullable<Scenario['expect']['received'][string]['perGap']>
 
 /** What the wire log showed of the burst, and the `max` it allows. */
 export interface GapAllowance {

@@ -165,7 +165,7 @@ const Bounds = z.strictObject({ min: z.int().min(0).optional(), max: z.int().min
  */
 const PerGap = z.strictObject({ of: z.string().min(1), longerThan: Duration })
 
-const ReceivedBounds = z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional(), perGap: PerGap.optional() }).refine((b) => b.perGap === undefined || b.max !== undefined, { message: 'perGap raises max: give max too', path: ['perGap'] })
+const ReceivedBounds = Bounds.extend({ perGap: PerGap.optional() }).refine((b) => b.perGap === undefined || b.max !== undefined, { message: 'perGap raises max: give max too', path: ['perGap'] })
 
 const Expectations = z.strictObject({
   /** The client's tools at the end, by raw name (before disposal). */
